@@ -1,0 +1,13 @@
+// Helpers shared by every kernel. The registry (src/shaders.rs) prepends a header that
+// defines WORKGROUP_SIZE, the element unit and the buffer bindings with their accessors.
+
+// The flat invocation index of a dispatch folded into 2-D or 3-D past 65535 workgroups.
+// Workgroups past the last whole one that fits u32 get 0xffffffff, which every kernel's
+// `i >= count` guard rejects (the host keeps count + WORKGROUP_SIZE within u32).
+fn invocation_index(workgroup: vec3<u32>, workgroups: vec3<u32>, local: u32) -> u32 {
+    let group = (workgroup.z * workgroups.y + workgroup.y) * workgroups.x + workgroup.x;
+    if group >= 0xffffffffu / WORKGROUP_SIZE {
+        return 0xffffffffu;
+    }
+    return group * WORKGROUP_SIZE + local;
+}

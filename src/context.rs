@@ -1,0 +1,476 @@
+//! `Context` (a device, its queue and the pipeline cache) and `CompiledOperator`.
+
+use std::num::NonZeroU64;
+use std::sync::{Arc, Mutex};
+use std::task::{Poll, Waker};
+
+use wgpu::util::DeviceExt;
+
+use crate::dispatch::workgroup_count;
+use crate::error::{Error, Result};
+use crate::ops::{DeviceFacts, OperatorDesc, Slot, Step};
+use crate::pipeline::{Pipeline, PipelineCache};
+
+/// Threads per workgroup, lowered if the device allows fewer.
+const WORKGROUP_SIZE: u32 = 256;
+
+/// A wgpu device and queue with this library's compiled kernels.
+///
+/// Cheap to share between threads (`&Context` is enough); kernels are compiled on first use
+/// and cached for the context's lifetime.
+#[derive(Debug)]
+pub struct Context {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    limits: wgpu::Limits,
+    workgroup_size: u32,
+    pipelines: PipelineCache,
+}
+
+impl Context {
+    /// Opens the default adapter. Honours `WGPU_BACKEND` (for example `vulkan`, `gl`),
+    /// `WGPU_ADAPTER_NAME` (a case-insensitive part of the adapter's name; an error if none
+    /// matches) and `WGPU_POWER_PREF`. The device gets the adapter's full limits, and its
+    /// timestamp-query features where the adapter has them (for benchmarks).
+    pub async fn new() -> Result<Context> {
+        // Vulkan, Metal, DX12 and WebGPU first; GL only if none of them has an adapter
+        // (or if WGPU_BACKEND asks for it).
+        let chosen = wgpu::Backends::from_env();
+        let mut adapter = select_adapter(chosen.unwrap_or(wgpu::Backends::PRIMARY)).await;
+        if adapter.is_err() && chosen.is_none() {
+            adapter = select_adapter(wgpu::Backends::all()).await;
+        }
+        let adapter = adapter?;
+        let wanted = wgpu::Features::TIMESTAMP_QUERY
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("dml-wgsl"),
+                required_features: adapter.features() & wanted,
+                required_limits: adapter.limits(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| Error::RequestDevice(e.to_string()))?;
+        Ok(Context::from_device(device, queue))
+    }
+
+    /// [`Context::new`], blocking until the device is open. Native targets only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new_blocking() -> Result<Context> {
+        pollster::block_on(Context::new())
+    }
+
+    /// Wraps a device the application already owns. Its limits are read from the device.
+    pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Context {
+        let limits = device.limits();
+        let workgroup_size = WORKGROUP_SIZE
+            .min(limits.max_compute_invocations_per_workgroup)
+            .min(limits.max_compute_workgroup_size_x)
+            .max(1);
+        Context {
+            device,
+            queue,
+            limits,
+            workgroup_size,
+            pipelines: PipelineCache::default(),
+        }
+    }
+
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    pub fn queue(&self) -> &wgpu::Queue {
+        &self.queue
+    }
+
+    /// The adapter behind the device (name, backend, device type).
+    pub fn adapter_info(&self) -> wgpu::AdapterInfo {
+        self.device.adapter_info()
+    }
+
+    /// How many kernel variants this context has compiled so far.
+    pub fn compiled_kernel_count(&self) -> usize {
+        self.pipelines.len()
+    }
+
+    /// Validates `desc` against its rules and this device's limits, and prepares everything
+    /// `record` needs except the bind groups (which depend on the caller's buffers).
+    pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
+        let facts = DeviceFacts {
+            unit_alignment: self.limits.min_storage_buffer_offset_alignment.min(16),
+        };
+        let steps = desc.lower(&facts)?;
+        let binding_limit = self.limits.max_storage_buffer_binding_size;
+        let mut tensors = desc
+            .inputs()
+            .into_iter()
+            .map(|(tensor, t)| TensorBinding {
+                tensor,
+                bytes: t.size_in_bytes(),
+            })
+            .collect::<Vec<_>>();
+        tensors.push(TensorBinding {
+            tensor: "output",
+            bytes: desc.output().size_in_bytes(),
+        });
+        for t in &tensors {
+            if t.bytes > binding_limit {
+                return Err(Error::TensorTooLarge {
+                    tensor: t.tensor,
+                    bytes: t.bytes,
+                    limit_name: "max_storage_buffer_binding_size",
+                    limit: binding_limit,
+                });
+            }
+        }
+        let output = tensors.pop().expect("the output was pushed last");
+        let steps = steps
+            .into_iter()
+            .map(|step| self.compile_step(step))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(CompiledOperator {
+            device: self.device.clone(),
+            steps,
+            inputs: tensors,
+            output,
+            storage_alignment: self.limits.min_storage_buffer_offset_alignment,
+        })
+    }
+
+    fn compile_step(&self, step: Step) -> Result<CompiledStep> {
+        let Step::Dispatch {
+            kernel,
+            params,
+            slots,
+            invocations,
+        } = step;
+        let workgroups = workgroup_count(
+            invocations,
+            self.workgroup_size,
+            self.limits.max_compute_workgroups_per_dimension,
+        )?;
+        let pipeline = self
+            .pipelines
+            .get(&self.device, kernel, self.workgroup_size);
+        let params = self
+            .device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("dml-wgsl params"),
+                contents: bytemuck::cast_slice(&params),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+        Ok(CompiledStep {
+            pipeline,
+            params,
+            slots,
+            workgroups,
+        })
+    }
+
+    /// Runs `desc` on `inputs` (each tensor's bytes, little-endian, laid out by its
+    /// `TensorDesc`, at least its size; in the order of the desc's fields) and returns the
+    /// output tensor's bytes (its full size; bytes no element covers are zero).
+    ///
+    /// On native targets this waits for the GPU on the calling thread; in a browser it yields.
+    pub async fn run(&self, desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
+        let operator = self.compile(desc)?;
+        operator.check_input_count(inputs.len())?;
+        for (t, data) in operator.inputs.iter().zip(inputs) {
+            if (data.len() as u64) < t.bytes {
+                return Err(Error::InputTooSmall {
+                    tensor: t.tensor,
+                    given: data.len() as u64,
+                    required: t.bytes,
+                });
+            }
+        }
+        let out_of_memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let buffers = operator
+            .inputs
+            .iter()
+            .zip(inputs)
+            .map(|(t, data)| {
+                self.device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some(t.tensor),
+                        contents: &data[..t.bytes as usize],
+                        usage: storage,
+                    })
+            })
+            .collect::<Vec<_>>();
+        let bytes = operator.output.bytes;
+        let output = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("output"),
+            size: bytes,
+            usage: storage,
+            mapped_at_creation: false,
+        });
+        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("readback"),
+            size: bytes,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("dml-wgsl run"),
+            });
+        let bindings = buffers
+            .iter()
+            .map(|b| b.as_entire_buffer_binding())
+            .collect::<Vec<_>>();
+        operator.record(&mut encoder, &bindings, output.as_entire_buffer_binding())?;
+        encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, bytes);
+        self.queue.submit([encoder.finish()]);
+        if let Some(e) = validation.pop().await {
+            return Err(Error::Wgpu(e.to_string()));
+        }
+        if let Some(e) = out_of_memory.pop().await {
+            return Err(Error::Wgpu(e.to_string()));
+        }
+        map_read(&self.device, &readback).await?;
+        let data = readback
+            .get_mapped_range(..)
+            .map_err(|e| Error::Readback(e.to_string()))?
+            .to_vec();
+        readback.unmap();
+        Ok(data)
+    }
+
+    /// [`Context::run`], blocking until the result is back. Native targets only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn run_blocking(&self, desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
+        pollster::block_on(self.run(desc, inputs))
+    }
+}
+
+/// The adapter `Context::new` opens.
+async fn select_adapter(backends: wgpu::Backends) -> Result<wgpu::Adapter> {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    descriptor.backends = backends;
+    let instance = &wgpu::Instance::new(descriptor);
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Ok(wanted) = std::env::var("WGPU_ADAPTER_NAME") {
+        let adapters = instance.enumerate_adapters(backends).await;
+        let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
+        return adapters
+            .into_iter()
+            .find(|a| {
+                a.get_info()
+                    .name
+                    .to_lowercase()
+                    .contains(&wanted.to_lowercase())
+            })
+            .ok_or_else(|| {
+                Error::NoAdapter(format!(
+                    "WGPU_ADAPTER_NAME={wanted:?} matches none of {names:?}"
+                ))
+            });
+    }
+    instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env()
+                .unwrap_or(wgpu::PowerPreference::HighPerformance),
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| {
+            Error::NoAdapter(format!(
+                "{e} (on Debian, `apt-get install mesa-vulkan-drivers` provides the lavapipe CPU adapter)"
+            ))
+        })
+}
+
+/// Maps `buffer` for reading and waits until it is mapped.
+async fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<()> {
+    type Shared = Arc<Mutex<(Option<Result<(), wgpu::BufferAsyncError>>, Option<Waker>)>>;
+    let shared: Shared = Arc::default();
+    let callback_state = shared.clone();
+    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+        let mut state = callback_state.lock().unwrap_or_else(|p| p.into_inner());
+        state.0 = Some(result);
+        if let Some(waker) = state.1.take() {
+            waker.wake();
+        }
+    });
+    // Native devices deliver map callbacks only when polled; the browser does it by itself.
+    #[cfg(not(target_arch = "wasm32"))]
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(|e| Error::Readback(e.to_string()))?;
+    #[cfg(target_arch = "wasm32")]
+    let _ = device;
+    std::future::poll_fn(|cx| {
+        let mut state = shared.lock().unwrap_or_else(|p| p.into_inner());
+        match state.0.take() {
+            Some(result) => Poll::Ready(result.map_err(|e| Error::Readback(e.to_string()))),
+            None => {
+                state.1 = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TensorBinding {
+    tensor: &'static str,
+    bytes: u64,
+}
+
+#[derive(Debug)]
+struct CompiledStep {
+    pipeline: Arc<Pipeline>,
+    params: wgpu::Buffer,
+    slots: Vec<Slot>,
+    workgroups: [u32; 3],
+}
+
+/// A validated operator with its pipelines and parameters on the device, ready to be
+/// recorded any number of times into the application's command encoders.
+#[derive(Debug)]
+pub struct CompiledOperator {
+    device: wgpu::Device,
+    steps: Vec<CompiledStep>,
+    inputs: Vec<TensorBinding>,
+    output: TensorBinding,
+    storage_alignment: u32,
+}
+
+impl CompiledOperator {
+    /// The byte size each input binding must have at least, in `record`'s order.
+    pub fn input_sizes(&self) -> Vec<u64> {
+        self.inputs.iter().map(|t| t.bytes).collect()
+    }
+
+    /// The byte size the output binding must have at least.
+    pub fn output_size(&self) -> u64 {
+        self.output.bytes
+    }
+
+    fn check_input_count(&self, actual: usize) -> Result<()> {
+        if actual != self.inputs.len() {
+            return Err(Error::InputCount {
+                expected: self.inputs.len(),
+                actual,
+            });
+        }
+        Ok(())
+    }
+
+    /// Records the operator into `encoder`, reading `inputs` (in the order of the desc's
+    /// fields) and writing `output`. Each binding needs `STORAGE` usage, an offset that is a
+    /// multiple of the device's `min_storage_buffer_offset_alignment`, and at least the
+    /// tensor's size; only the tensor's bytes are bound, so the rest of the buffer is never
+    /// touched. An input may not share a buffer with the output.
+    pub fn record(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &[wgpu::BufferBinding],
+        output: wgpu::BufferBinding,
+    ) -> Result<()> {
+        self.record_with_timestamps(encoder, inputs, output, None)
+    }
+
+    /// [`CompiledOperator::record`], with the compute pass's timestamps written where
+    /// `timestamp_writes` says (the device needs `TIMESTAMP_QUERY`).
+    pub fn record_with_timestamps(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &[wgpu::BufferBinding],
+        output: wgpu::BufferBinding,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
+    ) -> Result<()> {
+        self.check_input_count(inputs.len())?;
+        for (t, b) in self.inputs.iter().zip(inputs) {
+            self.check_binding(t, b)?;
+            if b.buffer == output.buffer {
+                return Err(Error::AliasedBindings {
+                    tensor: t.tensor,
+                    other: self.output.tensor,
+                    rule: "an input may not share a buffer with the output",
+                });
+            }
+        }
+        self.check_binding(&self.output, &output)?;
+        let bound = |slot: Slot| {
+            let (t, b) = match slot {
+                Slot::Input(i) => (&self.inputs[i], &inputs[i]),
+                Slot::Output => (&self.output, &output),
+            };
+            wgpu::BufferBinding {
+                buffer: b.buffer,
+                offset: b.offset,
+                size: NonZeroU64::new(t.bytes),
+            }
+        };
+        let bind_groups = self
+            .steps
+            .iter()
+            .map(|step| {
+                let mut entries = vec![wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: step.params.as_entire_binding(),
+                }];
+                for (i, &slot) in step.slots.iter().enumerate() {
+                    entries.push(wgpu::BindGroupEntry {
+                        binding: i as u32 + 1,
+                        resource: wgpu::BindingResource::Buffer(bound(slot)),
+                    });
+                }
+                self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("dml-wgsl"),
+                    layout: &step.pipeline.bind_group_layout,
+                    entries: &entries,
+                })
+            })
+            .collect::<Vec<_>>();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("dml-wgsl"),
+            timestamp_writes,
+        });
+        for (step, bind_group) in self.steps.iter().zip(&bind_groups) {
+            let [x, y, z] = step.workgroups;
+            pass.set_pipeline(&step.pipeline.pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(x, y, z);
+        }
+        Ok(())
+    }
+
+    fn check_binding(&self, t: &TensorBinding, b: &wgpu::BufferBinding) -> Result<()> {
+        let missing = wgpu::BufferUsages::STORAGE - b.buffer.usage();
+        if !missing.is_empty() {
+            return Err(Error::BindingUsage {
+                tensor: t.tensor,
+                missing,
+            });
+        }
+        if !b.offset.is_multiple_of(self.storage_alignment as u64) {
+            return Err(Error::BindingOffsetAlignment {
+                tensor: t.tensor,
+                offset: b.offset,
+                alignment: self.storage_alignment,
+            });
+        }
+        let available = match b.size {
+            Some(size) => size.get().min(b.buffer.size().saturating_sub(b.offset)),
+            None => b.buffer.size().saturating_sub(b.offset),
+        };
+        if available < t.bytes {
+            return Err(Error::BindingTooSmall {
+                tensor: t.tensor,
+                given: available,
+                required: t.bytes,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,72 @@
+//! Workgroup counts: one dispatch helper for every kernel.
+
+use crate::error::{Error, Result};
+
+/// The workgroup grid for `invocations` threads in groups of `workgroup_size`, folded into
+/// 2-D and then 3-D once a dimension would pass `max_per_dimension` (65535 on most adapters).
+/// The shaders flatten the grid back (`invocation_index` in `shaders/common.wgsl`) and
+/// guard every thread past `invocations`.
+pub(crate) fn workgroup_count(
+    invocations: u64,
+    workgroup_size: u32,
+    max_per_dimension: u32,
+) -> Result<[u32; 3]> {
+    // Keeps the flat index and its guard inside u32 (see invocation_index).
+    let max_invocations = u32::MAX as u64 - workgroup_size as u64;
+    if invocations > max_invocations {
+        return Err(Error::LimitExceeded {
+            what: "one dispatch",
+            needed: invocations,
+            limit_name: "invocations a dispatch (u32 index space)",
+            limit: max_invocations,
+        });
+    }
+    let groups = invocations.div_ceil(workgroup_size as u64).max(1);
+    let max = max_per_dimension.max(1) as u64;
+    let x = groups.min(max);
+    let rest = groups.div_ceil(x);
+    let y = rest.min(max);
+    let z = rest.div_ceil(y);
+    if z > max {
+        return Err(Error::LimitExceeded {
+            what: "one dispatch",
+            needed: groups,
+            limit_name: "max_compute_workgroups_per_dimension cubed",
+            limit: max * max * max,
+        });
+    }
+    Ok([x as u32, y as u32, z as u32])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_counts_stay_one_dimensional() {
+        assert_eq!(workgroup_count(1, 256, 65535).unwrap(), [1, 1, 1]);
+        assert_eq!(workgroup_count(257, 256, 65535).unwrap(), [2, 1, 1]);
+    }
+
+    #[test]
+    fn large_counts_fold_and_cover_every_invocation() {
+        for &(n, max) in &[
+            (65536u64 * 256, 65535u32),
+            (1 << 31, 65535),
+            (1000, 3),
+            (10_000, 4),
+        ] {
+            let [x, y, z] = workgroup_count(n, 256, max).unwrap();
+            assert!(x <= max && y <= max && z <= max, "{n} {max}: {x} {y} {z}");
+            assert!(x as u64 * y as u64 * z as u64 * 256 >= n);
+        }
+    }
+
+    #[test]
+    fn counts_past_the_index_space_are_refused() {
+        assert!(matches!(
+            workgroup_count(u32::MAX as u64, 256, 65535),
+            Err(Error::LimitExceeded { .. })
+        ));
+    }
+}

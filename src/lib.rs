@@ -1,0 +1,59 @@
+//! # dml-wgsl
+//!
+//! DirectML's tensor data-movement operators (Slice, Slice1, and, as they land, the Scatter
+//! and Gather families) as WGSL compute shaders dispatched through [`wgpu`]: on Vulkan,
+//! Metal, DX12, GL and the browser's WebGPU, with DirectML's semantics and every corner
+//! DirectML leaves undefined made safe and defined.
+//!
+//! Describe an operator with DirectML-shaped descriptors ([`TensorDesc`], [`OperatorDesc`]),
+//! then either [`Context::run`] it on bytes, or [`Context::compile`] it once and
+//! [`CompiledOperator::record`] it into your own command encoder on your own buffers.
+//!
+//! ```
+//! use dml_wgsl::{Context, DataType, OperatorDesc, SliceDesc, TensorDesc};
+//!
+//! let context = Context::new_blocking()?;
+//! let input: Vec<f32> = (1..=16).map(|v| v as f32).collect();
+//! let desc = OperatorDesc::Slice(SliceDesc {
+//!     input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
+//!     output: TensorDesc::new(DataType::Float32, &[1, 1, 3, 2]),
+//!     offsets: vec![0, 0, 1, 2],
+//!     sizes: vec![1, 1, 3, 2],
+//!     strides: vec![1, 1, 1, 1],
+//! });
+//! let output = context.run_blocking(&desc, &[bytemuck::cast_slice(&input)])?;
+//! assert_eq!(bytemuck::cast_slice::<u8, f32>(&output), &[7., 8., 11., 12., 15., 16.]);
+//! # Ok::<(), dml_wgsl::Error>(())
+//! ```
+//!
+//! Every descriptor is validated before any GPU work, and each broken rule is its own
+//! [`Error`] variant naming the field, the value and the rule; the library never lets wgpu's
+//! default error handler fire. [`mod@reference`] holds the CPU semantics the GPU is tested against.
+
+mod context;
+mod dispatch;
+mod error;
+pub mod ops;
+mod pipeline;
+pub mod reference;
+mod shaders;
+mod tensor;
+
+pub use context::{CompiledOperator, Context};
+pub use error::{Error, Result};
+pub use ops::{OperatorDesc, Slice1Desc, SliceDesc};
+pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
+
+/// Every shader variant the library can dispatch, as `(label, complete WGSL source)`, for
+/// offline validation and translation (the tests run each through naga).
+pub fn shader_sources() -> Vec<(String, String)> {
+    shaders::Kernel::all()
+        .into_iter()
+        .map(|k| (k.label(), k.source(256)))
+        .collect()
+}
+
+/// The README's code runs as a doc test.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,325 @@
+//! Operator descriptors, their validation, and their lowering to kernel dispatches.
+//!
+//! Each family has a module: it defines the DirectML-shaped `*Desc`, checks every rule
+//! before any GPU work, and lowers the descriptor to the kernel dispatches `context.rs` records.
+
+pub mod slice;
+
+pub use slice::{Slice1Desc, SliceDesc};
+
+use crate::error::{Error, Result};
+use crate::shaders::{Kernel, Unit};
+use crate::tensor::{MAX_RANK, TensorDesc};
+
+/// One DirectML operator with its tensors and parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OperatorDesc {
+    /// `DML_SLICE_OPERATOR_DESC`.
+    Slice(SliceDesc),
+    /// `DML_SLICE1_OPERATOR_DESC`.
+    Slice1(Slice1Desc),
+}
+
+impl OperatorDesc {
+    /// The input tensors, in the order `run` and `record` take their buffers, with their roles.
+    pub fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        match self {
+            OperatorDesc::Slice(d) => vec![("input", &d.input)],
+            OperatorDesc::Slice1(d) => vec![("input", &d.input)],
+        }
+    }
+
+    /// The output tensor.
+    pub fn output(&self) -> &TensorDesc {
+        match self {
+            OperatorDesc::Slice(d) => &d.output,
+            OperatorDesc::Slice1(d) => &d.output,
+        }
+    }
+
+    /// Checks every rule of the descriptor; no GPU involved.
+    pub fn validate(&self) -> Result<()> {
+        match self {
+            OperatorDesc::Slice(d) => d.validate(),
+            OperatorDesc::Slice1(d) => d.validate(),
+        }
+    }
+
+    /// Validates, then lowers to the dispatches that compute the output.
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Result<Vec<Step>> {
+        self.validate()?;
+        match self {
+            OperatorDesc::Slice(d) => Ok(d.lower().steps(device)),
+            OperatorDesc::Slice1(d) => Ok(d.lower().steps(device)),
+        }
+    }
+}
+
+/// What lowering needs to know of the device.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DeviceFacts {
+    /// Binding offsets are multiples of this (capped at 16), so wider units stay aligned.
+    pub unit_alignment: u32,
+}
+
+/// A buffer an operator step reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    Input(usize),
+    Output,
+}
+
+/// One GPU command of a lowered operator.
+#[derive(Clone, Debug)]
+pub(crate) enum Step {
+    /// A compute dispatch: binding 0 holds `params`, bindings 1.. the slots in order.
+    Dispatch {
+        kernel: Kernel,
+        params: Vec<u32>,
+        slots: Vec<Slot>,
+        invocations: u64,
+    },
+}
+
+/// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
+/// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.
+/// Offsets and strides count elements of `element_bytes`; input strides may be negative
+/// (reversed windows) or zero (broadcast).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StridedCopy {
+    pub element_bytes: u32,
+    pub sizes: Vec<u32>,
+    pub input_strides: Vec<i64>,
+    pub input_base: u64,
+    pub output_strides: Vec<i64>,
+    pub output_base: u64,
+}
+
+impl StridedCopy {
+    /// Drops size-1 dimensions and merges neighbours that are contiguous in both tensors,
+    /// so most copies run at rank 1 to 3.
+    pub fn merged(&self) -> StridedCopy {
+        let mut sizes: Vec<u32> = Vec::new();
+        let mut input_strides: Vec<i64> = Vec::new();
+        let mut output_strides: Vec<i64> = Vec::new();
+        for d in 0..self.sizes.len() {
+            let (size, si, so) = (self.sizes[d], self.input_strides[d], self.output_strides[d]);
+            if size == 1 {
+                continue;
+            }
+            if let Some(last) = sizes.len().checked_sub(1) {
+                // The outer dimension steps exactly over the whole of this one in both tensors.
+                if input_strides[last] == si * size as i64
+                    && output_strides[last] == so * size as i64
+                {
+                    sizes[last] *= size;
+                    input_strides[last] = si;
+                    output_strides[last] = so;
+                    continue;
+                }
+            }
+            sizes.push(size);
+            input_strides.push(si);
+            output_strides.push(so);
+        }
+        if sizes.is_empty() {
+            sizes.push(1);
+            input_strides.push(0);
+            output_strides.push(0);
+        }
+        StridedCopy {
+            element_bytes: self.element_bytes,
+            sizes,
+            input_strides,
+            input_base: self.input_base,
+            output_base: self.output_base,
+            output_strides,
+        }
+    }
+
+    /// Reinterprets runs of elements as wider units (up to `max_unit` bytes) when the innermost
+    /// dimension is contiguous in both tensors and every offset stays aligned to the unit.
+    pub fn widened(&self, max_unit: u32) -> StridedCopy {
+        let inner = self.sizes.len() - 1;
+        let mut unit = max_unit.min(16);
+        while unit > self.element_bytes {
+            let k = (unit / self.element_bytes) as i64;
+            let fits = self.input_strides[inner] == 1
+                && self.output_strides[inner] == 1
+                && self.sizes[inner] as i64 % k == 0
+                && self.input_base as i64 % k == 0
+                && self.output_base as i64 % k == 0
+                && (0..inner)
+                    .all(|d| self.input_strides[d] % k == 0 && self.output_strides[d] % k == 0);
+            if fits {
+                let mut wide = self.clone();
+                wide.element_bytes = unit;
+                wide.sizes[inner] /= k as u32;
+                wide.input_base /= k as u64;
+                wide.output_base /= k as u64;
+                for d in 0..inner {
+                    wide.input_strides[d] /= k;
+                    wide.output_strides[d] /= k;
+                }
+                return wide;
+            }
+            unit /= 2;
+        }
+        self.clone()
+    }
+
+    /// The kernel dispatch for this copy, merged and widened.
+    pub fn steps(&self, device: &DeviceFacts) -> Vec<Step> {
+        let copy = self.merged().widened(device.unit_alignment);
+        let count: u64 = copy.sizes.iter().map(|&s| s as u64).product();
+        let mut params = vec![
+            count as u32,
+            copy.sizes.len() as u32,
+            copy.input_base as u32,
+            copy.output_base as u32,
+        ];
+        params.extend(padded(copy.sizes.iter().copied()));
+        // Strides travel as two's-complement u32: the shader's wrapping arithmetic lands on
+        // the right element as long as the true offset fits, which the binding limit ensures.
+        params.extend(padded(copy.input_strides.iter().map(|&s| s as u32)));
+        params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
+        vec![Step::Dispatch {
+            kernel: Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes)),
+            params,
+            slots: vec![Slot::Input(0), Slot::Output],
+            invocations: count,
+        }]
+    }
+}
+
+/// Exactly `MAX_RANK` values, zero padded, as the shaders' `array<vec4<u32>, 2>` expects.
+fn padded(values: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut v: Vec<u32> = values.collect();
+    v.resize(MAX_RANK, 0);
+    v
+}
+
+/// Checks a per-dimension parameter array's length against the dimension count.
+pub(crate) fn check_length(
+    field: &'static str,
+    actual: usize,
+    expected: usize,
+    rule: &'static str,
+) -> Result<()> {
+    if actual != expected {
+        return Err(Error::ParameterLength {
+            field,
+            actual,
+            expected,
+            rule,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that two tensors share data type and rank.
+pub(crate) fn check_same_kind(
+    tensor: &'static str,
+    desc: &TensorDesc,
+    expected_from: &'static str,
+    expected: &TensorDesc,
+) -> Result<()> {
+    if desc.data_type != expected.data_type {
+        return Err(Error::DataTypeMismatch {
+            tensor,
+            actual: desc.data_type,
+            expected_from,
+            expected: expected.data_type,
+        });
+    }
+    if desc.rank() != expected.rank() {
+        return Err(Error::RankMismatch {
+            tensor,
+            actual: desc.rank(),
+            expected_from,
+            expected: expected.rank(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tensor::DataType;
+
+    fn slice(data_type: DataType, input: &[u32], offsets: &[u32], sizes: &[u32]) -> StridedCopy {
+        SliceDesc {
+            input: TensorDesc::new(data_type, input),
+            output: TensorDesc::new(data_type, sizes),
+            offsets: offsets.to_vec(),
+            sizes: sizes.to_vec(),
+            strides: vec![1; sizes.len()],
+        }
+        .lower()
+    }
+
+    #[test]
+    fn size_one_dimensions_drop_and_contiguous_dimensions_merge() {
+        let copy = slice(
+            DataType::Float32,
+            &[1, 3, 4, 5],
+            &[0, 0, 0, 0],
+            &[1, 3, 4, 5],
+        )
+        .merged();
+        assert_eq!(copy.sizes, [60]);
+        assert_eq!(copy.input_strides, [1]);
+        let crop = slice(
+            DataType::Float32,
+            &[64, 256, 56, 56],
+            &[0, 0, 1, 1],
+            &[64, 256, 54, 54],
+        )
+        .merged();
+        assert_eq!(crop.sizes, [64 * 256, 54, 54]);
+        assert_eq!(crop.input_strides, [56 * 56, 56, 1]);
+        assert_eq!(crop.output_strides, [54 * 54, 54, 1]);
+        assert_eq!(crop.input_base, 57);
+    }
+
+    #[test]
+    fn aligned_contiguous_rows_widen_to_16_byte_units() {
+        let copy = slice(
+            DataType::Float32,
+            &[8192, 8192],
+            &[1024, 512],
+            &[6144, 7168],
+        )
+        .merged()
+        .widened(16);
+        assert_eq!(copy.element_bytes, 16);
+        assert_eq!(copy.sizes, [6144, 1792]);
+        assert_eq!(copy.input_strides, [2048, 1]);
+        assert_eq!(copy.input_base, (1024 * 8192 + 512) / 4);
+        let bytes = slice(DataType::UInt8, &[4, 4], &[0, 0], &[4, 4])
+            .merged()
+            .widened(16);
+        assert_eq!((bytes.element_bytes, bytes.sizes.clone()), (16, vec![1]));
+    }
+
+    #[test]
+    fn widening_stops_at_the_device_alignment_and_at_misaligned_offsets() {
+        let copy = slice(DataType::UInt8, &[4, 64], &[1, 0], &[2, 64]).merged();
+        assert_eq!(copy.widened(8).element_bytes, 8);
+        assert_eq!(copy.widened(16).element_bytes, 16);
+        let odd = slice(DataType::UInt16, &[4, 64], &[1, 2], &[2, 60])
+            .merged()
+            .widened(16);
+        assert_eq!(
+            odd.element_bytes, 4,
+            "offset 2 x 2 bytes aligns to 4 bytes only"
+        );
+        let reversed = StridedCopy {
+            input_strides: vec![-1],
+            ..slice(DataType::Float32, &[16], &[0], &[16])
+        };
+        assert_eq!(reversed.widened(16).element_bytes, 4);
+    }
+}

@@ -1,0 +1,201 @@
+//! Slice (`DML_SLICE_OPERATOR_DESC`) and Slice1 (`DML_SLICE1_OPERATOR_DESC`).
+
+use super::{StridedCopy, check_length, check_same_kind};
+use crate::error::{Error, Result};
+use crate::tensor::TensorDesc;
+
+/// `DML_SLICE_OPERATOR_DESC`: `output[c] = input[offsets + strides * c]` for every output
+/// coordinate `c`.
+///
+/// * `offsets`, `sizes`, `strides` have one value per dimension (the tensors' rank).
+/// * `sizes` must equal the output's sizes; every `strides` value is at least 1.
+/// * Every element read lies inside the input: `offsets + strides * (sizes - 1) < input.sizes`.
+/// * Input and output share data type and rank; any of the 11 data types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceDesc {
+    pub input: TensorDesc,
+    pub output: TensorDesc,
+    pub offsets: Vec<u32>,
+    pub sizes: Vec<u32>,
+    pub strides: Vec<u32>,
+}
+
+/// `DML_SLICE1_OPERATOR_DESC`: a window of the input, walked with signed strides.
+///
+/// * The window of dimension `d` covers input elements
+///   `[input_window_offsets[d], input_window_offsets[d] + input_window_sizes[d])`, inside the input.
+/// * `input_window_strides[d]` is non-zero; a negative stride walks the window from its last
+///   element backwards.
+/// * The output's size is `ceil(input_window_sizes[d] / |input_window_strides[d]|)`.
+/// * Input and output share data type and rank; any of the 11 data types.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slice1Desc {
+    pub input: TensorDesc,
+    pub output: TensorDesc,
+    pub input_window_offsets: Vec<u32>,
+    pub input_window_sizes: Vec<u32>,
+    pub input_window_strides: Vec<i32>,
+}
+
+impl SliceDesc {
+    /// Checks every rule of `DML_SLICE`.
+    pub fn validate(&self) -> Result<()> {
+        self.input.validate("input", false)?;
+        self.output.validate("output", true)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
+        let rank = self.input.rank();
+        const RULE: &str = "one value per dimension of the tensors";
+        check_length("offsets", self.offsets.len(), rank, RULE)?;
+        check_length("sizes", self.sizes.len(), rank, RULE)?;
+        check_length("strides", self.strides.len(), rank, RULE)?;
+        for d in 0..rank {
+            if self.strides[d] == 0 {
+                return Err(Error::InvalidParameter {
+                    field: "strides",
+                    dimension: d,
+                    value: 0,
+                    rule: "slice strides must be at least 1",
+                });
+            }
+            if self.sizes[d] != self.output.sizes[d] {
+                return Err(Error::SizeMismatch {
+                    tensor: "output",
+                    dimension: d,
+                    actual: self.output.sizes[d],
+                    expected: self.sizes[d] as u64,
+                    rule: "the slice's sizes",
+                });
+            }
+            let last = self.offsets[d] as u64
+                + self.strides[d] as u64 * (self.sizes[d] as u64).saturating_sub(1);
+            if last >= self.input.sizes[d] as u64 {
+                return Err(Error::ReadOutOfBounds {
+                    dimension: d,
+                    last,
+                    input_size: self.input.sizes[d],
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The copy this slice performs (the descriptor must be valid).
+    pub(crate) fn lower(&self) -> StridedCopy {
+        let input_strides = self.input.effective_strides();
+        StridedCopy {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.sizes.clone(),
+            input_strides: (0..self.sizes.len())
+                .map(|d| (self.strides[d] as u64 * input_strides[d]) as i64)
+                .collect(),
+            input_base: (0..self.sizes.len())
+                .map(|d| self.offsets[d] as u64 * input_strides[d])
+                .sum(),
+            output_strides: self
+                .output
+                .effective_strides()
+                .iter()
+                .map(|&s| s as i64)
+                .collect(),
+            output_base: 0,
+        }
+    }
+}
+
+impl Slice1Desc {
+    /// Checks every rule of `DML_SLICE1`.
+    pub fn validate(&self) -> Result<()> {
+        self.input.validate("input", false)?;
+        self.output.validate("output", true)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
+        let rank = self.input.rank();
+        const RULE: &str = "one value per dimension of the tensors";
+        check_length(
+            "input_window_offsets",
+            self.input_window_offsets.len(),
+            rank,
+            RULE,
+        )?;
+        check_length(
+            "input_window_sizes",
+            self.input_window_sizes.len(),
+            rank,
+            RULE,
+        )?;
+        check_length(
+            "input_window_strides",
+            self.input_window_strides.len(),
+            rank,
+            RULE,
+        )?;
+        for d in 0..rank {
+            let stride = self.input_window_strides[d];
+            if stride == 0 {
+                return Err(Error::InvalidParameter {
+                    field: "input_window_strides",
+                    dimension: d,
+                    value: 0,
+                    rule: "window strides must be non-zero",
+                });
+            }
+            let window = self.input_window_sizes[d];
+            if window == 0 {
+                return Err(Error::InvalidParameter {
+                    field: "input_window_sizes",
+                    dimension: d,
+                    value: 0,
+                    rule: "window sizes must be at least 1",
+                });
+            }
+            let end = self.input_window_offsets[d] as u64 + window as u64;
+            if end > self.input.sizes[d] as u64 {
+                return Err(Error::ReadOutOfBounds {
+                    dimension: d,
+                    last: end - 1,
+                    input_size: self.input.sizes[d],
+                });
+            }
+            let expected = (window as u64).div_ceil(stride.unsigned_abs() as u64);
+            if self.output.sizes[d] as u64 != expected {
+                return Err(Error::SizeMismatch {
+                    tensor: "output",
+                    dimension: d,
+                    actual: self.output.sizes[d],
+                    expected,
+                    rule: "ceil(input_window_sizes / |input_window_strides|)",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The copy this slice performs (the descriptor must be valid).
+    pub(crate) fn lower(&self) -> StridedCopy {
+        let input_strides = self.input.effective_strides();
+        let rank = self.input.rank();
+        // A negative stride starts at the window's last element.
+        let start = |d: usize| {
+            let offset = self.input_window_offsets[d] as u64;
+            if self.input_window_strides[d] < 0 {
+                offset + self.input_window_sizes[d] as u64 - 1
+            } else {
+                offset
+            }
+        };
+        StridedCopy {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.output.sizes.clone(),
+            input_strides: (0..rank)
+                .map(|d| self.input_window_strides[d] as i64 * input_strides[d] as i64)
+                .collect(),
+            input_base: (0..rank).map(|d| start(d) * input_strides[d]).sum(),
+            output_strides: self
+                .output
+                .effective_strides()
+                .iter()
+                .map(|&s| s as i64)
+                .collect(),
+            output_base: 0,
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Tensor descriptions: element types, sizes, strides and byte sizes, with DirectML's rules.
+
+use crate::error::{Error, Result};
+
+/// The most dimensions a tensor may have (DirectML's limit from feature level 3.0).
+pub const MAX_RANK: usize = 8;
+
+/// The most elements a tensor may have: 2^32 - 1, so every element index fits in a `u32`.
+pub const MAX_ELEMENTS: u64 = u32::MAX as u64;
+
+/// An element type. The kernels only move bits, so what matters to them is the size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DataType {
+    Float64,
+    Float32,
+    Float16,
+    Int64,
+    Int32,
+    Int16,
+    Int8,
+    UInt64,
+    UInt32,
+    UInt16,
+    UInt8,
+}
+
+impl DataType {
+    /// Every data type, widest first.
+    pub const ALL: [DataType; 11] = [
+        DataType::Float64,
+        DataType::Float32,
+        DataType::Float16,
+        DataType::Int64,
+        DataType::Int32,
+        DataType::Int16,
+        DataType::Int8,
+        DataType::UInt64,
+        DataType::UInt32,
+        DataType::UInt16,
+        DataType::UInt8,
+    ];
+
+    /// Bytes per element: 1, 2, 4 or 8.
+    pub const fn size_in_bytes(self) -> u32 {
+        match self {
+            DataType::Float64 | DataType::Int64 | DataType::UInt64 => 8,
+            DataType::Float32 | DataType::Int32 | DataType::UInt32 => 4,
+            DataType::Float16 | DataType::Int16 | DataType::UInt16 => 2,
+            DataType::Int8 | DataType::UInt8 => 1,
+        }
+    }
+
+    /// Whether values of this type can be negative (matters for index tensors).
+    pub const fn is_signed(self) -> bool {
+        matches!(
+            self,
+            DataType::Float64
+                | DataType::Float32
+                | DataType::Float16
+                | DataType::Int64
+                | DataType::Int32
+                | DataType::Int16
+                | DataType::Int8
+        )
+    }
+}
+
+/// A tensor's layout, as DirectML's `DML_BUFFER_TENSOR_DESC`.
+///
+/// * `sizes`: 1 to 8 dimensions, outermost first, each at least 1, at most 2^32 - 1 elements in all.
+/// * `strides`: element strides per dimension; `None` means packed (row-major). A stride of 0
+///   broadcasts, which only inputs may do on a dimension of size > 1.
+/// * `total_tensor_size_in_bytes`: the size of the bound buffer range; `None` means the minimum,
+///   `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`. A given size must be a multiple
+///   of 4 and at least that minimum.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TensorDesc {
+    pub data_type: DataType,
+    pub sizes: Vec<u32>,
+    pub strides: Option<Vec<u32>>,
+    pub total_tensor_size_in_bytes: Option<u64>,
+}
+
+impl TensorDesc {
+    /// A packed tensor of the given type and sizes.
+    pub fn new(data_type: DataType, sizes: &[u32]) -> TensorDesc {
+        TensorDesc {
+            data_type,
+            sizes: sizes.to_vec(),
+            strides: None,
+            total_tensor_size_in_bytes: None,
+        }
+    }
+
+    /// The same tensor with explicit element strides.
+    pub fn with_strides(mut self, strides: &[u32]) -> TensorDesc {
+        self.strides = Some(strides.to_vec());
+        self
+    }
+
+    /// The same tensor with an explicit total size in bytes (padding after the last element).
+    pub fn with_total_size(mut self, bytes: u64) -> TensorDesc {
+        self.total_tensor_size_in_bytes = Some(bytes);
+        self
+    }
+
+    /// The number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The number of elements (the product of the sizes), in `u64` so it cannot overflow.
+    pub fn element_count(&self) -> u64 {
+        self.sizes.iter().map(|&s| s as u64).product()
+    }
+
+    /// The element strides: the given ones, or packed row-major strides.
+    pub fn effective_strides(&self) -> Vec<u64> {
+        match &self.strides {
+            Some(s) => s.iter().map(|&s| s as u64).collect(),
+            None => packed_strides(&self.sizes),
+        }
+    }
+
+    /// DirectML's minimum byte size, `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`.
+    pub fn minimum_size_in_bytes(&self) -> u64 {
+        let last = self
+            .sizes
+            .iter()
+            .zip(self.effective_strides())
+            .map(|(&size, stride)| (size as u64).saturating_sub(1) * stride)
+            .fold(0u64, u64::saturating_add);
+        let bytes = last
+            .saturating_add(1)
+            .saturating_mul(self.data_type.size_in_bytes() as u64);
+        bytes.saturating_add(3) & !3
+    }
+
+    /// The bytes the tensor occupies: the given total size or the minimum.
+    pub fn size_in_bytes(&self) -> u64 {
+        self.total_tensor_size_in_bytes
+            .unwrap_or_else(|| self.minimum_size_in_bytes())
+    }
+
+    /// Byte offset of the element at `coordinates` (no bounds check).
+    pub fn byte_offset(&self, coordinates: &[u32]) -> u64 {
+        let element: u64 = coordinates
+            .iter()
+            .zip(self.effective_strides())
+            .map(|(&c, s)| c as u64 * s)
+            .sum();
+        element * self.data_type.size_in_bytes() as u64
+    }
+
+    /// Checks every rule for a tensor in the role `tensor` ("input", "output", ...).
+    /// Outputs may not broadcast (a zero stride on a dimension of size > 1).
+    pub fn validate(&self, tensor: &'static str, is_output: bool) -> Result<()> {
+        let rank = self.rank();
+        if !(1..=MAX_RANK).contains(&rank) {
+            return Err(Error::InvalidRank { tensor, rank });
+        }
+        if let Some(dimension) = self.sizes.iter().position(|&s| s == 0) {
+            return Err(Error::ZeroSize { tensor, dimension });
+        }
+        let elements = self.element_count();
+        if elements > MAX_ELEMENTS {
+            return Err(Error::TooManyElements { tensor, elements });
+        }
+        if let Some(strides) = &self.strides {
+            if strides.len() != rank {
+                return Err(Error::StridesLength {
+                    tensor,
+                    expected: rank,
+                    actual: strides.len(),
+                });
+            }
+            if is_output
+                && let Some(dimension) = (0..rank).find(|&d| strides[d] == 0 && self.sizes[d] > 1)
+            {
+                return Err(Error::BroadcastOutput {
+                    tensor,
+                    dimension,
+                    size: self.sizes[dimension],
+                });
+            }
+        }
+        let minimum = self.minimum_size_in_bytes();
+        if let Some(given) = self.total_tensor_size_in_bytes {
+            if given % 4 != 0 {
+                return Err(Error::TotalSizeNotAligned { tensor, given });
+            }
+            if given < minimum {
+                return Err(Error::TotalSizeTooSmall {
+                    tensor,
+                    given,
+                    minimum,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Row-major strides for `sizes`.
+pub(crate) fn packed_strides(sizes: &[u32]) -> Vec<u64> {
+    let mut strides = vec![0u64; sizes.len()];
+    let mut running = 1u64;
+    for (stride, &size) in strides.iter_mut().zip(sizes).rev() {
+        *stride = running;
+        running = running.saturating_mul(size as u64);
+    }
+    strides
+}

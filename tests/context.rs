@@ -1,0 +1,344 @@
+//! Context and CompiledOperator: recording into the caller's encoder, binding checks,
+//! device limits (dispatch folding, binding sizes) and the pipeline cache.
+
+mod common;
+
+use std::num::NonZeroU64;
+
+use common::{Rng, check_against_reference, context, random_inputs, read_buffer};
+use dml_wgsl::{Context, DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+use wgpu::util::DeviceExt;
+
+fn small_slice() -> OperatorDesc {
+    OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[2, 2]),
+        offsets: vec![1, 1],
+        sizes: vec![2, 2],
+        strides: vec![2, 2],
+    })
+}
+
+fn buffer(usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
+    context().device().create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
+}
+
+fn record_error(inputs: &[wgpu::BufferBinding], output: wgpu::BufferBinding) -> Error {
+    let operator = context().compile(&small_slice()).unwrap();
+    let mut encoder = context()
+        .device()
+        .create_command_encoder(&Default::default());
+    operator
+        .record(&mut encoder, inputs, output)
+        .expect_err("the binding breaks a rule")
+}
+
+const STORAGE: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE;
+
+#[test]
+fn record_writes_into_the_callers_encoder_among_other_commands() {
+    let device = context().device();
+    let input: Vec<f32> = (0..16).map(|v| v as f32 * 1.5).collect();
+    let staging = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: bytemuck::cast_slice(&input),
+        usage: wgpu::BufferUsages::COPY_SRC,
+    });
+    let source = buffer(STORAGE | wgpu::BufferUsages::COPY_DST, 64);
+    let output = buffer(STORAGE | wgpu::BufferUsages::COPY_SRC, 16);
+    let readback = buffer(
+        wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        16,
+    );
+    let operator = context().compile(&small_slice()).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(&staging, 0, &source, 0, 64);
+    operator
+        .record(
+            &mut encoder,
+            &[source.as_entire_buffer_binding()],
+            output.as_entire_buffer_binding(),
+        )
+        .unwrap();
+    encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, 16);
+    context().queue().submit([encoder.finish()]);
+    let got: Vec<f32> = bytemuck::cast_slice(&read_buffer(&readback)).to_vec();
+    assert_eq!(got, [input[5], input[7], input[13], input[15]]);
+}
+
+#[test]
+fn record_rejects_the_wrong_number_of_inputs() {
+    let output = buffer(STORAGE, 16);
+    let e = record_error(&[], output.as_entire_buffer_binding());
+    assert_eq!(
+        e,
+        Error::InputCount {
+            expected: 1,
+            actual: 0
+        }
+    );
+}
+
+#[test]
+fn record_rejects_buffers_without_storage_usage() {
+    let input = buffer(wgpu::BufferUsages::COPY_DST, 64);
+    let output = buffer(STORAGE, 16);
+    let e = record_error(
+        &[input.as_entire_buffer_binding()],
+        output.as_entire_buffer_binding(),
+    );
+    assert!(
+        matches!(
+            e,
+            Error::BindingUsage {
+                tensor: "input",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn record_rejects_misaligned_offsets() {
+    let alignment = context()
+        .device()
+        .limits()
+        .min_storage_buffer_offset_alignment as u64;
+    let input = buffer(STORAGE, 64 + alignment * 2);
+    let output = buffer(STORAGE, 16);
+    let binding = wgpu::BufferBinding {
+        buffer: &input,
+        offset: 4,
+        size: None,
+    };
+    let e = record_error(&[binding], output.as_entire_buffer_binding());
+    assert!(
+        matches!(
+            e,
+            Error::BindingOffsetAlignment {
+                tensor: "input",
+                offset: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn record_rejects_bindings_smaller_than_the_tensor() {
+    let input = buffer(STORAGE, 64);
+    let output = buffer(STORAGE, 16);
+    let e = record_error(
+        &[input.as_entire_buffer_binding()],
+        wgpu::BufferBinding {
+            buffer: &output,
+            offset: 0,
+            size: NonZeroU64::new(12),
+        },
+    );
+    assert_eq!(
+        e,
+        Error::BindingTooSmall {
+            tensor: "output",
+            given: 12,
+            required: 16
+        }
+    );
+    let short = buffer(STORAGE, 60);
+    let e = record_error(
+        &[short.as_entire_buffer_binding()],
+        output.as_entire_buffer_binding(),
+    );
+    assert_eq!(
+        e,
+        Error::BindingTooSmall {
+            tensor: "input",
+            given: 60,
+            required: 64
+        }
+    );
+}
+
+#[test]
+fn record_rejects_an_input_sharing_the_output_buffer() {
+    let alignment = context()
+        .device()
+        .limits()
+        .min_storage_buffer_offset_alignment as u64;
+    let shared = buffer(STORAGE, alignment * 2 + 64);
+    let input = wgpu::BufferBinding {
+        buffer: &shared,
+        offset: 0,
+        size: NonZeroU64::new(64),
+    };
+    let output = wgpu::BufferBinding {
+        buffer: &shared,
+        offset: alignment.max(64),
+        size: NonZeroU64::new(16),
+    };
+    let e = record_error(&[input], output);
+    assert!(
+        matches!(
+            e,
+            Error::AliasedBindings {
+                tensor: "input",
+                other: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn run_rejects_short_input_data_and_wrong_counts() {
+    let desc = small_slice();
+    let e = context().run_blocking(&desc, &[&[0u8; 60]]).unwrap_err();
+    assert_eq!(
+        e,
+        Error::InputTooSmall {
+            tensor: "input",
+            given: 60,
+            required: 64
+        }
+    );
+    let e = context().run_blocking(&desc, &[]).unwrap_err();
+    assert_eq!(
+        e,
+        Error::InputCount {
+            expected: 1,
+            actual: 0
+        }
+    );
+}
+
+#[test]
+fn run_returns_zero_for_output_bytes_no_element_covers() {
+    let mut rng = Rng::new(10);
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::UInt8, &[8, 8]),
+        output: TensorDesc::new(DataType::UInt8, &[3, 2])
+            .with_strides(&[5, 2])
+            .with_total_size(20),
+        offsets: vec![0, 0],
+        sizes: vec![3, 2],
+        strides: vec![2, 3],
+    });
+    let input = rng.bytes(64);
+    let out = context().run_blocking(&desc, &[&input]).unwrap();
+    assert_eq!(out.len(), 20);
+    let expected = dml_wgsl::reference::run(&desc, &[&input]).unwrap();
+    assert_eq!(out, expected);
+    assert_eq!(out[1], 0);
+    assert_eq!(out[19], 0);
+}
+
+/// A second context on the same adapter kind with some limits lowered.
+fn limited_context(change: impl FnOnce(&mut wgpu::Limits)) -> Context {
+    pollster::block_on(async {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions::default())
+            .await
+            .expect("an adapter");
+        let mut limits = adapter.limits();
+        change(&mut limits);
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                required_limits: limits,
+                ..Default::default()
+            })
+            .await
+            .expect("a device");
+        Context::from_device(device, queue)
+    })
+}
+
+#[test]
+fn dispatches_fold_into_three_dimensions_past_the_workgroup_limit() {
+    let limited = limited_context(|l| l.max_compute_workgroups_per_dimension = 4);
+    let mut rng = Rng::new(11);
+    // 5000 elements in 256-thread groups: 20 groups, folded to 4 x 4 x 2.
+    let desc = OperatorDesc::Slice1(Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[5000]),
+        output: TensorDesc::new(DataType::Float32, &[5000]),
+        input_window_offsets: vec![0],
+        input_window_sizes: vec![5000],
+        input_window_strides: vec![-1],
+    });
+    let input = rng.bytes(20000);
+    let got = limited.run_blocking(&desc, &[&input]).unwrap();
+    assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
+    // More than 4 x 4 x 4 groups cannot be dispatched at all: a clear error, not a truncation.
+    let desc = OperatorDesc::Slice1(Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[20000]),
+        output: TensorDesc::new(DataType::Float32, &[20000]),
+        input_window_offsets: vec![0],
+        input_window_sizes: vec![20000],
+        input_window_strides: vec![-1],
+    });
+    let e = limited.compile(&desc).unwrap_err();
+    assert!(matches!(e, Error::LimitExceeded { .. }), "{e}");
+}
+
+#[test]
+fn tensors_past_the_binding_limit_are_refused_before_any_gpu_work() {
+    let limited = limited_context(|l| l.max_storage_buffer_binding_size = 1024);
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[16, 32]),
+        output: TensorDesc::new(DataType::Float32, &[8, 8]),
+        offsets: vec![0, 0],
+        sizes: vec![8, 8],
+        strides: vec![2, 4],
+    });
+    let e = limited.compile(&desc).unwrap_err();
+    assert_eq!(
+        e,
+        Error::TensorTooLarge {
+            tensor: "input",
+            bytes: 2048,
+            limit_name: "max_storage_buffer_binding_size",
+            limit: 1024,
+        }
+    );
+}
+
+#[test]
+fn pipelines_are_built_once_per_variant_across_threads() {
+    let fresh = limited_context(|_| {});
+    let desc = small_slice();
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| fresh.compile(&desc).unwrap());
+        }
+    });
+    assert_eq!(fresh.compiled_kernel_count(), 1);
+    let bytes = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::UInt8, &[4, 4]),
+        output: TensorDesc::new(DataType::UInt8, &[2, 2]),
+        offsets: vec![1, 1],
+        sizes: vec![2, 2],
+        strides: vec![2, 2],
+    });
+    fresh.compile(&bytes).unwrap();
+    fresh.compile(&bytes).unwrap();
+    assert_eq!(fresh.compiled_kernel_count(), 2);
+}
+
+#[test]
+fn a_compiled_operator_records_many_times() {
+    let mut rng = Rng::new(12);
+    let desc = small_slice();
+    for _ in 0..3 {
+        let inputs = random_inputs(&mut rng, &desc);
+        check_against_reference(&desc, &inputs);
+    }
+}

@@ -1,0 +1,542 @@
+//! Slice and Slice1 on the GPU: the seed page's examples, random differential tests
+//! against the reference over every data type, rank and layout, and every validation rule.
+
+mod common;
+
+use common::{Rng, check_against_reference, context, random_inputs, random_layout};
+use dml_wgsl::{DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+
+fn seed_input() -> Vec<f32> {
+    (1..=16).map(|v| v as f32).collect()
+}
+
+fn run_f32(desc: &OperatorDesc, input: &[f32]) -> Vec<f32> {
+    let out = context()
+        .run_blocking(desc, &[bytemuck::cast_slice(input)])
+        .expect("run");
+    bytemuck::cast_slice(&out).to_vec()
+}
+
+#[test]
+fn seed_example_1_contiguous_slice() {
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[1, 1, 3, 2]),
+        offsets: vec![0, 0, 1, 2],
+        sizes: vec![1, 1, 3, 2],
+        strides: vec![1, 1, 1, 1],
+    });
+    assert_eq!(run_f32(&desc, &seed_input()), [7., 8., 11., 12., 15., 16.]);
+}
+
+#[test]
+fn seed_example_2_strided_slice() {
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[1, 1, 2, 2]),
+        offsets: vec![0, 0, 1, 0],
+        sizes: vec![1, 1, 2, 2],
+        strides: vec![1, 1, 2, 3],
+    });
+    assert_eq!(run_f32(&desc, &seed_input()), [5., 8., 13., 16.]);
+}
+
+#[test]
+fn slice1_negative_stride_reverses_the_window() {
+    // Window rows 1..4, columns 0..4 walked backwards with stride -2: columns 3 and 1.
+    let desc = OperatorDesc::Slice1(Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[3, 2]),
+        input_window_offsets: vec![1, 0],
+        input_window_sizes: vec![3, 4],
+        input_window_strides: vec![1, -2],
+    });
+    assert_eq!(run_f32(&desc, &seed_input()), [8., 6., 12., 10., 16., 14.]);
+}
+
+#[test]
+fn slice1_odd_window_with_negative_stride_starts_at_its_last_element() {
+    let desc = OperatorDesc::Slice1(Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[16]),
+        output: TensorDesc::new(DataType::Float32, &[3]),
+        input_window_offsets: vec![2],
+        input_window_sizes: vec![5],
+        input_window_strides: vec![-2],
+    });
+    // Window holds 3..=7; walked from 7 backwards in steps of 2.
+    assert_eq!(run_f32(&desc, &seed_input()), [7., 5., 3.]);
+}
+
+/// Per-dimension output-size caps so that random cases stay small on a CPU adapter.
+fn max_size(rank: usize) -> u64 {
+    [0, 3000, 80, 18, 8, 5, 4, 3, 3][rank]
+}
+
+fn random_slice(rng: &mut Rng, data_type: DataType) -> OperatorDesc {
+    loop {
+        let rank = rng.range(1, 8) as usize;
+        let (mut offsets, mut sizes, mut strides, mut input_sizes) =
+            (vec![], vec![], vec![], vec![]);
+        for _ in 0..rank {
+            let size = rng.range(1, max_size(rank)) as u32;
+            let stride = rng.range(1, 3) as u32;
+            let offset = rng.range(0, 3) as u32;
+            input_sizes.push(offset + stride * (size - 1) + 1 + rng.range(0, 2) as u32);
+            offsets.push(offset);
+            sizes.push(size);
+            strides.push(stride);
+        }
+        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
+            continue;
+        }
+        return OperatorDesc::Slice(SliceDesc {
+            input: random_layout(rng, data_type, &input_sizes, true),
+            output: random_layout(rng, data_type, &sizes, false),
+            offsets,
+            sizes,
+            strides,
+        });
+    }
+}
+
+fn random_slice1(rng: &mut Rng, data_type: DataType) -> OperatorDesc {
+    loop {
+        let rank = rng.range(1, 8) as usize;
+        let (mut offsets, mut windows, mut strides, mut input_sizes, mut sizes) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for _ in 0..rank {
+            let window = rng.range(1, max_size(rank) * 2) as u32;
+            let magnitude = rng.range(1, 3) as i32;
+            let stride = if rng.chance(50) {
+                -magnitude
+            } else {
+                magnitude
+            };
+            let offset = rng.range(0, 3) as u32;
+            input_sizes.push(offset + window + rng.range(0, 2) as u32);
+            sizes.push(window.div_ceil(magnitude as u32));
+            offsets.push(offset);
+            windows.push(window);
+            strides.push(stride);
+        }
+        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
+            continue;
+        }
+        return OperatorDesc::Slice1(Slice1Desc {
+            input: random_layout(rng, data_type, &input_sizes, true),
+            output: random_layout(rng, data_type, &sizes, false),
+            input_window_offsets: offsets,
+            input_window_sizes: windows,
+            input_window_strides: strides,
+        });
+    }
+}
+
+#[test]
+fn random_slices_match_the_reference_for_every_data_type() {
+    let mut rng = Rng::new(1);
+    for data_type in DataType::ALL {
+        for _ in 0..14 {
+            let desc = random_slice(&mut rng, data_type);
+            let inputs = random_inputs(&mut rng, &desc);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn random_slice1s_match_the_reference_for_every_data_type() {
+    let mut rng = Rng::new(2);
+    for data_type in DataType::ALL {
+        for _ in 0..14 {
+            let desc = random_slice1(&mut rng, data_type);
+            let inputs = random_inputs(&mut rng, &desc);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn every_rank_from_1_to_8_matches_the_reference() {
+    let mut rng = Rng::new(3);
+    for rank in 1..=8usize {
+        for data_type in [
+            DataType::UInt8,
+            DataType::Float16,
+            DataType::Int32,
+            DataType::Float64,
+        ] {
+            let sizes: Vec<u32> = (0..rank)
+                .map(|_| rng.range(2, max_size(rank).max(2)) as u32)
+                .collect();
+            let input_sizes: Vec<u32> = sizes.iter().map(|&s| s * 2 + 1).collect();
+            if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 400_000 {
+                continue;
+            }
+            let desc = OperatorDesc::Slice(SliceDesc {
+                input: random_layout(&mut rng, data_type, &input_sizes, true),
+                output: random_layout(&mut rng, data_type, &sizes, false),
+                offsets: vec![1; rank],
+                sizes: sizes.clone(),
+                strides: vec![2; rank],
+            });
+            let inputs = random_inputs(&mut rng, &desc);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn contiguous_rows_of_narrow_elements_match_the_reference() {
+    // Rows whose bytes are 16-byte aligned move as vec4 units; odd offsets cannot.
+    let mut rng = Rng::new(4);
+    for data_type in DataType::ALL {
+        for (columns, offset) in [(64u32, 0u32), (64, 16), (48, 1), (40, 8), (7, 0)] {
+            let desc = OperatorDesc::Slice(SliceDesc {
+                input: TensorDesc::new(data_type, &[9, 128]),
+                output: TensorDesc::new(data_type, &[5, columns]),
+                offsets: vec![2, offset],
+                sizes: vec![5, columns],
+                strides: vec![1, 1],
+            });
+            let inputs = random_inputs(&mut rng, &desc);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn broadcast_input_fills_the_output() {
+    let mut rng = Rng::new(5);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int16,
+        DataType::Float32,
+        DataType::UInt64,
+    ] {
+        let desc = OperatorDesc::Slice(SliceDesc {
+            input: TensorDesc::new(data_type, &[300, 6]).with_strides(&[0, 1]),
+            output: TensorDesc::new(data_type, &[300, 3]),
+            offsets: vec![0, 1],
+            sizes: vec![300, 3],
+            strides: vec![1, 2],
+        });
+        let inputs = random_inputs(&mut rng, &desc);
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+#[test]
+fn large_outputs_cross_many_workgroups() {
+    let mut rng = Rng::new(6);
+    for data_type in [DataType::UInt8, DataType::Float32] {
+        let desc = OperatorDesc::Slice1(Slice1Desc {
+            input: TensorDesc::new(data_type, &[600, 700]),
+            output: TensorDesc::new(data_type, &[599, 700]),
+            input_window_offsets: vec![1, 0],
+            input_window_sizes: vec![599, 700],
+            input_window_strides: vec![1, -1],
+        });
+        let inputs = random_inputs(&mut rng, &desc);
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+// ---- validation: one test per rule ----
+
+fn valid_slice() -> SliceDesc {
+    SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[2, 2]),
+        offsets: vec![1, 0],
+        sizes: vec![2, 2],
+        strides: vec![1, 2],
+    }
+}
+
+fn valid_slice1() -> Slice1Desc {
+    Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[2, 2]),
+        input_window_offsets: vec![1, 0],
+        input_window_sizes: vec![2, 4],
+        input_window_strides: vec![1, -2],
+    }
+}
+
+fn slice_error(change: impl FnOnce(&mut SliceDesc)) -> Error {
+    let mut d = valid_slice();
+    change(&mut d);
+    let desc = OperatorDesc::Slice(d);
+    let e = desc.validate().expect_err("the change breaks a rule");
+    // compile and run report the same error, before any GPU work.
+    assert_eq!(context().compile(&desc).expect_err("compile"), e);
+    e
+}
+
+fn slice1_error(change: impl FnOnce(&mut Slice1Desc)) -> Error {
+    let mut d = valid_slice1();
+    change(&mut d);
+    let desc = OperatorDesc::Slice1(d);
+    let e = desc.validate().expect_err("the change breaks a rule");
+    assert_eq!(context().compile(&desc).expect_err("compile"), e);
+    e
+}
+
+#[test]
+fn the_valid_descriptors_pass() {
+    OperatorDesc::Slice(valid_slice()).validate().unwrap();
+    OperatorDesc::Slice1(valid_slice1()).validate().unwrap();
+}
+
+#[test]
+fn slice_output_data_type_must_match_input() {
+    let e = slice_error(|d| d.output.data_type = DataType::Int32);
+    assert!(
+        matches!(
+            e,
+            Error::DataTypeMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_output_rank_must_match_input() {
+    let e = slice_error(|d| {
+        d.output = TensorDesc::new(DataType::Float32, &[1, 2, 2]);
+    });
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                actual: 3,
+                expected: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_parameter_arrays_need_one_value_per_dimension() {
+    let e = slice_error(|d| d.offsets = vec![1]);
+    assert!(
+        matches!(
+            e,
+            Error::ParameterLength {
+                field: "offsets",
+                actual: 1,
+                expected: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = slice_error(|d| d.sizes = vec![2, 2, 1]);
+    assert!(
+        matches!(e, Error::ParameterLength { field: "sizes", .. }),
+        "{e}"
+    );
+    let e = slice_error(|d| d.strides = vec![]);
+    assert!(
+        matches!(
+            e,
+            Error::ParameterLength {
+                field: "strides",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_strides_must_be_positive() {
+    let e = slice_error(|d| d.strides[1] = 0);
+    assert!(
+        matches!(
+            e,
+            Error::InvalidParameter {
+                field: "strides",
+                dimension: 1,
+                value: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_sizes_must_equal_the_output_sizes() {
+    let e = slice_error(|d| d.sizes[0] = 1);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 0,
+                actual: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_reads_must_stay_inside_the_input() {
+    let e = slice_error(|d| d.offsets[0] = 3);
+    assert!(
+        matches!(
+            e,
+            Error::ReadOutOfBounds {
+                dimension: 0,
+                last: 4,
+                input_size: 4
+            }
+        ),
+        "{e}"
+    );
+    let e = slice_error(|d| d.strides[1] = 4);
+    assert!(
+        matches!(
+            e,
+            Error::ReadOutOfBounds {
+                dimension: 1,
+                last: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice_offsets_near_u32_max_do_not_overflow_the_bounds_check() {
+    let e = slice_error(|d| {
+        d.offsets[0] = u32::MAX;
+        d.strides[0] = u32::MAX;
+    });
+    assert!(
+        matches!(e, Error::ReadOutOfBounds { dimension: 0, .. }),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice1_output_data_type_and_rank_must_match_input() {
+    let e = slice1_error(|d| d.output.data_type = DataType::Float16);
+    assert!(matches!(e, Error::DataTypeMismatch { .. }), "{e}");
+    let e = slice1_error(|d| d.output = TensorDesc::new(DataType::Float32, &[4]));
+    assert!(matches!(e, Error::RankMismatch { .. }), "{e}");
+}
+
+#[test]
+fn slice1_parameter_arrays_need_one_value_per_dimension() {
+    let e = slice1_error(|d| d.input_window_offsets = vec![0]);
+    assert!(
+        matches!(
+            e,
+            Error::ParameterLength {
+                field: "input_window_offsets",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = slice1_error(|d| d.input_window_sizes = vec![0, 0, 0]);
+    assert!(
+        matches!(
+            e,
+            Error::ParameterLength {
+                field: "input_window_sizes",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = slice1_error(|d| d.input_window_strides = vec![1]);
+    assert!(
+        matches!(
+            e,
+            Error::ParameterLength {
+                field: "input_window_strides",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice1_strides_must_be_non_zero() {
+    let e = slice1_error(|d| d.input_window_strides[0] = 0);
+    assert!(
+        matches!(
+            e,
+            Error::InvalidParameter {
+                field: "input_window_strides",
+                dimension: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice1_window_sizes_must_be_positive() {
+    let e = slice1_error(|d| d.input_window_sizes[0] = 0);
+    assert!(
+        matches!(
+            e,
+            Error::InvalidParameter {
+                field: "input_window_sizes",
+                dimension: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice1_window_must_lie_inside_the_input() {
+    let e = slice1_error(|d| d.input_window_offsets[1] = 1);
+    assert!(
+        matches!(
+            e,
+            Error::ReadOutOfBounds {
+                dimension: 1,
+                last: 4,
+                input_size: 4
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn slice1_output_sizes_are_the_window_over_the_stride_rounded_up() {
+    let e = slice1_error(|d| d.input_window_strides[1] = -1);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 1,
+                actual: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}

@@ -1,0 +1,182 @@
+//! TensorDesc: data type sizes, the minimum byte size, and one test per validation rule.
+
+use dml_wgsl::{DataType, Error, TensorDesc};
+
+#[test]
+fn data_type_sizes_follow_directml() {
+    use DataType::*;
+    let sizes: Vec<u32> = DataType::ALL.iter().map(|t| t.size_in_bytes()).collect();
+    assert_eq!(
+        DataType::ALL,
+        [
+            Float64, Float32, Float16, Int64, Int32, Int16, Int8, UInt64, UInt32, UInt16, UInt8
+        ]
+    );
+    assert_eq!(sizes, [8, 4, 2, 8, 4, 2, 1, 8, 4, 2, 1]);
+}
+
+#[test]
+fn minimum_size_is_directml_formula_rounded_to_4_bytes() {
+    // roundup((sum((size - 1) * stride) + 1) * element_size, 4)
+    assert_eq!(
+        TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]).minimum_size_in_bytes(),
+        64
+    );
+    assert_eq!(
+        TensorDesc::new(DataType::UInt8, &[3, 3]).minimum_size_in_bytes(),
+        12
+    );
+    assert_eq!(
+        TensorDesc::new(DataType::UInt8, &[2, 3])
+            .with_strides(&[5, 1])
+            .minimum_size_in_bytes(),
+        8
+    );
+    assert_eq!(
+        TensorDesc::new(DataType::Float16, &[7])
+            .with_strides(&[0])
+            .minimum_size_in_bytes(),
+        4
+    );
+    assert_eq!(
+        TensorDesc::new(DataType::Int64, &[2, 2])
+            .with_strides(&[1, 3])
+            .minimum_size_in_bytes(),
+        40
+    );
+}
+
+#[test]
+fn minimum_size_is_computed_without_u32_overflow() {
+    let t = TensorDesc::new(DataType::Float64, &[2, 2]).with_strides(&[u32::MAX, u32::MAX]);
+    assert_eq!(t.minimum_size_in_bytes(), (2 * u32::MAX as u64 + 1) * 8);
+}
+
+#[test]
+fn rank_must_be_1_to_8() {
+    let e = TensorDesc::new(DataType::Float32, &[])
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::InvalidRank {
+            tensor: "input",
+            rank: 0
+        }
+    );
+    let e = TensorDesc::new(DataType::Float32, &[1; 9])
+        .validate("output", true)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::InvalidRank {
+            tensor: "output",
+            rank: 9
+        }
+    );
+    TensorDesc::new(DataType::Float32, &[1; 8])
+        .validate("input", false)
+        .unwrap();
+}
+
+#[test]
+fn sizes_must_be_at_least_1() {
+    let e = TensorDesc::new(DataType::Int8, &[2, 0, 3])
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::ZeroSize {
+            tensor: "input",
+            dimension: 1
+        }
+    );
+}
+
+#[test]
+fn element_count_must_fit_u32() {
+    let e = TensorDesc::new(DataType::UInt8, &[65536, 65536])
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::TooManyElements {
+            tensor: "input",
+            elements: 1 << 32
+        }
+    );
+    TensorDesc::new(DataType::UInt8, &[65535, 65537])
+        .validate("input", false)
+        .unwrap();
+}
+
+#[test]
+fn strides_need_one_value_per_dimension() {
+    let e = TensorDesc::new(DataType::Float32, &[2, 2])
+        .with_strides(&[1])
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::StridesLength {
+            tensor: "input",
+            expected: 2,
+            actual: 1
+        }
+    );
+}
+
+#[test]
+fn outputs_may_not_broadcast() {
+    let t = TensorDesc::new(DataType::Float32, &[3, 1, 2]).with_strides(&[2, 0, 0]);
+    let e = t.validate("output", true).unwrap_err();
+    assert_eq!(
+        e,
+        Error::BroadcastOutput {
+            tensor: "output",
+            dimension: 2,
+            size: 2
+        }
+    );
+    // A zero stride is harmless on a dimension of size 1, and inputs may broadcast anywhere.
+    TensorDesc::new(DataType::Float32, &[3, 1])
+        .with_strides(&[1, 0])
+        .validate("output", true)
+        .unwrap();
+    t.validate("input", false).unwrap();
+}
+
+#[test]
+fn total_size_must_be_a_multiple_of_4() {
+    let e = TensorDesc::new(DataType::UInt8, &[3])
+        .with_total_size(6)
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::TotalSizeNotAligned {
+            tensor: "input",
+            given: 6
+        }
+    );
+}
+
+#[test]
+fn total_size_must_cover_the_layout() {
+    let e = TensorDesc::new(DataType::Float32, &[4, 4])
+        .with_total_size(60)
+        .validate("input", false)
+        .unwrap_err();
+    assert_eq!(
+        e,
+        Error::TotalSizeTooSmall {
+            tensor: "input",
+            given: 60,
+            minimum: 64
+        }
+    );
+    TensorDesc::new(DataType::Float32, &[4, 4])
+        .with_total_size(128)
+        .validate("input", false)
+        .unwrap();
+}
