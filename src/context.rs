@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 
 use crate::dispatch::workgroup_count;
 use crate::error::{Error, Result};
-use crate::ops::{DeviceFacts, OperatorDesc, Slot, Step};
+use crate::ops::{DeviceFacts, IndexReport, OperatorDesc, Slot, Step};
 use crate::pipeline::{Pipeline, PipelineCache};
 
 /// Threads per workgroup, lowered if the device allows fewer.
@@ -91,9 +91,9 @@ impl Context {
         self.device.adapter_info()
     }
 
-    /// How many kernel variants this context has compiled so far.
+    /// How many shader modules (kernel variants) this context has compiled so far.
     pub fn compiled_kernel_count(&self) -> usize {
-        self.pipelines.len()
+        self.pipelines.module_count()
     }
 
     /// Validates `desc` against its rules and this device's limits, and prepares everything
@@ -102,7 +102,7 @@ impl Context {
         let facts = DeviceFacts {
             unit_alignment: self.limits.min_storage_buffer_offset_alignment.min(16),
         };
-        let steps = desc.lower(&facts)?;
+        let lowered = desc.lower(&facts)?;
         let binding_limit = self.limits.max_storage_buffer_binding_size;
         let mut tensors = desc
             .inputs()
@@ -127,47 +127,91 @@ impl Context {
             }
         }
         let output = tensors.pop().expect("the output was pushed last");
-        let steps = steps
-            .into_iter()
-            .map(|step| self.compile_step(step))
+        if lowered.scratch_bytes > binding_limit {
+            return Err(Error::LimitExceeded {
+                what: "the last-wins scratch (4 bytes per output unit)",
+                needed: lowered.scratch_bytes,
+                limit_name: "max_storage_buffer_binding_size",
+                limit: binding_limit,
+            });
+        }
+        // Every step is checked before anything is created on the device.
+        let workgroups = lowered
+            .steps
+            .iter()
+            .map(|step| match step {
+                Step::Dispatch { invocations, .. } => workgroup_count(
+                    *invocations,
+                    self.workgroup_size,
+                    self.limits.max_compute_workgroups_per_dimension,
+                ),
+                Step::Clear(_) => Ok([0; 3]),
+            })
             .collect::<Result<Vec<_>>>()?;
+        let steps = lowered
+            .steps
+            .into_iter()
+            .zip(workgroups)
+            .map(|(step, workgroups)| self.compile_step(step, workgroups))
+            .collect();
+        let own_buffer = |label, size| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
         Ok(CompiledOperator {
             device: self.device.clone(),
+            queue: self.queue.clone(),
             steps,
             inputs: tensors,
             output,
             storage_alignment: self.limits.min_storage_buffer_offset_alignment,
+            status: lowered
+                .index_report
+                .as_ref()
+                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
+            scratch: (lowered.scratch_bytes > 0)
+                .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
+            index_report: lowered.index_report,
+            in_place_allowed: lowered.in_place_allowed,
         })
     }
 
-    fn compile_step(&self, step: Step) -> Result<CompiledStep> {
-        let Step::Dispatch {
-            kernel,
-            params,
-            slots,
-            invocations,
-        } = step;
-        let workgroups = workgroup_count(
-            invocations,
-            self.workgroup_size,
-            self.limits.max_compute_workgroups_per_dimension,
-        )?;
-        let pipeline = self
-            .pipelines
-            .get(&self.device, kernel, self.workgroup_size);
-        let params = self
-            .device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("dml-wgsl params"),
-                contents: bytemuck::cast_slice(&params),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
-        Ok(CompiledStep {
-            pipeline,
-            params,
-            slots,
-            workgroups,
-        })
+    fn compile_step(&self, step: Step, workgroups: [u32; 3]) -> CompiledStep {
+        match step {
+            Step::Clear(slot) => CompiledStep::Clear(slot),
+            Step::Dispatch {
+                kernel,
+                entry_point,
+                params,
+                slots,
+                invocations: _,
+                skip_in_place,
+            } => {
+                let pipeline =
+                    self.pipelines
+                        .get(&self.device, kernel, entry_point, self.workgroup_size);
+                let params = self
+                    .device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("dml-wgsl params"),
+                        contents: bytemuck::cast_slice(&params),
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    });
+                CompiledStep::Dispatch {
+                    pipeline,
+                    params,
+                    slots,
+                    workgroups,
+                    skip_in_place,
+                }
+            }
+        }
     }
 
     /// Runs `desc` on `inputs` (each tensor's bytes, little-endian, laid out by its
@@ -227,6 +271,7 @@ impl Context {
             .collect::<Vec<_>>();
         operator.record(&mut encoder, &bindings, output.as_entire_buffer_binding())?;
         encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, bytes);
+        let status = operator.copy_status(&mut encoder);
         self.queue.submit([encoder.finish()]);
         if let Some(e) = validation.pop().await {
             return Err(Error::Wgpu(e.to_string()));
@@ -234,13 +279,10 @@ impl Context {
         if let Some(e) = out_of_memory.pop().await {
             return Err(Error::Wgpu(e.to_string()));
         }
-        map_read(&self.device, &readback).await?;
-        let data = readback
-            .get_mapped_range(..)
-            .map_err(|e| Error::Readback(e.to_string()))?
-            .to_vec();
-        readback.unmap();
-        Ok(data)
+        if let Some(status) = status {
+            operator.decode_status(&read_back(&self.device, &status).await?)?;
+        }
+        read_back(&self.device, &readback).await
     }
 
     /// [`Context::run`], blocking until the result is back. Native targets only.
@@ -287,6 +329,17 @@ async fn select_adapter(backends: wgpu::Backends) -> Result<wgpu::Adapter> {
         })
 }
 
+/// The bytes of a `MAP_READ` buffer, once the GPU is done with it.
+async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+    map_read(device, buffer).await?;
+    let data = buffer
+        .get_mapped_range(..)
+        .map_err(|e| Error::Readback(e.to_string()))?
+        .to_vec();
+    buffer.unmap();
+    Ok(data)
+}
+
 /// Maps `buffer` for reading and waits until it is mapped.
 async fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<()> {
     type Shared = Arc<Mutex<(Option<Result<(), wgpu::BufferAsyncError>>, Option<Waker>)>>;
@@ -325,12 +378,19 @@ struct TensorBinding {
     bytes: u64,
 }
 
+/// Bytes of an operator's status: first bad position, component, value (low, high).
+const STATUS_BYTES: u64 = 16;
+
 #[derive(Debug)]
-struct CompiledStep {
-    pipeline: Arc<Pipeline>,
-    params: wgpu::Buffer,
-    slots: Vec<Slot>,
-    workgroups: [u32; 3],
+enum CompiledStep {
+    Dispatch {
+        pipeline: Arc<Pipeline>,
+        params: wgpu::Buffer,
+        slots: Vec<Slot>,
+        workgroups: [u32; 3],
+        skip_in_place: bool,
+    },
+    Clear(Slot),
 }
 
 /// A validated operator with its pipelines and parameters on the device, ready to be
@@ -338,10 +398,15 @@ struct CompiledStep {
 #[derive(Debug)]
 pub struct CompiledOperator {
     device: wgpu::Device,
+    queue: wgpu::Queue,
     steps: Vec<CompiledStep>,
     inputs: Vec<TensorBinding>,
     output: TensorBinding,
     storage_alignment: u32,
+    status: Option<wgpu::Buffer>,
+    scratch: Option<wgpu::Buffer>,
+    index_report: Option<IndexReport>,
+    in_place_allowed: bool,
 }
 
 impl CompiledOperator {
@@ -369,7 +434,11 @@ impl CompiledOperator {
     /// fields) and writing `output`. Each binding needs `STORAGE` usage, an offset that is a
     /// multiple of the device's `min_storage_buffer_offset_alignment`, and at least the
     /// tensor's size; only the tensor's bytes are bound, so the rest of the buffer is never
-    /// touched. An input may not share a buffer with the output.
+    /// touched. No input may share a buffer with the output, except a scatter's `input`
+    /// bound to exactly the output's range (in place: the `output = input` copy is skipped).
+    ///
+    /// Operators with indices reset their status here; after submitting, call
+    /// [`CompiledOperator::check_status`] to learn of out-of-range indices.
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -391,58 +460,143 @@ impl CompiledOperator {
         self.check_input_count(inputs.len())?;
         for (t, b) in self.inputs.iter().zip(inputs) {
             self.check_binding(t, b)?;
-            if b.buffer == output.buffer {
-                return Err(Error::AliasedBindings {
-                    tensor: t.tensor,
-                    other: self.output.tensor,
-                    rule: "an input may not share a buffer with the output",
-                });
-            }
         }
         self.check_binding(&self.output, &output)?;
-        let bound = |slot: Slot| {
-            let (t, b) = match slot {
-                Slot::Input(i) => (&self.inputs[i], &inputs[i]),
-                Slot::Output => (&self.output, &output),
+        let mut in_place = false;
+        for (i, (t, b)) in self.inputs.iter().zip(inputs).enumerate() {
+            if b.buffer != output.buffer {
+                continue;
+            }
+            if i == 0 && self.in_place_allowed && b.offset == output.offset {
+                in_place = true;
+                continue;
+            }
+            return Err(Error::AliasedBindings {
+                tensor: t.tensor,
+                other: self.output.tensor,
+                rule: if i == 0 && self.in_place_allowed {
+                    "the input may share the output's buffer only at the same offset (in place)"
+                } else if i == 0 && self.index_report.is_some() {
+                    "in place needs the input and output layouts to be equal"
+                } else {
+                    "this input may not share a buffer with the output"
+                },
+            });
+        }
+        let bound = |slot: Slot| -> wgpu::BufferBinding {
+            let (buffer, offset, bytes) = match slot {
+                Slot::Input(i) => (inputs[i].buffer, inputs[i].offset, self.inputs[i].bytes),
+                Slot::Output => (output.buffer, output.offset, self.output.bytes),
+                Slot::Status => {
+                    let b = self.status.as_ref().expect("lowered with a status");
+                    (b, 0, b.size())
+                }
+                Slot::Scratch => {
+                    let b = self.scratch.as_ref().expect("lowered with scratch");
+                    (b, 0, b.size())
+                }
             };
             wgpu::BufferBinding {
-                buffer: b.buffer,
-                offset: b.offset,
-                size: NonZeroU64::new(t.bytes),
+                buffer,
+                offset,
+                size: NonZeroU64::new(bytes),
             }
         };
-        let bind_groups = self
-            .steps
-            .iter()
-            .map(|step| {
-                let mut entries = vec![wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: step.params.as_entire_binding(),
-                }];
-                for (i, &slot) in step.slots.iter().enumerate() {
-                    entries.push(wgpu::BindGroupEntry {
-                        binding: i as u32 + 1,
-                        resource: wgpu::BindingResource::Buffer(bound(slot)),
-                    });
+        let mut dispatches = Vec::new();
+        for step in &self.steps {
+            match step {
+                CompiledStep::Clear(slot) => {
+                    let b = bound(*slot);
+                    encoder.clear_buffer(b.buffer, 0, None);
                 }
-                self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("dml-wgsl"),
-                    layout: &step.pipeline.bind_group_layout,
-                    entries: &entries,
-                })
-            })
-            .collect::<Vec<_>>();
+                CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => {}
+                CompiledStep::Dispatch {
+                    pipeline,
+                    params,
+                    slots,
+                    workgroups,
+                    ..
+                } => {
+                    let mut entries = vec![wgpu::BindGroupEntry {
+                        binding: 0,
+                        resource: params.as_entire_binding(),
+                    }];
+                    for (i, &slot) in slots.iter().enumerate() {
+                        entries.push(wgpu::BindGroupEntry {
+                            binding: i as u32 + 1,
+                            resource: wgpu::BindingResource::Buffer(bound(slot)),
+                        });
+                    }
+                    let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("dml-wgsl"),
+                        layout: &pipeline.bind_group_layout,
+                        entries: &entries,
+                    });
+                    dispatches.push((pipeline, bind_group, *workgroups));
+                }
+            }
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
-        for (step, bind_group) in self.steps.iter().zip(&bind_groups) {
-            let [x, y, z] = step.workgroups;
-            pass.set_pipeline(&step.pipeline.pipeline);
+        for (pipeline, bind_group, [x, y, z]) in &dispatches {
+            pass.set_pipeline(&pipeline.pipeline);
             pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(x, y, z);
+            pass.dispatch_workgroups(*x, *y, *z);
         }
         Ok(())
+    }
+
+    /// Whether the operator reads index tensors and so reports out-of-range indices.
+    pub fn has_status(&self) -> bool {
+        self.status.is_some()
+    }
+
+    /// Copies the status of the last recorded execution into a new readback buffer.
+    fn copy_status(&self, encoder: &mut wgpu::CommandEncoder) -> Option<wgpu::Buffer> {
+        let status = self.status.as_ref()?;
+        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("dml-wgsl status readback"),
+            size: STATUS_BYTES,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_buffer_to_buffer(status, 0, &readback, 0, STATUS_BYTES);
+        Some(readback)
+    }
+
+    fn decode_status(&self, bytes: &[u8]) -> Result<()> {
+        match &self.index_report {
+            Some(report) => {
+                let words: [u32; 4] = bytemuck::pod_read_unaligned(&bytes[..16]);
+                report.decode(words)
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Reads the status of the most recent execution recorded with this operator (submit it
+    /// first): `Err(Error::IndexOutOfRange)` names the first out-of-range index tuple in the
+    /// indices' row-major order; those updates were skipped. Operators without indices
+    /// always return `Ok`.
+    pub async fn check_status(&self) -> Result<()> {
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("dml-wgsl status"),
+            });
+        let Some(readback) = self.copy_status(&mut encoder) else {
+            return Ok(());
+        };
+        self.queue.submit([encoder.finish()]);
+        self.decode_status(&read_back(&self.device, &readback).await?)
+    }
+
+    /// [`CompiledOperator::check_status`], blocking. Native targets only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn check_status_blocking(&self) -> Result<()> {
+        pollster::block_on(self.check_status())
     }
 
     fn check_binding(&self, t: &TensorBinding, b: &wgpu::BufferBinding) -> Result<()> {

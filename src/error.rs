@@ -99,6 +99,28 @@ pub enum Error {
         input_size: u32,
     },
 
+    #[error("axis {axis} is outside [0, {rank}) for tensors of rank {rank}")]
+    AxisOutOfRange { axis: u32, rank: usize },
+    #[error("{tensor}.sizes[{dimension}] = {actual} exceeds {limit}: {rule}")]
+    SizeTooLarge {
+        tensor: &'static str,
+        dimension: usize,
+        actual: u32,
+        limit: u32,
+        rule: &'static str,
+    },
+    #[error("{field} = {value} is outside [1, {max}]: {rule}")]
+    DimensionCount {
+        field: &'static str,
+        value: u32,
+        max: usize,
+        rule: &'static str,
+    },
+    #[error(
+        "the index tuple size (the indices' last size) {value} exceeds input_dimension_count {max}"
+    )]
+    TupleSize { value: u32, max: u32 },
+
     // ---- buffers and limits ----
     #[error("{actual} input buffers given; the operator takes {expected}")]
     InputCount { expected: usize, actual: usize },
@@ -146,6 +168,17 @@ pub enum Error {
         needed: u64,
         limit_name: &'static str,
         limit: u64,
+    },
+
+    // ---- found by the GPU ----
+    #[error(
+        "{tensor}{position:?} = {value} is out of range for a dimension of size {bound} (allowed: [-{bound}, {bound}) for signed types, [0, {bound}) for unsigned); the offending elements were skipped"
+    )]
+    IndexOutOfRange {
+        tensor: &'static str,
+        position: Vec<u32>,
+        value: i128,
+        bound: u32,
     },
 
     // ---- the GPU ----

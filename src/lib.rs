@@ -41,15 +41,32 @@ mod tensor;
 
 pub use context::{CompiledOperator, Context};
 pub use error::{Error, Result};
-pub use ops::{OperatorDesc, Slice1Desc, SliceDesc};
+pub use ops::{
+    DuplicateMode, INDEX_TYPES, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc,
+    SliceDesc,
+};
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 
-/// Every shader variant the library can dispatch, as `(label, complete WGSL source)`, for
-/// offline validation and translation (the tests run each through naga).
-pub fn shader_sources() -> Vec<(String, String)> {
+/// One shader variant the library can dispatch.
+#[derive(Clone, Debug)]
+pub struct ShaderVariant {
+    pub label: String,
+    /// The complete WGSL module.
+    pub source: String,
+    /// The entry points the library uses.
+    pub entry_points: Vec<&'static str>,
+}
+
+/// Every shader variant the library can dispatch, for offline validation and translation
+/// (the tests run each through naga).
+pub fn shader_variants() -> Vec<ShaderVariant> {
     shaders::Kernel::all()
         .into_iter()
-        .map(|k| (k.label(), k.source(256)))
+        .map(|k| ShaderVariant {
+            label: k.label(),
+            source: k.source(256),
+            entry_points: k.entry_points().to_vec(),
+        })
         .collect()
 }
 

@@ -5,39 +5,80 @@ use std::sync::{Arc, Mutex};
 
 use crate::shaders::Kernel;
 
-/// A compiled kernel and the explicit bind-group layout it was built with.
+/// A compiled entry point and the explicit bind-group layout shared by its module's entries.
 #[derive(Debug)]
 pub(crate) struct Pipeline {
     pub pipeline: wgpu::ComputePipeline,
     pub bind_group_layout: wgpu::BindGroupLayout,
 }
 
+/// One shader module with its explicit layouts.
+#[derive(Debug)]
+struct Module {
+    module: wgpu::ShaderModule,
+    bind_group_layout: wgpu::BindGroupLayout,
+    layout: wgpu::PipelineLayout,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    modules: HashMap<Kernel, Module>,
+    pipelines: HashMap<(Kernel, &'static str), Arc<Pipeline>>,
+}
+
 /// Lazily built, insert-once, shared between threads.
 #[derive(Debug, Default)]
 pub(crate) struct PipelineCache {
-    entries: Mutex<HashMap<Kernel, Arc<Pipeline>>>,
+    entries: Mutex<Entries>,
 }
 
 impl PipelineCache {
-    /// The pipeline for `kernel`, built now if this is its first use. Building happens under
-    /// the lock, so two threads asking at once still build it only once.
-    pub fn get(&self, device: &wgpu::Device, kernel: Kernel, workgroup_size: u32) -> Arc<Pipeline> {
+    /// The pipeline for `kernel`'s `entry_point`, built now if this is its first use.
+    /// Building happens under the lock, so two threads asking at once build it only once.
+    pub fn get(
+        &self,
+        device: &wgpu::Device,
+        kernel: Kernel,
+        entry_point: &'static str,
+        workgroup_size: u32,
+    ) -> Arc<Pipeline> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries
+        if let Some(p) = entries.pipelines.get(&(kernel, entry_point)) {
+            return p.clone();
+        }
+        let module = entries
+            .modules
             .entry(kernel)
-            .or_insert_with(|| Arc::new(build(device, kernel, workgroup_size)))
-            .clone()
+            .or_insert_with(|| build_module(device, kernel, workgroup_size));
+        let label = format!("{} {entry_point}", kernel.label());
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&label),
+            layout: Some(&module.layout),
+            module: &module.module,
+            entry_point: Some(entry_point),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            cache: None,
+        });
+        let pipeline = Arc::new(Pipeline {
+            pipeline,
+            bind_group_layout: module.bind_group_layout.clone(),
+        });
+        entries
+            .pipelines
+            .insert((kernel, entry_point), pipeline.clone());
+        pipeline
     }
 
-    /// How many variants have been built (for tests of the cache).
-    pub fn len(&self) -> usize {
-        self.entries.lock().unwrap_or_else(|p| p.into_inner()).len()
+    /// How many shader modules have been built (for tests of the cache).
+    pub fn module_count(&self) -> usize {
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries.modules.len()
     }
 }
 
-fn build(device: &wgpu::Device, kernel: Kernel, workgroup_size: u32) -> Pipeline {
+fn build_module(device: &wgpu::Device, kernel: Kernel, workgroup_size: u32) -> Module {
     let label = kernel.label();
-    log::debug!("building pipeline {label}");
+    log::debug!("building shader module {label}");
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(&label),
         source: wgpu::ShaderSource::Wgsl(kernel.source(workgroup_size).into()),
@@ -75,16 +116,9 @@ fn build(device: &wgpu::Device, kernel: Kernel, workgroup_size: u32) -> Pipeline
         bind_group_layouts: &[Some(&bind_group_layout)],
         immediate_size: 0,
     });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(&label),
-        layout: Some(&layout),
-        module: &module,
-        entry_point: Some(kernel.entry_point()),
-        compilation_options: wgpu::PipelineCompilationOptions::default(),
-        cache: None,
-    });
-    Pipeline {
-        pipeline,
+    Module {
+        module,
         bind_group_layout,
+        layout,
     }
 }

@@ -5,11 +5,182 @@
 //! bit for bit. Useful to users too, as an executable statement of the semantics.
 
 use crate::error::{Error, Result};
-use crate::ops::{OperatorDesc, Slice1Desc, SliceDesc};
+use crate::ops::{OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc};
 use crate::tensor::TensorDesc;
 
-/// Runs `desc` on the CPU. Same contract as [`crate::Context::run`].
+/// Runs `desc` on the CPU. Same contract as [`crate::Context::run`]: an out-of-range index
+/// gives `Err(Error::IndexOutOfRange)` naming the first one in the indices' row-major order.
+/// Scatters apply their updates in row-major order, so the last duplicate wins: one of the
+/// outcomes [`crate::DuplicateMode::AnyUpdate`] allows, and the one `LastWins` guarantees.
 pub fn run(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
+    let (output, status) = run_with_status(desc, inputs)?;
+    status.map(|()| output)
+}
+
+/// Like [`run`], but returns the output even when an index was out of range (those updates
+/// skipped, a gather's elements zero), beside the status.
+pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>, Result<()>)> {
+    check_inputs(desc, inputs)?;
+    Ok(match desc {
+        OperatorDesc::Slice(d) => (slice(d, inputs[0]), Ok(())),
+        OperatorDesc::Slice1(d) => (slice1(d, inputs[0]), Ok(())),
+        OperatorDesc::ScatterElements(_) | OperatorDesc::ScatterNd(_) => {
+            let (input, output) = match desc {
+                OperatorDesc::ScatterElements(d) => (&d.input, &d.output),
+                OperatorDesc::ScatterNd(d) => (&d.input, &d.output),
+                _ => unreachable!(),
+            };
+            let writes = scatter_writes(desc, inputs)?;
+            let mut bytes = zeroed(output);
+            for_each_coordinate(&input.sizes, |c| {
+                copy_element(input, inputs[0], c, output, &mut bytes, c);
+            });
+            let width = input.data_type.size_in_bytes() as usize;
+            for w in &writes.writes {
+                let (to, from) = (w.output_offset as usize, w.updates_offset as usize);
+                bytes[to..to + width].copy_from_slice(&inputs[2][from..from + width]);
+            }
+            (bytes, writes.status)
+        }
+    })
+}
+
+/// One element a scatter writes: byte offsets into the output and the updates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScatterWrite {
+    pub output_offset: u64,
+    pub updates_offset: u64,
+}
+
+/// Every write a scatter performs after `output = input`, in the updates' row-major order,
+/// with the status (the first out-of-range index, whose writes are left out).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScatterWrites {
+    pub writes: Vec<ScatterWrite>,
+    pub status: Result<()>,
+}
+
+/// The writes of a ScatterElements or ScatterND descriptor (validated here).
+pub fn scatter_writes(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<ScatterWrites> {
+    check_inputs(desc, inputs)?;
+    Ok(match desc {
+        OperatorDesc::ScatterElements(d) => scatter_elements_writes(d, inputs[1]),
+        OperatorDesc::ScatterNd(d) => scatter_nd_writes(d, inputs[1]),
+        _ => ScatterWrites {
+            writes: Vec::new(),
+            status: Ok(()),
+        },
+    })
+}
+
+fn scatter_elements_writes(desc: &ScatterElementsDesc, indices: &[u8]) -> ScatterWrites {
+    let axis = desc.axis as usize;
+    let bound = desc.input.sizes[axis];
+    let mut writes = Vec::new();
+    let mut status = Ok(());
+    for_each_coordinate(&desc.indices.sizes, |c| {
+        let value = read_index(&desc.indices, indices, c);
+        match normalise(value, bound, desc.indices.data_type.is_signed()) {
+            Some(v) => {
+                let mut target = c.to_vec();
+                target[axis] = v;
+                writes.push(ScatterWrite {
+                    output_offset: desc.output.byte_offset(&target),
+                    updates_offset: desc.updates.byte_offset(c),
+                });
+            }
+            None => first_error(&mut status, c.to_vec(), value, bound),
+        }
+    });
+    ScatterWrites { writes, status }
+}
+
+fn scatter_nd_writes(desc: &ScatterNdDesc, indices: &[u8]) -> ScatterWrites {
+    let indices_rank = desc.indices.rank();
+    let input_rank = desc.input.rank();
+    let updates_rank = desc.updates.rank();
+    let tuple = desc.indices.sizes[indices_rank - 1] as usize;
+    let batch_sizes =
+        &desc.indices.sizes[indices_rank - desc.indices_dimension_count as usize..indices_rank - 1];
+    let first_indexed = input_rank - desc.input_dimension_count as usize;
+    let slice_sizes = &desc.input.sizes[first_indexed + tuple..];
+    let signed = desc.indices.data_type.is_signed();
+    let mut writes = Vec::new();
+    let mut status = Ok(());
+    for_each_coordinate(batch_sizes, |b| {
+        // The tuple's place in the indices: leading placeholders at 0, then b, then k.
+        let mut at = vec![0u32; indices_rank - 1 - b.len()];
+        at.extend_from_slice(b);
+        at.push(0);
+        let mut target = vec![0u32; input_rank];
+        for k in 0..tuple {
+            at[indices_rank - 1] = k as u32;
+            let value = read_index(&desc.indices, indices, &at);
+            let bound = desc.input.sizes[first_indexed + k];
+            match normalise(value, bound, signed) {
+                Some(v) => target[first_indexed + k] = v,
+                None => {
+                    first_error(&mut status, at.clone(), value, bound);
+                    return;
+                }
+            }
+        }
+        for_each_coordinate(slice_sizes, |t| {
+            target[first_indexed + tuple..].copy_from_slice(t);
+            let mut update = vec![0u32; updates_rank - b.len() - t.len()];
+            update.extend_from_slice(b);
+            update.extend_from_slice(t);
+            writes.push(ScatterWrite {
+                output_offset: desc.output.byte_offset(&target),
+                updates_offset: desc.updates.byte_offset(&update),
+            });
+        });
+    });
+    ScatterWrites { writes, status }
+}
+
+/// Reads the index element at `c` as a wide integer (signed types sign-extended).
+fn read_index(t: &TensorDesc, bytes: &[u8], c: &[u32]) -> i128 {
+    let at = t.byte_offset(c) as usize;
+    let b = |n: usize| -> [u8; 8] {
+        let mut word = [0u8; 8];
+        word[..n].copy_from_slice(&bytes[at..at + n]);
+        word
+    };
+    match t.data_type {
+        crate::DataType::Int32 => i32::from_le_bytes(b(4)[..4].try_into().unwrap()) as i128,
+        crate::DataType::UInt32 => u32::from_le_bytes(b(4)[..4].try_into().unwrap()) as i128,
+        crate::DataType::Int64 => i64::from_le_bytes(b(8)) as i128,
+        crate::DataType::UInt64 => u64::from_le_bytes(b(8)) as i128,
+        other => unreachable!("validated index type, not {other:?}"),
+    }
+}
+
+/// `value` as an index into a dimension of `bound` elements: `[0, bound)` as is, and for
+/// signed types `[-bound, 0)` counted from the end; `None` otherwise.
+fn normalise(value: i128, bound: u32, signed: bool) -> Option<u32> {
+    let bound = bound as i128;
+    if (0..bound).contains(&value) {
+        Some(value as u32)
+    } else if signed && (-bound..0).contains(&value) {
+        Some((value + bound) as u32)
+    } else {
+        None
+    }
+}
+
+fn first_error(status: &mut Result<()>, position: Vec<u32>, value: i128, bound: u32) {
+    if status.is_ok() {
+        *status = Err(Error::IndexOutOfRange {
+            tensor: "indices",
+            position,
+            value,
+            bound,
+        });
+    }
+}
+
+fn check_inputs(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<()> {
     desc.validate()?;
     let tensors = desc.inputs();
     if inputs.len() != tensors.len() {
@@ -27,10 +198,7 @@ pub fn run(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
             });
         }
     }
-    Ok(match desc {
-        OperatorDesc::Slice(d) => slice(d, inputs[0]),
-        OperatorDesc::Slice1(d) => slice1(d, inputs[0]),
-    })
+    Ok(())
 }
 
 /// `output[c] = input[offsets + strides * c]` (the descriptor must be valid).
@@ -71,7 +239,7 @@ fn zeroed(t: &TensorDesc) -> Vec<u8> {
     vec![0; t.size_in_bytes() as usize]
 }
 
-/// Calls `f` with every coordinate of `sizes`, in row-major order.
+/// Calls `f` with every coordinate of `sizes`, in row-major order (once, with none, for no sizes).
 pub(crate) fn for_each_coordinate(sizes: &[u32], mut f: impl FnMut(&[u32])) {
     let mut c = vec![0u32; sizes.len()];
     loop {

@@ -73,6 +73,10 @@ pub(crate) enum Access {
     ReadElements,
     /// Elements of the kernel's unit, written: the header defines `store_<name>(element, value)`.
     WriteElements,
+    /// Raw u32 words, read only (index tensors of 4- or 8-byte integers).
+    ReadWords,
+    /// `atomic<u32>` words (status reports, last-wins claims).
+    AtomicWords,
 }
 
 /// One storage binding (binding 0 is always the uniform `params`).
@@ -84,7 +88,7 @@ pub(crate) struct Binding {
 
 impl Binding {
     pub fn read_only(&self) -> bool {
-        matches!(self.access, Access::ReadElements)
+        matches!(self.access, Access::ReadElements | Access::ReadWords)
     }
 }
 
@@ -93,48 +97,90 @@ impl Binding {
 pub(crate) enum Kernel {
     /// `shaders/slice.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
+    /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
+    /// any-update pass or the two last-wins passes.
+    Scatter { unit: Unit, last_wins: bool },
 }
 
 const COMMON: &str = include_str!("../shaders/common.wgsl");
+const INDEX_MAP: &str = include_str!("../shaders/index_map.wgsl");
 const SLICE: &str = include_str!("../shaders/slice.wgsl");
+const SCATTER: &str = include_str!("../shaders/scatter.wgsl");
+
+const fn binding(name: &'static str, access: Access) -> Binding {
+    Binding { name, access }
+}
+
+const STRIDED_COPY_BINDINGS: &[Binding] = &[
+    binding("input", Access::ReadElements),
+    binding("output", Access::WriteElements),
+];
+const SCATTER_BINDINGS: &[Binding] = &[
+    binding("updates", Access::ReadElements),
+    binding("indices", Access::ReadWords),
+    binding("output", Access::WriteElements),
+    binding("status", Access::AtomicWords),
+];
+const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
+    binding("updates", Access::ReadElements),
+    binding("indices", Access::ReadWords),
+    binding("output", Access::WriteElements),
+    binding("status", Access::AtomicWords),
+    binding("winners", Access::AtomicWords),
+];
 
 impl Kernel {
     /// Every variant, for tests and tools.
     pub fn all() -> Vec<Kernel> {
-        Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect()
+        let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
+        for unit in Unit::ALL {
+            for last_wins in [false, true] {
+                all.push(Kernel::Scatter { unit, last_wins });
+            }
+        }
+        all
     }
 
     pub fn unit(self) -> Unit {
         match self {
-            Kernel::StridedCopy(u) => u,
+            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } => unit,
         }
     }
 
-    pub fn entry_point(self) -> &'static str {
+    /// The entry points of the module.
+    pub fn entry_points(self) -> &'static [&'static str] {
         match self {
-            Kernel::StridedCopy(_) => "strided_copy",
+            Kernel::StridedCopy(_) => &["strided_copy"],
+            Kernel::Scatter {
+                last_wins: false, ..
+            } => &["scatter", "describe_status"],
+            Kernel::Scatter {
+                last_wins: true, ..
+            } => &["claim_targets", "write_winners", "describe_status"],
         }
     }
 
     /// The storage bindings after the uniform, in binding order.
     pub fn bindings(self) -> &'static [Binding] {
         match self {
-            Kernel::StridedCopy(_) => &[
-                Binding {
-                    name: "input",
-                    access: Access::ReadElements,
-                },
-                Binding {
-                    name: "output",
-                    access: Access::WriteElements,
-                },
-            ],
+            Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
+            Kernel::Scatter {
+                last_wins: false, ..
+            } => SCATTER_BINDINGS,
+            Kernel::Scatter {
+                last_wins: true, ..
+            } => SCATTER_LAST_WINS_BINDINGS,
         }
     }
 
-    fn family_source(self) -> &'static str {
+    /// The family's source, with the sections this variant does not use removed.
+    fn family_source(self) -> String {
         match self {
-            Kernel::StridedCopy(_) => SLICE,
+            Kernel::StridedCopy(_) => SLICE.to_string(),
+            Kernel::Scatter { last_wins, .. } => {
+                let drop = if last_wins { "any-update" } else { "last-wins" };
+                format!("{INDEX_MAP}\n{}", without_section(SCATTER, drop))
+            }
         }
     }
 
@@ -165,6 +211,24 @@ impl Kernel {
     }
 }
 
+/// `text` without the lines from `// @<name>-begin` to `// @<name>-end`.
+fn without_section(text: &str, name: &str) -> String {
+    let (begin, end) = (format!("// @{name}-begin"), format!("// @{name}-end"));
+    let mut inside = false;
+    let mut kept = String::new();
+    for line in text.lines() {
+        if line.trim() == begin {
+            inside = true;
+        } else if line.trim() == end {
+            inside = false;
+        } else if !inside {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    kept
+}
+
 /// The declaration of one storage binding and its element accessors.
 fn binding_source(index: u32, binding: &Binding, unit: Unit) -> String {
     let name = binding.name;
@@ -182,6 +246,12 @@ fn binding_source(index: u32, binding: &Binding, unit: Unit) -> String {
         (Access::WriteElements, false) => format!(
             "@group(0) @binding({index}) var<storage, read_write> {name}: array<{ty}>;\n\
              fn store_{name}(e: u32, value: Unit) {{ {name}[e] = value; }}\n"
+        ),
+        (Access::ReadWords, _) => {
+            format!("@group(0) @binding({index}) var<storage, read> {name}: array<u32>;\n")
+        }
+        (Access::AtomicWords, _) => format!(
+            "@group(0) @binding({index}) var<storage, read_write> {name}: array<atomic<u32>>;\n"
         ),
         // Neighbouring elements share a word: replace only this element's bits, atomically,
         // so concurrent stores to the same word never lose each other's bytes or tear.

@@ -7,18 +7,25 @@ use naga::valid::{Capabilities, ValidationFlags, Validator};
 
 #[test]
 fn every_shader_variant_translates_to_every_backend_language() {
-    let variants = dml_wgsl::shader_sources();
+    let variants = dml_wgsl::shader_variants();
     assert!(
-        variants.len() >= 5,
+        variants.len() >= 15,
         "the registry lists {} variants",
         variants.len()
     );
-    for (label, source) in variants {
-        let module = naga::front::wgsl::parse_str(&source)
-            .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));
+    for variant in variants {
+        let (label, source) = (&variant.label, &variant.source);
+        let module = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
+        for wanted in &variant.entry_points {
+            assert!(
+                module.entry_points.iter().any(|e| e.name == *wanted),
+                "{label}: no entry point {wanted}"
+            );
+        }
         let info = Validator::new(ValidationFlags::all(), Capabilities::empty())
             .validate(&module)
-            .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));
+            .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
 
         let spirv = spv::write_vec(&module, &info, &spv::Options::default(), None)
             .unwrap_or_else(|e| panic!("{label}: SPIR-V: {e}"));

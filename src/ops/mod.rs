@@ -3,13 +3,16 @@
 //! Each family has a module: it defines the DirectML-shaped `*Desc`, checks every rule
 //! before any GPU work, and lowers the descriptor to the kernel dispatches `context.rs` records.
 
+mod index_map;
+pub mod scatter;
 pub mod slice;
 
+pub use scatter::{DuplicateMode, ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
 
 use crate::error::{Error, Result};
 use crate::shaders::{Kernel, Unit};
-use crate::tensor::{MAX_RANK, TensorDesc};
+use crate::tensor::{DataType, MAX_RANK, TensorDesc};
 
 /// One DirectML operator with its tensors and parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +22,10 @@ pub enum OperatorDesc {
     Slice(SliceDesc),
     /// `DML_SLICE1_OPERATOR_DESC`.
     Slice1(Slice1Desc),
+    /// `DML_SCATTER_OPERATOR_DESC` (scatter elements).
+    ScatterElements(ScatterElementsDesc),
+    /// `DML_SCATTER_ND_OPERATOR_DESC`.
+    ScatterNd(ScatterNdDesc),
 }
 
 impl OperatorDesc {
@@ -27,6 +34,20 @@ impl OperatorDesc {
         match self {
             OperatorDesc::Slice(d) => vec![("input", &d.input)],
             OperatorDesc::Slice1(d) => vec![("input", &d.input)],
+            OperatorDesc::ScatterElements(d) => {
+                vec![
+                    ("input", &d.input),
+                    ("indices", &d.indices),
+                    ("updates", &d.updates),
+                ]
+            }
+            OperatorDesc::ScatterNd(d) => {
+                vec![
+                    ("input", &d.input),
+                    ("indices", &d.indices),
+                    ("updates", &d.updates),
+                ]
+            }
         }
     }
 
@@ -35,6 +56,8 @@ impl OperatorDesc {
         match self {
             OperatorDesc::Slice(d) => &d.output,
             OperatorDesc::Slice1(d) => &d.output,
+            OperatorDesc::ScatterElements(d) => &d.output,
+            OperatorDesc::ScatterNd(d) => &d.output,
         }
     }
 
@@ -43,16 +66,20 @@ impl OperatorDesc {
         match self {
             OperatorDesc::Slice(d) => d.validate(),
             OperatorDesc::Slice1(d) => d.validate(),
+            OperatorDesc::ScatterElements(d) => d.validate(),
+            OperatorDesc::ScatterNd(d) => d.validate(),
         }
     }
 
     /// Validates, then lowers to the dispatches that compute the output.
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Result<Vec<Step>> {
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
         self.validate()?;
-        match self {
-            OperatorDesc::Slice(d) => Ok(d.lower().steps(device)),
-            OperatorDesc::Slice1(d) => Ok(d.lower().steps(device)),
-        }
+        Ok(match self {
+            OperatorDesc::Slice(d) => Lowered::steps(d.lower().steps(device)),
+            OperatorDesc::Slice1(d) => Lowered::steps(d.lower().steps(device)),
+            OperatorDesc::ScatterElements(d) => d.lower(device),
+            OperatorDesc::ScatterNd(d) => d.lower(device),
+        })
     }
 }
 
@@ -66,8 +93,14 @@ pub(crate) struct DeviceFacts {
 /// A buffer an operator step reads or writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Slot {
+    /// The caller's input tensor, in the desc's order.
     Input(usize),
+    /// The caller's output tensor.
     Output,
+    /// The operator's own status words (out-of-range reports).
+    Status,
+    /// The operator's own scratch buffer (per-element winners of a last-wins scatter).
+    Scratch,
 }
 
 /// One GPU command of a lowered operator.
@@ -76,10 +109,83 @@ pub(crate) enum Step {
     /// A compute dispatch: binding 0 holds `params`, bindings 1.. the slots in order.
     Dispatch {
         kernel: Kernel,
+        entry_point: &'static str,
         params: Vec<u32>,
         slots: Vec<Slot>,
         invocations: u64,
+        /// The `output = input` copy, left out when the output is the input's own range.
+        skip_in_place: bool,
     },
+    /// Zeroes one of the operator's own buffers before the dispatches.
+    Clear(Slot),
+}
+
+/// A lowered operator: its steps and what `context.rs` needs around them.
+#[derive(Clone, Debug)]
+pub(crate) struct Lowered {
+    pub steps: Vec<Step>,
+    /// Bytes of scratch the steps use (`Slot::Scratch`).
+    pub scratch_bytes: u64,
+    /// How to turn the status words into `Error::IndexOutOfRange`, for operators with indices.
+    pub index_report: Option<IndexReport>,
+    /// Input 0 may be bound to the output's own range (in place): their layouts are equal.
+    pub in_place_allowed: bool,
+}
+
+impl Lowered {
+    fn steps(steps: Vec<Step>) -> Lowered {
+        Lowered {
+            steps,
+            scratch_bytes: 0,
+            index_report: None,
+            in_place_allowed: false,
+        }
+    }
+}
+
+/// What the host needs to describe an out-of-range index found by the GPU.
+#[derive(Clone, Debug)]
+pub(crate) struct IndexReport {
+    /// The sizes the reported position counts over, row-major (the indices tensor's, less
+    /// its last dimension when that holds tuples).
+    pub position_sizes: Vec<u32>,
+    /// The indices' last dimension holds tuples: the position gets the component appended.
+    pub tuples: bool,
+    /// The bound of each tuple component.
+    pub bounds: Vec<u32>,
+    pub index_type: DataType,
+}
+
+impl IndexReport {
+    /// Decodes the four status words (see `shaders/index_map.wgsl`).
+    pub fn decode(&self, words: [u32; 4]) -> Result<()> {
+        if words[0] == 0 {
+            return Ok(());
+        }
+        let mut linear = (u32::MAX - words[0]) as u64;
+        let mut position = vec![0u32; self.position_sizes.len()];
+        for (p, &size) in position.iter_mut().zip(&self.position_sizes).rev() {
+            *p = (linear % size as u64) as u32;
+            linear /= size as u64;
+        }
+        let component = words[1] as usize;
+        if self.tuples {
+            position.push(component as u32);
+        }
+        let wide = (words[3] as u64) << 32 | words[2] as u64;
+        let value = match self.index_type {
+            DataType::Int32 => words[2] as i32 as i128,
+            DataType::Int64 => wide as i64 as i128,
+            DataType::UInt32 => words[2] as i128,
+            _ => wide as i128,
+        };
+        Err(Error::IndexOutOfRange {
+            tensor: "indices",
+            position,
+            value,
+            bound: self.bounds.get(component).copied().unwrap_or(0),
+        })
+    }
 }
 
 /// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
@@ -100,41 +206,14 @@ impl StridedCopy {
     /// Drops size-1 dimensions and merges neighbours that are contiguous in both tensors,
     /// so most copies run at rank 1 to 3.
     pub fn merged(&self) -> StridedCopy {
-        let mut sizes: Vec<u32> = Vec::new();
-        let mut input_strides: Vec<i64> = Vec::new();
-        let mut output_strides: Vec<i64> = Vec::new();
-        for d in 0..self.sizes.len() {
-            let (size, si, so) = (self.sizes[d], self.input_strides[d], self.output_strides[d]);
-            if size == 1 {
-                continue;
-            }
-            if let Some(last) = sizes.len().checked_sub(1) {
-                // The outer dimension steps exactly over the whole of this one in both tensors.
-                if input_strides[last] == si * size as i64
-                    && output_strides[last] == so * size as i64
-                {
-                    sizes[last] *= size;
-                    input_strides[last] = si;
-                    output_strides[last] = so;
-                    continue;
-                }
-            }
-            sizes.push(size);
-            input_strides.push(si);
-            output_strides.push(so);
-        }
-        if sizes.is_empty() {
-            sizes.push(1);
-            input_strides.push(0);
-            output_strides.push(0);
-        }
+        let (sizes, strides) =
+            merge_dimensions(&self.sizes, &[&self.input_strides, &self.output_strides]);
+        let [input_strides, output_strides] = <[Vec<i64>; 2]>::try_from(strides).unwrap();
         StridedCopy {
-            element_bytes: self.element_bytes,
             sizes,
             input_strides,
-            input_base: self.input_base,
-            output_base: self.output_base,
             output_strides,
+            ..self.clone()
         }
     }
 
@@ -186,15 +265,55 @@ impl StridedCopy {
         params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
         vec![Step::Dispatch {
             kernel: Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes)),
+            entry_point: "strided_copy",
             params,
             slots: vec![Slot::Input(0), Slot::Output],
             invocations: count,
+            skip_in_place: false,
         }]
     }
 }
 
+/// Drops size-1 dimensions and merges each dimension into its outer neighbour where, in every
+/// stride set, the outer stride steps exactly over the whole inner dimension. Row-major
+/// order of the iteration space is unchanged, so linear positions keep their meaning.
+/// Returns at least one dimension.
+pub(crate) fn merge_dimensions(sizes: &[u32], strides: &[&[i64]]) -> (Vec<u32>, Vec<Vec<i64>>) {
+    let mut merged_sizes: Vec<u32> = Vec::new();
+    let mut merged: Vec<Vec<i64>> = vec![Vec::new(); strides.len()];
+    for (d, &size) in sizes.iter().enumerate() {
+        if size == 1 {
+            continue;
+        }
+        if let Some(last) = merged_sizes.len().checked_sub(1) {
+            let contiguous = strides
+                .iter()
+                .zip(&merged)
+                .all(|(s, m)| m[last] == s[d] * size as i64);
+            if contiguous {
+                merged_sizes[last] *= size;
+                for (s, m) in strides.iter().zip(merged.iter_mut()) {
+                    m[last] = s[d];
+                }
+                continue;
+            }
+        }
+        merged_sizes.push(size);
+        for (s, m) in strides.iter().zip(merged.iter_mut()) {
+            m.push(s[d]);
+        }
+    }
+    if merged_sizes.is_empty() {
+        merged_sizes.push(1);
+        for m in merged.iter_mut() {
+            m.push(0);
+        }
+    }
+    (merged_sizes, merged)
+}
+
 /// Exactly `MAX_RANK` values, zero padded, as the shaders' `array<vec4<u32>, 2>` expects.
-fn padded(values: impl Iterator<Item = u32>) -> Vec<u32> {
+pub(crate) fn padded(values: impl Iterator<Item = u32>) -> Vec<u32> {
     let mut v: Vec<u32> = values.collect();
     v.resize(MAX_RANK, 0);
     v
@@ -214,6 +333,55 @@ pub(crate) fn check_length(
             expected,
             rule,
         });
+    }
+    Ok(())
+}
+
+/// The index tensor types DirectML accepts.
+pub const INDEX_TYPES: &[DataType] = &[
+    DataType::Int32,
+    DataType::UInt32,
+    DataType::Int64,
+    DataType::UInt64,
+];
+
+/// Checks that an index tensor has one of [`INDEX_TYPES`].
+pub(crate) fn check_index_type(indices: &TensorDesc) -> Result<()> {
+    if !INDEX_TYPES.contains(&indices.data_type) {
+        return Err(Error::UnsupportedDataType {
+            tensor: "indices",
+            actual: indices.data_type,
+            allowed: INDEX_TYPES,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a tensor's sizes against the sizes a rule requires (ranks already equal).
+pub(crate) fn check_same_sizes(
+    tensor: &'static str,
+    desc: &TensorDesc,
+    expected: &[u32],
+    rule: &'static str,
+) -> Result<()> {
+    if desc.rank() != expected.len() {
+        return Err(Error::RankMismatch {
+            tensor,
+            actual: desc.rank(),
+            expected_from: rule,
+            expected: expected.len(),
+        });
+    }
+    for (dimension, (&actual, &want)) in desc.sizes.iter().zip(expected).enumerate() {
+        if actual != want {
+            return Err(Error::SizeMismatch {
+                tensor,
+                dimension,
+                actual,
+                expected: want as u64,
+                rule,
+            });
+        }
     }
     Ok(())
 }

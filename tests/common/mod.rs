@@ -249,3 +249,92 @@ pub fn random_layout(
     }
     t
 }
+
+/// A random index data type.
+pub fn random_index_type(rng: &mut Rng) -> dml_wgsl::DataType {
+    dml_wgsl::INDEX_TYPES[rng.range(0, 3) as usize]
+}
+
+/// Writes `value(c)` for every coordinate `c` of the index tensor `t` into `bytes` (laid out
+/// by `t`; bytes no element covers keep their random contents).
+pub fn write_indices(t: &TensorDesc, bytes: &mut [u8], mut value: impl FnMut(&[u32]) -> i128) {
+    let width = t.data_type.size_in_bytes() as usize;
+    let mut c = vec![0u32; t.rank()];
+    'all: loop {
+        let v = value(&c);
+        let at = t.byte_offset(&c) as usize;
+        bytes[at..at + width].copy_from_slice(&(v as i64).to_le_bytes()[..width]);
+        for d in (0..t.rank()).rev() {
+            c[d] += 1;
+            if c[d] < t.sizes[d] {
+                continue 'all;
+            }
+            c[d] = 0;
+        }
+        break;
+    }
+}
+
+/// A random in-range index for a dimension of `bound`, negative half the time when the type
+/// is signed.
+pub fn random_index(rng: &mut Rng, bound: u32, data_type: dml_wgsl::DataType) -> i128 {
+    let v = rng.range(0, bound as u64 - 1) as i128;
+    if data_type.is_signed() && rng.chance(50) {
+        v - bound as i128
+    } else {
+        v
+    }
+}
+
+/// Runs a scatter in `DuplicateMode::AnyUpdate` through `record` with guard bands and checks
+/// that every output element equals one of the updates aimed at it (or the input when none
+/// is), bit for bit, and that nothing else changed.
+pub fn check_scatter_any_update(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let (expected, status) = reference::run_with_status(desc, &slices).expect("reference");
+    let writes = reference::scatter_writes(desc, &slices).expect("writes");
+    assert_eq!(writes.status, status);
+    let actual = run_guarded(desc, &slices);
+    let output = desc.output();
+    let width = output.data_type.size_in_bytes() as usize;
+    let guard = guard_size() as usize;
+    let body = &actual[guard..guard + output.size_in_bytes() as usize];
+    assert!(
+        actual[..guard].iter().all(|&b| b == SENTINEL),
+        "guard band before the output"
+    );
+    assert!(
+        actual[guard + body.len()..].iter().all(|&b| b == SENTINEL),
+        "guard band after the output"
+    );
+    let mut candidates: std::collections::HashMap<usize, Vec<&[u8]>> = Default::default();
+    for w in &writes.writes {
+        let from = w.updates_offset as usize;
+        candidates
+            .entry(w.output_offset as usize)
+            .or_default()
+            .push(&inputs[2][from..from + width]);
+    }
+    let covered = covered_bytes(output);
+    let whole = body.len() / width * width;
+    assert!(
+        body[whole..].iter().all(|&b| b == SENTINEL),
+        "padding after the last element"
+    );
+    for at in (0..whole).step_by(width) {
+        let got = &body[at..at + width];
+        match candidates.get(&at) {
+            Some(options) => assert!(
+                options.contains(&got),
+                "element at byte {at}: {got:?} is none of the updates {options:?} ({desc:?})"
+            ),
+            None if covered[at] => {
+                assert_eq!(got, &expected[at..at + width], "element at byte {at}")
+            }
+            None => assert!(
+                got.iter().all(|&b| b == SENTINEL),
+                "uncovered bytes at {at}"
+            ),
+        }
+    }
+}

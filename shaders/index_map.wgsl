@@ -1,0 +1,109 @@
+// The indexed walk shared by the scatter and gather families (src/ops/index_map.rs):
+// for element i of the dense tensor, where the indexed tensor's element lies, after reading
+// and range-checking the index tuple. The header declares the `indices` words and the
+// `status` atomics.
+
+struct IndexParams {
+    count: u32,
+    rank: u32,
+    tuple_size: u32,
+    // Bit 0: the index type is signed; bit 1: it is 64 bits wide.
+    index_flags: u32,
+    tuple_stride: u32,
+    units_per_tuple: u32,
+    reserved0: u32,
+    reserved1: u32,
+    sizes: array<vec4<u32>, 2>,
+    dense_strides: array<vec4<u32>, 2>,
+    indexed_strides: array<vec4<u32>, 2>,
+    indices_strides: array<vec4<u32>, 2>,
+    index_bounds: array<vec4<u32>, 2>,
+    index_strides: array<vec4<u32>, 2>,
+}
+
+@group(0) @binding(0) var<uniform> params: IndexParams;
+
+// No valid index equals this: bounds are at most 2^32 - 1.
+const IN_RANGE: u32 = 0xffffffffu;
+
+struct Location {
+    dense: u32,
+    indexed: u32,
+    // The indices element holding the tuple's first component.
+    tuple: u32,
+    // The first component out of range, or IN_RANGE.
+    bad_component: u32,
+}
+
+// Index element e as (low, high) words; 32-bit signed values are sign-extended.
+fn index_words(e: u32) -> vec2<u32> {
+    if (params.index_flags & 2u) != 0u {
+        return vec2<u32>(indices[2u * e], indices[2u * e + 1u]);
+    }
+    let low = indices[e];
+    let negative = (params.index_flags & 1u) != 0u && (low & 0x80000000u) != 0u;
+    return vec2<u32>(low, select(0u, 0xffffffffu, negative));
+}
+
+// The index mapped onto [0, bound): [0, bound) as is, [-bound, 0) (signed types) from the
+// end; anything else gives IN_RANGE. 64-bit values are compared whole, never truncated.
+fn normalise(v: vec2<u32>, bound: u32) -> u32 {
+    if v.y == 0u && v.x < bound {
+        return v.x;
+    }
+    if (params.index_flags & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
+        return v.x + bound;
+    }
+    return IN_RANGE;
+}
+
+fn locate(i: u32) -> Location {
+    var rest = i;
+    var at = Location(0u, 0u, 0u, IN_RANGE);
+    for (var d = params.rank; d > 0u; d -= 1u) {
+        let k = d - 1u;
+        let size = params.sizes[k >> 2u][k & 3u];
+        let c = rest % size;
+        rest = rest / size;
+        at.dense += c * params.dense_strides[k >> 2u][k & 3u];
+        at.indexed += c * params.indexed_strides[k >> 2u][k & 3u];
+        at.tuple += c * params.indices_strides[k >> 2u][k & 3u];
+    }
+    for (var k = 0u; k < params.tuple_size; k += 1u) {
+        let bound = params.index_bounds[k >> 2u][k & 3u];
+        let v = normalise(index_words(at.tuple + k * params.tuple_stride), bound);
+        if v == IN_RANGE {
+            at.bad_component = k;
+            break;
+        }
+        at.indexed += v * params.index_strides[k >> 2u][k & 3u];
+    }
+    return at;
+}
+
+// Records an out-of-range tuple. status[0] holds 0xffffffff - position (0: none), so a
+// cleared buffer means no error and atomicMax keeps the lowest position.
+fn report_out_of_range(i: u32) {
+    atomicMax(&status[0], 0xffffffffu - i / params.units_per_tuple);
+}
+
+// One thread, after the main pass: the reported tuple's bad component and raw value, so the
+// host can name them exactly (status[1..4]: component, low word, high word).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn describe_status(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local != 0u || any(workgroup != vec3<u32>(0u)) {
+        return;
+    }
+    let encoded = atomicLoad(&status[0]);
+    if encoded == 0u {
+        return;
+    }
+    let at = locate((0xffffffffu - encoded) * params.units_per_tuple);
+    let v = index_words(at.tuple + at.bad_component * params.tuple_stride);
+    atomicStore(&status[1], at.bad_component);
+    atomicStore(&status[2], v.x);
+    atomicStore(&status[3], v.y);
+}

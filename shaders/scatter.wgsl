@@ -1,0 +1,63 @@
+// ScatterElements and ScatterND: one thread per update unit writes it to the output element
+// its index tuple selects (after the output = input copy). Out-of-range tuples are skipped
+// and reported. The registry keeps the any-update or the last-wins section.
+
+// @any-update-begin
+// Each element ends equal to one of its updates: single-word stores cannot tear, and
+// 1- and 2-byte stores compare-exchange their word.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let i = invocation_index(workgroup, workgroups, local);
+    if i >= params.count {
+        return;
+    }
+    let at = locate(i);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    store_output(at.indexed, load_updates(at.dense));
+}
+// @any-update-end
+
+// @last-wins-begin
+// Pass 1: every target remembers the last (highest) update unit aimed at it, plus one.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn claim_targets(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let i = invocation_index(workgroup, workgroups, local);
+    if i >= params.count {
+        return;
+    }
+    let at = locate(i);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    atomicMax(&winners[at.indexed], i + 1u);
+}
+
+// Pass 2: only the winner writes, so no store can tear and the result is deterministic.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn write_winners(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let i = invocation_index(workgroup, workgroups, local);
+    if i >= params.count {
+        return;
+    }
+    let at = locate(i);
+    if at.bad_component == IN_RANGE && atomicLoad(&winners[at.indexed]) == i + 1u {
+        store_output(at.indexed, load_updates(at.dense));
+    }
+}
+// @last-wins-end

@@ -1,0 +1,148 @@
+//! The indexed copy behind every scatter and gather: a walk over a *dense* tensor
+//! (a scatter's updates, a gather's output) where some coordinates of the *indexed* tensor
+//! (a scatter's output, a gather's input) come from an index tensor.
+//!
+//! For every coordinate `c` of `sizes`:
+//! * the dense element is `c . dense_strides`;
+//! * the index tuple starts at indices element `c . indices_strides`, its components
+//!   `tuple_stride` apart;
+//! * the indexed element is `c . indexed_strides + sum_k normalise(index_k) * index_strides[k]`,
+//!   where `normalise` maps `[-bound_k, bound_k)` onto `[0, bound_k)` (negatives count from the
+//!   end, for signed index types) and anything else is out of range.
+
+use super::{DeviceFacts, IndexReport, Slot, Step, merge_dimensions, padded};
+use crate::shaders::{Kernel, Unit};
+use crate::tensor::DataType;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct IndexMap {
+    pub element_bytes: u32,
+    pub sizes: Vec<u32>,
+    pub dense_strides: Vec<i64>,
+    pub indexed_strides: Vec<i64>,
+    pub indices_strides: Vec<i64>,
+    pub tuple_stride: i64,
+    pub index_bounds: Vec<u32>,
+    pub index_strides: Vec<i64>,
+    /// Dense elements per index tuple: positions in the index space are `element / this`.
+    pub elements_per_tuple: u64,
+    pub index_type: DataType,
+}
+
+impl IndexMap {
+    /// Merged as [`merge_dimensions`] does, over all three stride sets.
+    pub fn merged(&self) -> IndexMap {
+        let (sizes, strides) = merge_dimensions(
+            &self.sizes,
+            &[
+                &self.dense_strides,
+                &self.indexed_strides,
+                &self.indices_strides,
+            ],
+        );
+        let [dense_strides, indexed_strides, indices_strides] =
+            <[Vec<i64>; 3]>::try_from(strides).unwrap();
+        IndexMap {
+            sizes,
+            dense_strides,
+            indexed_strides,
+            indices_strides,
+            ..self.clone()
+        }
+    }
+
+    /// Moves `k` elements at a time where the innermost dimension is contiguous in both data
+    /// tensors and shares one index tuple (ScatterND and GatherND rows), and every offset stays
+    /// aligned to the wider unit.
+    pub fn widened(&self, max_unit: u32) -> IndexMap {
+        let inner = self.sizes.len() - 1;
+        let mut unit = max_unit.min(16);
+        while unit > self.element_bytes {
+            let k = (unit / self.element_bytes) as i64;
+            let fits = self.dense_strides[inner] == 1
+                && self.indexed_strides[inner] == 1
+                && self.indices_strides[inner] == 0
+                && self.sizes[inner] as i64 % k == 0
+                && self.elements_per_tuple as i64 % k == 0
+                && (0..inner)
+                    .all(|d| self.dense_strides[d] % k == 0 && self.indexed_strides[d] % k == 0)
+                && self.index_strides.iter().all(|s| s % k == 0);
+            if fits {
+                let mut wide = self.clone();
+                wide.element_bytes = unit;
+                wide.sizes[inner] /= k as u32;
+                wide.elements_per_tuple /= k as u64;
+                for d in 0..inner {
+                    wide.dense_strides[d] /= k;
+                    wide.indexed_strides[d] /= k;
+                }
+                for s in wide.index_strides.iter_mut() {
+                    *s /= k;
+                }
+                return wide;
+            }
+            unit /= 2;
+        }
+        self.clone()
+    }
+
+    pub fn unit(&self) -> Unit {
+        Unit::from_bytes(self.element_bytes)
+    }
+
+    pub fn invocations(&self) -> u64 {
+        self.sizes.iter().map(|&s| s as u64).product()
+    }
+
+    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`.
+    pub fn params(&self) -> Vec<u32> {
+        let flags = self.index_type.is_signed() as u32
+            | ((self.index_type.size_in_bytes() == 8) as u32) << 1;
+        let mut p = vec![
+            self.invocations() as u32,
+            self.sizes.len() as u32,
+            self.index_bounds.len() as u32,
+            flags,
+            self.tuple_stride as u32,
+            self.elements_per_tuple as u32,
+            0,
+            0,
+        ];
+        // Strides travel as two's-complement u32 (see shaders/slice.wgsl).
+        let words = |v: &[i64]| padded(v.iter().map(|&s| s as u32));
+        p.extend(padded(self.sizes.iter().copied()));
+        p.extend(words(&self.dense_strides));
+        p.extend(words(&self.indexed_strides));
+        p.extend(words(&self.indices_strides));
+        p.extend(padded(self.index_bounds.iter().copied()));
+        p.extend(words(&self.index_strides));
+        p
+    }
+
+    /// How the host decodes an out-of-range report: positions count over `position_sizes`.
+    pub fn report(&self, position_sizes: Vec<u32>, tuples: bool) -> IndexReport {
+        IndexReport {
+            position_sizes,
+            tuples,
+            bounds: self.index_bounds.clone(),
+            index_type: self.index_type,
+        }
+    }
+
+    /// The dispatch that finds the first out-of-range tuple's value after `kernel` ran.
+    pub fn describe_step(&self, kernel: Kernel, slots: Vec<Slot>) -> Step {
+        Step::Dispatch {
+            kernel,
+            entry_point: "describe_status",
+            params: self.params(),
+            slots,
+            invocations: 1,
+            skip_in_place: false,
+        }
+    }
+}
+
+/// Merged, then widened as far as the device's binding alignment allows.
+pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
+    map.merged().widened(device.unit_alignment)
+}

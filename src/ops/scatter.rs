@@ -1,0 +1,373 @@
+//! ScatterElements (`DML_SCATTER_OPERATOR_DESC`) and ScatterND (`DML_SCATTER_ND_OPERATOR_DESC`).
+
+use super::index_map::{IndexMap, optimised};
+use super::{
+    DeviceFacts, Lowered, Slot, Step, StridedCopy, check_index_type, check_same_kind,
+    check_same_sizes,
+};
+use crate::error::{Error, Result};
+use crate::shaders::Kernel;
+use crate::tensor::TensorDesc;
+
+/// How a scatter resolves several updates aimed at one output element (DirectML leaves
+/// this undefined).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DuplicateMode {
+    /// The element ends equal to exactly one of the updates aimed at it, which one
+    /// unspecified; never a mix of bytes from several. 1- and 2-byte elements are stored by
+    /// compare-exchange on their 32-bit word, 4-byte elements by single-word stores, and
+    /// 8-byte elements take the [`DuplicateMode::LastWins`] path (a plain 8-byte store could tear).
+    #[default]
+    AnyUpdate,
+    /// The last update in the updates tensor's row-major order wins, exactly as
+    /// [`crate::reference`] computes. Costs a claim pass and 4 bytes of scratch per output
+    /// element (per 16-byte unit where rows move 16 bytes at a time).
+    LastWins,
+}
+
+/// `DML_SCATTER_OPERATOR_DESC` (ScatterElements): `output = input`, then along `axis`
+/// `output[.., indices[c], ..] = updates[c]` for every coordinate `c` of `indices`.
+///
+/// * `input`, `indices`, `updates` and `output` have the same rank; `output` has the input's
+///   sizes and data type, `updates` the input's data type and the indices' sizes.
+/// * `indices` is Int32, UInt32, Int64 or UInt64; outside `axis` its sizes are at most the
+///   input's (DirectML asks for equality; smaller is accepted, as PyTorch and ONNX do).
+/// * An index `v` must lie in `[-n, n)` for signed types (`n` the input's size along `axis`;
+///   negatives count from the end) and `[0, n)` for unsigned ones. An out-of-range update is
+///   skipped (nothing outside the tensors is ever touched) and `run` reports it as
+///   [`Error::IndexOutOfRange`].
+/// * Several updates aimed at one element: see [`DuplicateMode`].
+/// * `output` may be bound to the input's own buffer range (in place, same layout): the
+///   `output = input` copy is then skipped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScatterElementsDesc {
+    pub input: TensorDesc,
+    pub indices: TensorDesc,
+    pub updates: TensorDesc,
+    pub output: TensorDesc,
+    pub axis: u32,
+    /// Beyond DirectML: how duplicate targets resolve.
+    pub duplicates: DuplicateMode,
+}
+
+/// `DML_SCATTER_ND_OPERATOR_DESC`: `output = input`, then `output[indices[b, :], ..] = updates[b, ..]`.
+///
+/// * Only the last `input_dimension_count` dimensions of `input` and the last
+///   `indices_dimension_count` of `indices` are meaningful (each in `[1, rank]`); the leading
+///   ones must be 1.
+/// * The indices' last size `q` is the tuple size, `1 <= q <= input_dimension_count`; each
+///   tuple addresses the first `q` meaningful input dimensions.
+/// * `updates` sizes are the indices' meaningful sizes less the last, then the input's last
+///   `input_dimension_count - q` sizes, right-aligned and padded with leading 1s.
+/// * Ranks may differ between `input`, `indices` and `updates` (the DirectML page's own example
+///   uses {8}, {4,1} and {4}); tensors read as right-aligned with leading 1s. `output` has the
+///   input's sizes and data type.
+/// * Index ranges, out-of-range updates, duplicates and in-place operation as for
+///   [`ScatterElementsDesc`], per tuple component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScatterNdDesc {
+    pub input: TensorDesc,
+    pub indices: TensorDesc,
+    pub updates: TensorDesc,
+    pub output: TensorDesc,
+    pub input_dimension_count: u32,
+    pub indices_dimension_count: u32,
+    /// Beyond DirectML: how duplicate targets resolve.
+    pub duplicates: DuplicateMode,
+}
+
+impl ScatterElementsDesc {
+    /// Checks every rule of `DML_SCATTER`.
+    pub fn validate(&self) -> Result<()> {
+        self.input.validate("input", false)?;
+        self.indices.validate("indices", false)?;
+        self.updates.validate("updates", false)?;
+        self.output.validate("output", true)?;
+        check_index_type(&self.indices)?;
+        check_same_kind("updates", &self.updates, "input", &self.input)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
+        let rank = self.input.rank();
+        if self.indices.rank() != rank {
+            return Err(Error::RankMismatch {
+                tensor: "indices",
+                actual: self.indices.rank(),
+                expected_from: "input",
+                expected: rank,
+            });
+        }
+        check_same_sizes(
+            "output",
+            &self.output,
+            &self.input.sizes,
+            "the input's sizes",
+        )?;
+        check_same_sizes(
+            "updates",
+            &self.updates,
+            &self.indices.sizes,
+            "the indices' sizes",
+        )?;
+        if self.axis as usize >= rank {
+            return Err(Error::AxisOutOfRange {
+                axis: self.axis,
+                rank,
+            });
+        }
+        for d in (0..rank).filter(|&d| d != self.axis as usize) {
+            if self.indices.sizes[d] > self.input.sizes[d] {
+                return Err(Error::SizeTooLarge {
+                    tensor: "indices",
+                    dimension: d,
+                    actual: self.indices.sizes[d],
+                    limit: self.input.sizes[d],
+                    rule: "outside the axis, the indices' sizes are at most the input's",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn index_map(&self) -> IndexMap {
+        let axis = self.axis as usize;
+        let output_strides = signed(&self.output);
+        let mut indexed_strides = output_strides.clone();
+        indexed_strides[axis] = 0;
+        IndexMap {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.updates.sizes.clone(),
+            dense_strides: signed(&self.updates),
+            indexed_strides,
+            indices_strides: signed(&self.indices),
+            tuple_stride: 0,
+            index_bounds: vec![self.input.sizes[axis]],
+            index_strides: vec![output_strides[axis]],
+            elements_per_tuple: 1,
+            index_type: self.indices.data_type,
+        }
+    }
+
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let map = self.index_map();
+        let report = map.report(self.indices.sizes.clone(), false);
+        let mut lowered = scatter(&self.input, &self.output, map, self.duplicates, device);
+        lowered.index_report = Some(report);
+        lowered
+    }
+}
+
+impl ScatterNdDesc {
+    /// Checks every rule of `DML_SCATTER_ND`.
+    pub fn validate(&self) -> Result<()> {
+        self.input.validate("input", false)?;
+        self.indices.validate("indices", false)?;
+        self.updates.validate("updates", false)?;
+        self.output.validate("output", true)?;
+        check_index_type(&self.indices)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
+        if self.updates.data_type != self.input.data_type {
+            return Err(Error::DataTypeMismatch {
+                tensor: "updates",
+                actual: self.updates.data_type,
+                expected_from: "input",
+                expected: self.input.data_type,
+            });
+        }
+        check_same_sizes(
+            "output",
+            &self.output,
+            &self.input.sizes,
+            "the input's sizes",
+        )?;
+        let (input_rank, indices_rank) = (self.input.rank(), self.indices.rank());
+        for (field, value, rank) in [
+            (
+                "input_dimension_count",
+                self.input_dimension_count,
+                input_rank,
+            ),
+            (
+                "indices_dimension_count",
+                self.indices_dimension_count,
+                indices_rank,
+            ),
+        ] {
+            if value == 0 || value as usize > rank {
+                return Err(Error::DimensionCount {
+                    field,
+                    value,
+                    max: rank,
+                    rule: "between 1 and the tensor's rank",
+                });
+            }
+        }
+        for (tensor, t, count) in [
+            ("input", &self.input, self.input_dimension_count),
+            ("indices", &self.indices, self.indices_dimension_count),
+        ] {
+            let leading = t.rank() - count as usize;
+            if let Some(d) = (0..leading).find(|&d| t.sizes[d] != 1) {
+                return Err(Error::SizeMismatch {
+                    tensor,
+                    dimension: d,
+                    actual: t.sizes[d],
+                    expected: 1,
+                    rule: "dimensions before the dimension count are placeholders of size 1",
+                });
+            }
+        }
+        let tuple = self.tuple_size();
+        if tuple > self.input_dimension_count {
+            return Err(Error::TupleSize {
+                value: tuple,
+                max: self.input_dimension_count,
+            });
+        }
+        let expected = self.expected_update_sizes();
+        if self.updates.rank() < expected.len() {
+            return Err(Error::RankMismatch {
+                tensor: "updates",
+                actual: self.updates.rank(),
+                expected_from: "indices and input (meaningful dimensions)",
+                expected: expected.len(),
+            });
+        }
+        let mut full = vec![1; self.updates.rank() - expected.len()];
+        full.extend(expected);
+        check_same_sizes(
+            "updates",
+            &self.updates,
+            &full,
+            "the indices' leading sizes, then the input's trailing sizes, right-aligned",
+        )
+    }
+
+    fn tuple_size(&self) -> u32 {
+        *self.indices.sizes.last().expect("validated rank >= 1")
+    }
+
+    /// The meaningful update sizes: the indices' (less the tuple dimension), then the
+    /// input's trailing `input_dimension_count - q`.
+    fn expected_update_sizes(&self) -> Vec<u32> {
+        let indices_rank = self.indices.rank();
+        let batch = &self.indices.sizes
+            [indices_rank - self.indices_dimension_count as usize..indices_rank - 1];
+        let trailing = (self.input_dimension_count - self.tuple_size()) as usize;
+        let slice = &self.input.sizes[self.input.rank() - trailing..];
+        [batch, slice].concat()
+    }
+
+    fn index_map(&self) -> IndexMap {
+        let output_strides = signed(&self.output);
+        let indices_strides = signed(&self.indices);
+        let updates_rank = self.updates.rank();
+        let input_rank = self.input.rank();
+        let indices_rank = self.indices.rank();
+        let tuple = self.tuple_size() as usize;
+        let trailing = self.input_dimension_count as usize - tuple;
+        let batch = self.indices_dimension_count as usize - 1;
+        let mut indexed_strides = vec![0i64; updates_rank];
+        let mut tuple_strides = vec![0i64; updates_rank];
+        for j in 0..updates_rank {
+            if j >= updates_rank - trailing {
+                let t = j - (updates_rank - trailing);
+                indexed_strides[j] = output_strides[input_rank - trailing + t];
+            } else if j >= updates_rank - trailing - batch {
+                let b = j - (updates_rank - trailing - batch);
+                tuple_strides[j] = indices_strides[indices_rank - 1 - batch + b];
+            }
+        }
+        let first = input_rank - self.input_dimension_count as usize;
+        IndexMap {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.updates.sizes.clone(),
+            dense_strides: signed(&self.updates),
+            indexed_strides,
+            indices_strides: tuple_strides,
+            tuple_stride: indices_strides[indices_rank - 1],
+            index_bounds: self.input.sizes[first..first + tuple].to_vec(),
+            index_strides: output_strides[first..first + tuple].to_vec(),
+            elements_per_tuple: self.input.sizes[input_rank - trailing..]
+                .iter()
+                .map(|&s| s as u64)
+                .product(),
+            index_type: self.indices.data_type,
+        }
+    }
+
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let map = self.index_map();
+        let positions = self.indices.sizes[..self.indices.rank() - 1].to_vec();
+        let report = map.report(positions, true);
+        let mut lowered = scatter(&self.input, &self.output, map, self.duplicates, device);
+        lowered.index_report = Some(report);
+        lowered
+    }
+}
+
+/// Element strides as signed values.
+pub(crate) fn signed(t: &TensorDesc) -> Vec<i64> {
+    t.effective_strides().iter().map(|&s| s as i64).collect()
+}
+
+/// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
+/// place, scatter, then describe the first out-of-range index if there was one.
+fn scatter(
+    input: &TensorDesc,
+    output: &TensorDesc,
+    map: IndexMap,
+    duplicates: DuplicateMode,
+    device: &DeviceFacts,
+) -> Lowered {
+    let map = optimised(&map, device);
+    // A plain 8-byte store is two words that another thread's store may interleave with.
+    let last_wins = duplicates == DuplicateMode::LastWins || input.data_type.size_in_bytes() == 8;
+    let kernel = Kernel::Scatter {
+        unit: map.unit(),
+        last_wins,
+    };
+    let mut slots = vec![Slot::Input(2), Slot::Input(1), Slot::Output, Slot::Status];
+    let mut steps = vec![Step::Clear(Slot::Status)];
+    let mut scratch_bytes = 0;
+    if last_wins {
+        slots.push(Slot::Scratch);
+        steps.push(Step::Clear(Slot::Scratch));
+        scratch_bytes = output.size_in_bytes().div_ceil(map.element_bytes as u64) * 4;
+    }
+    let copy = StridedCopy {
+        element_bytes: input.data_type.size_in_bytes(),
+        sizes: input.sizes.clone(),
+        input_strides: signed(input),
+        input_base: 0,
+        output_strides: signed(output),
+        output_base: 0,
+    };
+    for mut step in copy.steps(device) {
+        if let Step::Dispatch { skip_in_place, .. } = &mut step {
+            *skip_in_place = true;
+        }
+        steps.push(step);
+    }
+    let passes: &[&'static str] = if last_wins {
+        &["claim_targets", "write_winners"]
+    } else {
+        &["scatter"]
+    };
+    for &entry_point in passes {
+        steps.push(Step::Dispatch {
+            kernel,
+            entry_point,
+            params: map.params(),
+            slots: slots.clone(),
+            invocations: map.invocations(),
+            skip_in_place: false,
+        });
+    }
+    steps.push(map.describe_step(kernel, slots));
+    Lowered {
+        steps,
+        scratch_bytes,
+        index_report: None,
+        in_place_allowed: input.effective_strides() == output.effective_strides()
+            && input.size_in_bytes() == output.size_in_bytes(),
+    }
+}

@@ -1,0 +1,1180 @@
+//! ScatterElements and ScatterND on the GPU: the DirectML pages' examples, random
+//! differential tests in both duplicate modes, out-of-range indices, in-place operation,
+//! and every validation rule.
+
+mod common;
+
+use common::{
+    Rng, SENTINEL, check_against_reference, check_scatter_any_update, context, guard_size,
+    random_index, random_layout, run_guarded, write_indices,
+};
+use dml_wgsl::{
+    DataType, DuplicateMode, Error, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc,
+    reference,
+};
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    bytemuck::cast_slice(values).to_vec()
+}
+
+fn u32_bytes(values: &[u32]) -> Vec<u8> {
+    bytemuck::cast_slice(values).to_vec()
+}
+
+fn run_f32(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<f32> {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let out = context().run_blocking(desc, &slices).expect("run");
+    bytemuck::cast_slice(&out).to_vec()
+}
+
+fn seed_1d(duplicates: DuplicateMode) -> OperatorDesc {
+    OperatorDesc::ScatterElements(ScatterElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[5]),
+        indices: TensorDesc::new(DataType::UInt32, &[4]),
+        updates: TensorDesc::new(DataType::Float32, &[4]),
+        output: TensorDesc::new(DataType::Float32, &[5]),
+        axis: 0,
+        duplicates,
+    })
+}
+
+#[test]
+fn seed_example_1_scatter_1d() {
+    let inputs = [
+        f32_bytes(&[0., 1., 2., 3., 4.]),
+        u32_bytes(&[3, 1, 3, 0]),
+        f32_bytes(&[5., 6., 7., 8.]),
+    ];
+    // The page's output, with the last of the two updates aimed at element 3 winning.
+    assert_eq!(
+        run_f32(&seed_1d(DuplicateMode::LastWins), &inputs),
+        [8., 6., 2., 7., 4.]
+    );
+    // By default element 3 holds one of its two updates, whole.
+    let out = run_f32(&seed_1d(DuplicateMode::AnyUpdate), &inputs);
+    assert_eq!([out[0], out[1], out[2], out[4]], [8., 6., 2., 4.]);
+    assert!(out[3] == 5. || out[3] == 7., "{}", out[3]);
+}
+
+#[test]
+fn seed_example_2_scatter_2d() {
+    // The page says the input is {2,3}; its own data and output are {3,3}.
+    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[3, 3]),
+        indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
+        updates: TensorDesc::new(DataType::Float32, &[2, 3]),
+        output: TensorDesc::new(DataType::Float32, &[3, 3]),
+        axis: 0,
+        duplicates: DuplicateMode::AnyUpdate,
+    });
+    let inputs = [
+        f32_bytes(&[0.; 9]),
+        u32_bytes(&[1, 0, 2, 0, 2, 1]),
+        f32_bytes(&[10., 11., 12., 20., 21., 22.]),
+    ];
+    assert_eq!(
+        run_f32(&desc, &inputs),
+        [20., 11., 0., 10., 0., 22., 0., 21., 12.]
+    );
+}
+
+#[test]
+fn seed_example_scatter_nd() {
+    // The page lists the indices as FLOAT32; they are UINT32.
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+        input: TensorDesc::new(DataType::Float32, &[8]),
+        indices: TensorDesc::new(DataType::UInt32, &[4, 1]),
+        updates: TensorDesc::new(DataType::Float32, &[4]),
+        output: TensorDesc::new(DataType::Float32, &[8]),
+        input_dimension_count: 1,
+        indices_dimension_count: 2,
+        duplicates: DuplicateMode::AnyUpdate,
+    });
+    let inputs = [
+        f32_bytes(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+        u32_bytes(&[4, 3, 1, 7]),
+        f32_bytes(&[9., 10., 11., 12.]),
+    ];
+    assert_eq!(run_f32(&desc, &inputs), [1., 11., 3., 10., 9., 6., 7., 12.]);
+}
+
+#[test]
+fn scatter_nd_page_shape_example_scatters_6x7_slices() {
+    // InputTensor.Sizes = [3,4,5,6,7], IndicesTensor.Sizes = [1,1,1,2,3] with
+    // IndicesDimensionCount 3: a [1,2] array of 3-tuples; updates [1,1,2,6,7].
+    let mut rng = Rng::new(20);
+    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::LastWins] {
+        let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+            input: TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
+            indices: TensorDesc::new(DataType::Int64, &[1, 1, 1, 2, 3]),
+            updates: TensorDesc::new(DataType::Float32, &[1, 1, 2, 6, 7]),
+            output: TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
+            input_dimension_count: 5,
+            indices_dimension_count: 3,
+            duplicates,
+        });
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        let indices = desc.inputs()[1].1.clone();
+        let tuples = [[2i128, -1, 0], [0, 3, -5]];
+        write_indices(&indices, &mut inputs[1], |c| {
+            tuples[c[3] as usize][c[4] as usize]
+        });
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+// ---- random differential tests ----
+
+/// Per-dimension size caps keeping random cases small on a CPU adapter.
+fn cap(rank: usize) -> u64 {
+    [0, 600, 40, 12, 6, 4, 3, 3, 2][rank]
+}
+
+/// A random ScatterElements case. With `unique`, no two updates share a target.
+fn random_scatter_elements(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+    unique: bool,
+    duplicates: DuplicateMode,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let rank = rng.range(1, 8) as usize;
+    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let axis = rng.range(0, rank as u64 - 1) as usize;
+    let bound = input_sizes[axis];
+    let indices_sizes: Vec<u32> = (0..rank)
+        .map(|d| {
+            if d == axis {
+                let most = if unique { bound as u64 } else { cap(rank) };
+                rng.range(1, most) as u32
+            } else {
+                rng.range(1, input_sizes[d] as u64) as u32
+            }
+        })
+        .collect();
+    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        updates: random_layout(rng, data_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &input_sizes, false),
+        axis: axis as u32,
+        duplicates,
+    });
+    let mut inputs = common::random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    // Unique targets: each line along the axis takes a prefix of its own permutation.
+    let mut lines: std::collections::HashMap<Vec<u32>, Vec<u32>> = Default::default();
+    write_indices(&indices, &mut inputs[1], |c| {
+        if !unique {
+            return random_index(rng, bound, index_type);
+        }
+        let mut line = c.to_vec();
+        line[axis] = 0;
+        let permutation = lines.entry(line).or_insert_with(|| {
+            let mut p: Vec<u32> = (0..bound).collect();
+            rng.shuffle(&mut p);
+            p
+        });
+        let v = permutation[c[axis] as usize] as i128;
+        if index_type.is_signed() && rng.chance(50) {
+            v - bound as i128
+        } else {
+            v
+        }
+    });
+    (desc, inputs)
+}
+
+/// A random ScatterND case, ranks and dimension counts included. With `unique`, no two
+/// tuples are equal.
+fn random_scatter_nd(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+    unique: bool,
+    duplicates: DuplicateMode,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let input_rank = rng.range(1, 8) as usize;
+    let input_count = rng.range(1, input_rank as u64) as usize;
+    let mut input_sizes = vec![1u32; input_rank];
+    for size in input_sizes[input_rank - input_count..].iter_mut() {
+        *size = rng.range(1, cap(input_count).min(12)) as u32;
+    }
+    let tuple = rng.range(1, input_count as u64) as usize;
+    let first = input_rank - input_count;
+    let bounds: Vec<u32> = input_sizes[first..first + tuple].to_vec();
+    let slice_sizes: Vec<u32> = input_sizes[first + tuple..].to_vec();
+    let batch_rank = rng.range(0, 2) as usize;
+    let tuple_space: u64 = bounds.iter().map(|&b| b as u64).product();
+    let batch_sizes: Vec<u32> = loop {
+        let b: Vec<u32> = (0..batch_rank).map(|_| rng.range(1, 9) as u32).collect();
+        if !unique || b.iter().map(|&s| s as u64).product::<u64>() <= tuple_space {
+            break b;
+        }
+    };
+    let indices_rank = batch_rank + 1 + rng.range(0, 1) as usize;
+    let mut indices_sizes = vec![1u32; indices_rank - batch_rank - 1];
+    indices_sizes.extend(&batch_sizes);
+    indices_sizes.push(tuple as u32);
+    let meaningful = batch_rank + slice_sizes.len();
+    let updates_rank = meaningful.max(1) + rng.range(0, 1) as usize;
+    let mut updates_sizes = vec![1u32; updates_rank - meaningful];
+    updates_sizes.extend(&batch_sizes);
+    updates_sizes.extend(&slice_sizes);
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        updates: random_layout(rng, data_type, &updates_sizes, true),
+        output: random_layout(rng, data_type, &input_sizes, false),
+        input_dimension_count: input_count as u32,
+        indices_dimension_count: (batch_rank + 1) as u32,
+        duplicates,
+    });
+    let mut inputs = common::random_inputs(rng, &desc);
+    // Distinct tuples: distinct linear positions in the tuple space, decomposed.
+    let count: u64 = batch_sizes.iter().map(|&s| s as u64).product();
+    let mut linear: Vec<u64> = if unique {
+        let mut all: Vec<u64> = (0..tuple_space).collect();
+        rng.shuffle(&mut all);
+        all.truncate(count as usize);
+        all
+    } else {
+        (0..count).map(|_| rng.range(0, tuple_space - 1)).collect()
+    };
+    let tuples: Vec<Vec<u32>> = linear
+        .iter_mut()
+        .map(|l| {
+            let mut t = vec![0u32; tuple];
+            for k in (0..tuple).rev() {
+                t[k] = (*l % bounds[k] as u64) as u32;
+                *l /= bounds[k] as u64;
+            }
+            t
+        })
+        .collect();
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |c| {
+        let b = &c[indices_rank - 1 - batch_rank..indices_rank - 1];
+        let position = b
+            .iter()
+            .zip(&batch_sizes)
+            .fold(0usize, |acc, (&i, &s)| acc * s as usize + i as usize);
+        let k = c[indices_rank - 1] as usize;
+        let v = tuples[position][k] as i128;
+        if index_type.is_signed() && rng.chance(50) {
+            v - bounds[k] as i128
+        } else {
+            v
+        }
+    });
+    (desc, inputs)
+}
+
+type Generator =
+    fn(&mut Rng, DataType, DataType, bool, DuplicateMode) -> (OperatorDesc, Vec<Vec<u8>>);
+
+fn differential(seed: u64, generate: Generator, cases_per_type: usize) {
+    let mut rng = Rng::new(seed);
+    for data_type in DataType::ALL {
+        for case in 0..cases_per_type {
+            let index_type = dml_wgsl::INDEX_TYPES[case % 4];
+            let unique = case % 3 == 0;
+            // Last wins: exact. Any update: one of the updates, never a mix.
+            let (desc, inputs) = generate(
+                &mut rng,
+                data_type,
+                index_type,
+                unique,
+                DuplicateMode::LastWins,
+            );
+            check_against_reference(&desc, &inputs);
+            let (desc, inputs) = generate(
+                &mut rng,
+                data_type,
+                index_type,
+                unique,
+                DuplicateMode::AnyUpdate,
+            );
+            if unique {
+                check_against_reference(&desc, &inputs);
+            } else {
+                check_scatter_any_update(&desc, &inputs);
+            }
+        }
+    }
+}
+
+#[test]
+fn random_scatter_elements_match_the_reference() {
+    differential(21, random_scatter_elements, 8);
+}
+
+#[test]
+fn random_scatter_nd_match_the_reference() {
+    differential(22, random_scatter_nd, 8);
+}
+
+#[test]
+fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
+    // Every update of a long row lands on one of 3 targets: heavy contention on the words.
+    let mut rng = Rng::new(23);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(data_type, &[3, 8]),
+            indices: TensorDesc::new(DataType::Int32, &[2000, 8]),
+            updates: TensorDesc::new(data_type, &[2000, 8]),
+            output: TensorDesc::new(data_type, &[3, 8]),
+            axis: 0,
+            duplicates: DuplicateMode::AnyUpdate,
+        });
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        let indices = desc.inputs()[1].1.clone();
+        write_indices(&indices, &mut inputs[1], |_| rng.range(0, 2) as i128);
+        check_scatter_any_update(&desc, &inputs);
+        let OperatorDesc::ScatterElements(mut last) = desc else {
+            unreachable!()
+        };
+        last.duplicates = DuplicateMode::LastWins;
+        check_against_reference(&OperatorDesc::ScatterElements(last), &inputs);
+    }
+}
+
+// ---- out-of-range indices ----
+
+fn out_of_range_case(index_type: DataType, bad: i128) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let mut rng = Rng::new(24);
+    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[6, 5]),
+        indices: TensorDesc::new(index_type, &[4, 5]),
+        updates: TensorDesc::new(DataType::Float32, &[4, 5]),
+        output: TensorDesc::new(DataType::Float32, &[6, 5]),
+        axis: 0,
+        duplicates: DuplicateMode::LastWins,
+    });
+    let mut inputs = common::random_inputs(&mut rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |c| match (c[0], c[1]) {
+        (2, 3) | (3, 1) => bad,
+        _ => (c[0] + c[1]) as i128 % 6,
+    });
+    (desc, inputs)
+}
+
+/// Checks the GPU's error against the reference's, and that every in-range update was
+/// applied, the bad ones skipped and nothing outside the output touched.
+fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Error {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let (expected, status) = reference::run_with_status(desc, &slices).unwrap();
+    let reference_error = status.expect_err("the case has a bad index");
+    let error = context()
+        .run_blocking(desc, &slices)
+        .expect_err("run reports it");
+    assert_eq!(error, reference_error);
+    // Through record: same status, and the output as the reference left it.
+    let operator = context().compile(desc).unwrap();
+    let actual = run_guarded(desc, &slices);
+    let guard = guard_size() as usize;
+    let size = expected.len();
+    assert!(
+        actual[..guard]
+            .iter()
+            .chain(&actual[guard + size..])
+            .all(|&b| b == SENTINEL)
+    );
+    assert_eq!(&actual[guard..guard + size], &expected[..]);
+    assert!(operator.has_status());
+    error
+}
+
+#[test]
+fn out_of_range_indices_are_skipped_and_reported_with_position_value_and_bound() {
+    for &index_type in dml_wgsl::INDEX_TYPES {
+        let (desc, inputs) = out_of_range_case(index_type, 6);
+        let e = check_out_of_range(&desc, &inputs);
+        assert_eq!(
+            e,
+            Error::IndexOutOfRange {
+                tensor: "indices",
+                position: vec![2, 3],
+                value: 6,
+                bound: 6
+            }
+        );
+    }
+}
+
+#[test]
+fn negative_indices_past_the_start_are_out_of_range() {
+    for index_type in [DataType::Int32, DataType::Int64] {
+        let (desc, inputs) = out_of_range_case(index_type, -7);
+        let e = check_out_of_range(&desc, &inputs);
+        assert!(
+            matches!(
+                e,
+                Error::IndexOutOfRange {
+                    value: -7,
+                    bound: 6,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn unsigned_indices_never_count_from_the_end() {
+    let (desc, inputs) = out_of_range_case(DataType::UInt32, u32::MAX as i128);
+    let e = check_out_of_range(&desc, &inputs);
+    assert!(
+        matches!(
+            e,
+            Error::IndexOutOfRange {
+                value: 4294967295,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let (desc, inputs) = out_of_range_case(DataType::UInt64, u64::MAX as i64 as i128);
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let e = context().run_blocking(&desc, &slices).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::IndexOutOfRange {
+                value: 18446744073709551615,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn sixty_four_bit_indices_are_never_truncated_to_their_low_word() {
+    // 2^32 + 1 has low word 1, in range; the whole value is not.
+    for index_type in [DataType::Int64, DataType::UInt64] {
+        let (desc, inputs) = out_of_range_case(index_type, (1i128 << 32) + 1);
+        let e = check_out_of_range(&desc, &inputs);
+        assert!(
+            matches!(
+                e,
+                Error::IndexOutOfRange {
+                    value: 4294967297,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+    let (desc, inputs) = out_of_range_case(DataType::Int64, -(1i128 << 32) + 2);
+    check_out_of_range(&desc, &inputs);
+}
+
+#[test]
+fn out_of_range_tuples_in_scatter_nd_name_the_component() {
+    let mut rng = Rng::new(25);
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+        input: TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
+        indices: TensorDesc::new(DataType::Int32, &[3, 2]),
+        updates: TensorDesc::new(DataType::UInt16, &[3, 6]),
+        output: TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
+        input_dimension_count: 3,
+        indices_dimension_count: 2,
+        duplicates: DuplicateMode::AnyUpdate,
+    });
+    let mut inputs = common::random_inputs(&mut rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    let tuples = [[1i128, 2], [3, 5], [0, -6]];
+    write_indices(&indices, &mut inputs[1], |c| {
+        tuples[c[0] as usize][c[1] as usize]
+    });
+    let e = check_out_of_range(&desc, &inputs);
+    assert_eq!(
+        e,
+        Error::IndexOutOfRange {
+            tensor: "indices",
+            position: vec![1, 1],
+            value: 5,
+            bound: 5
+        }
+    );
+}
+
+#[test]
+fn record_users_read_the_same_status() {
+    let (desc, inputs) = out_of_range_case(DataType::Int64, 100);
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let operator = context().compile(&desc).unwrap();
+    run_guarded(&desc, &slices);
+    // run_guarded compiled its own operator; this one has not run yet.
+    assert_eq!(operator.check_status_blocking(), Ok(()));
+    let e = reference::run(&desc, &slices).unwrap_err();
+    let device = context().device();
+    let buffers: Vec<wgpu::Buffer> = slices
+        .iter()
+        .map(|data| {
+            use wgpu::util::DeviceExt;
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        })
+        .collect();
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: operator.output_size(),
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let bindings: Vec<_> = buffers
+        .iter()
+        .map(|b| b.as_entire_buffer_binding())
+        .collect();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    operator
+        .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
+        .unwrap();
+    context().queue().submit([encoder.finish()]);
+    assert_eq!(operator.check_status_blocking(), Err(e));
+    // The next recording resets the status.
+    let clean = {
+        let mut v = inputs.clone();
+        write_indices(desc.inputs()[1].1, &mut v[1], |_| 1);
+        v
+    };
+    let clean_buffer = {
+        use wgpu::util::DeviceExt;
+        device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: &clean[1],
+            usage: wgpu::BufferUsages::STORAGE,
+        })
+    };
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let bindings = [
+        bindings[0].clone(),
+        clean_buffer.as_entire_buffer_binding(),
+        bindings[2].clone(),
+    ];
+    operator
+        .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
+        .unwrap();
+    context().queue().submit([encoder.finish()]);
+    assert_eq!(operator.check_status_blocking(), Ok(()));
+}
+
+// ---- in place ----
+
+fn in_place_case(rng: &mut Rng, data_type: DataType) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let (desc, mut inputs) = random_scatter_elements(
+        rng,
+        data_type,
+        DataType::Int32,
+        true,
+        DuplicateMode::AnyUpdate,
+    );
+    let OperatorDesc::ScatterElements(mut d) = desc else {
+        unreachable!()
+    };
+    // The output's layout (never broadcast) for both.
+    d.input = d.output.clone();
+    inputs[0] = rng.bytes(d.input.size_in_bytes() as usize);
+    (OperatorDesc::ScatterElements(d), inputs)
+}
+
+#[test]
+fn in_place_scatter_updates_the_input_buffer() {
+    use wgpu::util::DeviceExt;
+    let mut rng = Rng::new(26);
+    let device = context().device();
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Int64,
+    ] {
+        let (desc, inputs) = in_place_case(&mut rng, data_type);
+        let expected = reference::run(
+            &desc,
+            &inputs.iter().map(|v| v.as_slice()).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let operator = context().compile(&desc).unwrap();
+        let guard = guard_size() as usize;
+        let mut data = vec![SENTINEL; guard * 2 + inputs[0].len()];
+        data[guard..guard + inputs[0].len()].copy_from_slice(&inputs[0]);
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+        let tensor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: None,
+            contents: &data,
+            usage,
+        });
+        let others: Vec<wgpu::Buffer> = inputs[1..]
+            .iter()
+            .map(|d| {
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: None,
+                    contents: d,
+                    usage,
+                })
+            })
+            .collect();
+        let binding = wgpu::BufferBinding {
+            buffer: &tensor,
+            offset: guard as u64,
+            size: None,
+        };
+        let readback = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: data.len() as u64,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut encoder = device.create_command_encoder(&Default::default());
+        operator
+            .record(
+                &mut encoder,
+                &[
+                    binding.clone(),
+                    others[0].as_entire_buffer_binding(),
+                    others[1].as_entire_buffer_binding(),
+                ],
+                binding,
+            )
+            .unwrap();
+        encoder.copy_buffer_to_buffer(&tensor, 0, &readback, 0, data.len() as u64);
+        context().queue().submit([encoder.finish()]);
+        let got = common::read_buffer(&readback);
+        assert!(
+            got[..guard]
+                .iter()
+                .chain(&got[guard + expected.len()..])
+                .all(|&b| b == SENTINEL)
+        );
+        // Bytes no element covers keep the input's contents (the reference zeroes them).
+        let covered = common::covered_bytes(desc.output());
+        for (i, &byte) in got[guard..guard + expected.len()].iter().enumerate() {
+            let want = if covered[i] {
+                expected[i]
+            } else {
+                inputs[0][i]
+            };
+            assert_eq!(byte, want, "byte {i} of {desc:?}");
+        }
+    }
+}
+
+#[test]
+fn in_place_needs_the_same_offset_and_layout() {
+    let mut rng = Rng::new(27);
+    let device = context().device();
+    let alignment = device.limits().min_storage_buffer_offset_alignment as u64;
+    let (desc, inputs) = in_place_case(&mut rng, DataType::Float32);
+    let operator = context().compile(&desc).unwrap();
+    let bytes = inputs[0].len() as u64;
+    let shared = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: bytes * 2 + alignment * 2,
+        usage: wgpu::BufferUsages::STORAGE,
+        mapped_at_creation: false,
+    });
+    let other = |size: usize| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: size as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        })
+    };
+    let (indices, updates) = (other(inputs[1].len()), other(inputs[2].len()));
+    let elsewhere = (bytes / alignment + 1) * alignment;
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let e = operator
+        .record(
+            &mut encoder,
+            &[
+                wgpu::BufferBinding {
+                    buffer: &shared,
+                    offset: 0,
+                    size: None,
+                },
+                indices.as_entire_buffer_binding(),
+                updates.as_entire_buffer_binding(),
+            ],
+            wgpu::BufferBinding {
+                buffer: &shared,
+                offset: elsewhere,
+                size: None,
+            },
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::AliasedBindings {
+                tensor: "input",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Updates may never share the output's buffer.
+    let input = other(inputs[0].len());
+    let e = operator
+        .record(
+            &mut encoder,
+            &[
+                input.as_entire_buffer_binding(),
+                indices.as_entire_buffer_binding(),
+                shared.as_entire_buffer_binding(),
+            ],
+            shared.as_entire_buffer_binding(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::AliasedBindings {
+                tensor: "updates",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // A padded output layout differs from the input's: no in place.
+    let OperatorDesc::ScatterElements(mut d) = desc else {
+        unreachable!()
+    };
+    d.output = d.output.with_total_size(d.input.size_in_bytes() + 4);
+    let padded = context()
+        .compile(&OperatorDesc::ScatterElements(d))
+        .unwrap();
+    let e = padded
+        .record(
+            &mut encoder,
+            &[
+                shared.as_entire_buffer_binding(),
+                indices.as_entire_buffer_binding(),
+                updates.as_entire_buffer_binding(),
+            ],
+            shared.as_entire_buffer_binding(),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::AliasedBindings {
+                tensor: "input",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+// ---- validation: one test per rule ----
+
+fn valid_elements() -> ScatterElementsDesc {
+    ScatterElementsDesc {
+        input: TensorDesc::new(DataType::Float16, &[4, 5]),
+        indices: TensorDesc::new(DataType::Int64, &[2, 5]),
+        updates: TensorDesc::new(DataType::Float16, &[2, 5]),
+        output: TensorDesc::new(DataType::Float16, &[4, 5]),
+        axis: 0,
+        duplicates: DuplicateMode::AnyUpdate,
+    }
+}
+
+fn valid_nd() -> ScatterNdDesc {
+    ScatterNdDesc {
+        input: TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
+        indices: TensorDesc::new(DataType::UInt32, &[1, 1, 3, 2]),
+        updates: TensorDesc::new(DataType::Int8, &[1, 1, 3, 6]),
+        output: TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
+        input_dimension_count: 3,
+        indices_dimension_count: 2,
+        duplicates: DuplicateMode::AnyUpdate,
+    }
+}
+
+fn elements_error(change: impl FnOnce(&mut ScatterElementsDesc)) -> Error {
+    let mut d = valid_elements();
+    change(&mut d);
+    let desc = OperatorDesc::ScatterElements(d);
+    let e = desc.validate().expect_err("the change breaks a rule");
+    assert_eq!(context().compile(&desc).expect_err("compile"), e);
+    e
+}
+
+fn nd_error(change: impl FnOnce(&mut ScatterNdDesc)) -> Error {
+    let mut d = valid_nd();
+    change(&mut d);
+    let desc = OperatorDesc::ScatterNd(d);
+    let e = desc.validate().expect_err("the change breaks a rule");
+    assert_eq!(context().compile(&desc).expect_err("compile"), e);
+    e
+}
+
+#[test]
+fn the_valid_scatter_descriptors_pass() {
+    OperatorDesc::ScatterElements(valid_elements())
+        .validate()
+        .unwrap();
+    OperatorDesc::ScatterNd(valid_nd()).validate().unwrap();
+}
+
+#[test]
+fn scatter_indices_must_be_32_or_64_bit_integers() {
+    let e = elements_error(|d| d.indices.data_type = DataType::Float32);
+    assert!(
+        matches!(
+            e,
+            Error::UnsupportedDataType {
+                tensor: "indices",
+                actual: DataType::Float32,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices.data_type = DataType::Int16);
+    assert!(
+        matches!(
+            e,
+            Error::UnsupportedDataType {
+                tensor: "indices",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_updates_and_output_share_the_input_data_type() {
+    let e = elements_error(|d| d.updates.data_type = DataType::UInt16);
+    assert!(
+        matches!(
+            e,
+            Error::DataTypeMismatch {
+                tensor: "updates",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = elements_error(|d| d.output.data_type = DataType::Int16);
+    assert!(
+        matches!(
+            e,
+            Error::DataTypeMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.updates.data_type = DataType::UInt8);
+    assert!(
+        matches!(
+            e,
+            Error::DataTypeMismatch {
+                tensor: "updates",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.output.data_type = DataType::UInt8);
+    assert!(
+        matches!(
+            e,
+            Error::DataTypeMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_elements_tensors_share_one_rank() {
+    let e = elements_error(|d| d.indices = TensorDesc::new(DataType::Int64, &[1, 2, 5]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "indices",
+                actual: 3,
+                expected: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = elements_error(|d| d.updates = TensorDesc::new(DataType::Float16, &[10]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "updates",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = elements_error(|d| d.output = TensorDesc::new(DataType::Float16, &[20]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_output_sizes_equal_the_input_sizes() {
+    let e = elements_error(|d| d.output.sizes = vec![4, 6]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 1,
+                actual: 6,
+                expected: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.output.sizes = vec![1, 4, 5, 7]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_elements_updates_sizes_equal_the_indices_sizes() {
+    let e = elements_error(|d| d.updates.sizes = vec![3, 5]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "updates",
+                dimension: 0,
+                actual: 3,
+                expected: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_elements_axis_is_below_the_rank() {
+    let e = elements_error(|d| d.axis = 2);
+    assert_eq!(e, Error::AxisOutOfRange { axis: 2, rank: 2 });
+}
+
+#[test]
+fn scatter_elements_indices_fit_the_input_outside_the_axis() {
+    let e = elements_error(|d| {
+        d.indices.sizes = vec![2, 6];
+        d.updates.sizes = vec![2, 6];
+    });
+    assert!(
+        matches!(
+            e,
+            Error::SizeTooLarge {
+                tensor: "indices",
+                dimension: 1,
+                actual: 6,
+                limit: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Along the axis the indices may be longer than the input (duplicates).
+    let mut d = valid_elements();
+    d.indices.sizes = vec![9, 5];
+    d.updates.sizes = vec![9, 5];
+    OperatorDesc::ScatterElements(d).validate().unwrap();
+}
+
+#[test]
+fn scatter_nd_dimension_counts_lie_between_1_and_the_rank() {
+    let e = nd_error(|d| d.input_dimension_count = 0);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "input_dimension_count",
+                value: 0,
+                max: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.input_dimension_count = 5);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "input_dimension_count",
+                value: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices_dimension_count = 0);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "indices_dimension_count",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices_dimension_count = 5);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "indices_dimension_count",
+                value: 5,
+                max: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_nd_dimensions_before_the_counts_are_size_1() {
+    let e = nd_error(|d| {
+        d.input.sizes[0] = 2;
+        d.output.sizes[0] = 2;
+    });
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "input",
+                dimension: 0,
+                actual: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices.sizes[1] = 2);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "indices",
+                dimension: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_nd_tuple_size_is_at_most_the_input_dimension_count() {
+    let e = nd_error(|d| {
+        d.input_dimension_count = 1;
+        d.indices.sizes[3] = 2;
+    });
+    // With input_dimension_count 1 the leading-1 rule fires first; test the tuple rule alone.
+    assert!(
+        matches!(e, Error::SizeMismatch { .. } | Error::TupleSize { .. }),
+        "{e}"
+    );
+    let e = nd_error(|d| {
+        d.input = TensorDesc::new(DataType::Int8, &[1, 1, 1, 6]);
+        d.output = d.input.clone();
+        d.input_dimension_count = 1;
+    });
+    assert_eq!(e, Error::TupleSize { value: 2, max: 1 });
+}
+
+#[test]
+fn scatter_nd_updates_have_at_least_the_meaningful_rank() {
+    let e = nd_error(|d| d.updates = TensorDesc::new(DataType::Int8, &[18]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "updates",
+                actual: 1,
+                expected: 2,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn scatter_nd_updates_sizes_are_the_indices_then_the_input_trailing_sizes() {
+    let e = nd_error(|d| d.updates.sizes = vec![1, 1, 3, 5]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "updates",
+                dimension: 3,
+                actual: 5,
+                expected: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.updates.sizes = vec![2, 1, 3, 6]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "updates",
+                dimension: 0,
+                actual: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
