@@ -22,6 +22,41 @@ fn scatter(
     }
     store_output(at.indexed, load_updates(at.dense));
 }
+
+// @sub-word-begin
+// 1- and 2-byte elements, ELEMENTS_PER_WORD neighbours a thread (rows contiguous in updates
+// and output). When they land on consecutive elements of one output word, that word is
+// stored whole; otherwise each element is stored by compare-exchange.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_words(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let i = invocation_index(workgroup, workgroups, local);
+    if i >= params.count / ELEMENTS_PER_WORD {
+        return;
+    }
+    let first = i * ELEMENTS_PER_WORD;
+    var at: array<Location, ELEMENTS_PER_WORD>;
+    var whole = true;
+    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+        at[e] = locate(first + e);
+        whole = whole && at[e].bad_component == IN_RANGE && at[e].indexed == at[0].indexed + e;
+    }
+    if whole && at[0].indexed % ELEMENTS_PER_WORD == 0u {
+        atomicStore(&output[at[0].indexed / ELEMENTS_PER_WORD], updates[at[0].dense / ELEMENTS_PER_WORD]);
+        return;
+    }
+    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+        if at[e].bad_component != IN_RANGE {
+            report_out_of_range(first + e);
+        } else {
+            store_output(at[e].indexed, load_updates(at[e].dense));
+        }
+    }
+}
+// @sub-word-end
 // @any-update-end
 
 // @last-wins-begin

@@ -52,7 +52,7 @@ impl Unit {
         }
     }
 
-    fn is_sub_word(self) -> bool {
+    pub fn is_sub_word(self) -> bool {
         matches!(self, Unit::Byte | Unit::Half)
     }
 
@@ -152,6 +152,10 @@ impl Kernel {
         match self {
             Kernel::StridedCopy(_) => &["strided_copy"],
             Kernel::Scatter {
+                unit: Unit::Byte | Unit::Half,
+                last_wins: false,
+            } => &["scatter", "scatter_words", "describe_status"],
+            Kernel::Scatter {
                 last_wins: false, ..
             } => &["scatter", "describe_status"],
             Kernel::Scatter {
@@ -177,9 +181,13 @@ impl Kernel {
     fn family_source(self) -> String {
         match self {
             Kernel::StridedCopy(_) => SLICE.to_string(),
-            Kernel::Scatter { last_wins, .. } => {
-                let drop = if last_wins { "any-update" } else { "last-wins" };
-                format!("{INDEX_MAP}\n{}", without_section(SCATTER, drop))
+            Kernel::Scatter { unit, last_wins } => {
+                let mut text =
+                    without_section(SCATTER, if last_wins { "any-update" } else { "last-wins" });
+                if !unit.is_sub_word() {
+                    text = without_section(&text, "sub-word");
+                }
+                format!("{INDEX_MAP}\n{text}")
             }
         }
     }

@@ -1178,3 +1178,54 @@ fn scatter_nd_updates_sizes_are_the_indices_then_the_input_trailing_sizes() {
         "{e}"
     );
 }
+
+#[test]
+fn narrow_rows_scatter_whole_words_and_fall_back_per_element() {
+    // Packed rows of 1- and 2-byte elements: each thread takes a word's worth of neighbours.
+    let mut rng = Rng::new(28);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int8,
+        DataType::Float16,
+        DataType::UInt16,
+    ] {
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(data_type, &[16, 24]),
+            indices: TensorDesc::new(DataType::Int64, &[9, 24]),
+            updates: TensorDesc::new(data_type, &[9, 24]),
+            output: TensorDesc::new(data_type, &[16, 24]),
+            axis: 0,
+            duplicates: DuplicateMode::AnyUpdate,
+        });
+        let indices = desc.inputs()[1].1.clone();
+        // Whole rows to distinct targets (whole-word stores).
+        let mut rows: Vec<i128> = (0..16).collect();
+        rng.shuffle(&mut rows);
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        write_indices(&indices, &mut inputs[1], |c| rows[c[0] as usize]);
+        check_against_reference(&desc, &inputs);
+        // Every element its own row, duplicates included (per-element fallback).
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        write_indices(&indices, &mut inputs[1], |_| {
+            random_index(&mut rng, 16, DataType::Int64)
+        });
+        check_scatter_any_update(&desc, &inputs);
+        // An out-of-range index inside a word's worth: the rest of that word still lands.
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        write_indices(&indices, &mut inputs[1], |c| {
+            if c == [4, 5] { 16 } else { rows[c[0] as usize] }
+        });
+        let e = check_out_of_range(&desc, &inputs);
+        assert!(
+            matches!(
+                e,
+                Error::IndexOutOfRange {
+                    value: 16,
+                    bound: 16,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}

@@ -86,6 +86,21 @@ impl IndexMap {
         self.clone()
     }
 
+    /// Whether every run of `4 / element_bytes` neighbours (1- and 2-byte elements) starts a
+    /// word in the dense tensor and, when its indices agree, in the indexed tensor: rows
+    /// contiguous in both, and every row start and index stride a whole number of words.
+    pub fn rows_fill_words(&self) -> bool {
+        let per_word = (4 / self.element_bytes) as i64;
+        let inner = self.sizes.len() - 1;
+        self.dense_strides[inner] == 1
+            && self.indexed_strides[inner] == 1
+            && self.sizes[inner] as i64 % per_word == 0
+            && (0..inner).all(|d| {
+                self.dense_strides[d] % per_word == 0 && self.indexed_strides[d] % per_word == 0
+            })
+            && self.index_strides.iter().all(|s| s % per_word == 0)
+    }
+
     pub fn unit(&self) -> Unit {
         Unit::from_bytes(self.element_bytes)
     }

@@ -347,18 +347,21 @@ fn scatter(
         }
         steps.push(step);
     }
-    let passes: &[&'static str] = if last_wins {
-        &["claim_targets", "write_winners"]
+    let per_word = 4 / map.element_bytes.min(4) as u64;
+    let passes: &[(&'static str, u64)] = if last_wins {
+        &[("claim_targets", 1), ("write_winners", 1)]
+    } else if map.element_bytes < 4 && map.rows_fill_words() {
+        &[("scatter_words", per_word)]
     } else {
-        &["scatter"]
+        &[("scatter", 1)]
     };
-    for &entry_point in passes {
+    for &(entry_point, per_thread) in passes {
         steps.push(Step::Dispatch {
             kernel,
             entry_point,
             params: map.params(),
             slots: slots.clone(),
-            invocations: map.invocations(),
+            invocations: map.invocations() / per_thread,
             skip_in_place: false,
         });
     }
