@@ -4,7 +4,10 @@
 //! `cargo run --example tour` (set `WGPU_BACKEND=vulkan` and install `mesa-vulkan-drivers`
 //! to run it on a machine without a GPU).
 
-use dml_wgsl::{Context, DataType, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+use dml_wgsl::{
+    Context, DataType, DuplicateMode, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc,
+    SliceDesc, TensorDesc,
+};
 use half::f16;
 
 fn main() {
@@ -78,7 +81,7 @@ fn main() {
     let halves: Vec<f16> = (0..12).map(|v| f16::from_f32(v as f32 * 0.5)).collect();
     tour.show("Offsets", &[0, 1]);
     tour.show("Strides", &[1, 2]);
-    tour.run_typed(
+    tour.run(
         OperatorDesc::Slice(SliceDesc {
             input: TensorDesc::new(DataType::Float16, &[3, 4]),
             output: TensorDesc::new(DataType::Float16, &[3, 2]),
@@ -86,15 +89,14 @@ fn main() {
             sizes: vec![3, 2],
             strides: vec![1, 2],
         }),
-        bytemuck::cast_slice(&halves),
-        |b| f16::from_le_bytes([b[0], b[1]]).to_string(),
+        &[bytemuck::cast_slice(&halves)],
     );
 
     tour.section("DML_SLICE on UINT8: the inner 2x3 block of a 4x5 image");
     let pixels: Vec<u8> = (0..20).map(|v| v * 10 + 5).collect();
     tour.show("Offsets", &[1, 1]);
     tour.show("Sizes  ", &[2, 3]);
-    tour.run_typed(
+    tour.run(
         OperatorDesc::Slice(SliceDesc {
             input: TensorDesc::new(DataType::UInt8, &[4, 5]),
             output: TensorDesc::new(DataType::UInt8, &[2, 3]),
@@ -102,8 +104,98 @@ fn main() {
             sizes: vec![2, 3],
             strides: vec![1, 1],
         }),
-        &pixels,
-        |b| b[0].to_string(),
+        &[&pixels],
+    );
+
+    tour.section("DML_SCATTER example 1: 1-D scatter (duplicates: the last update wins)");
+    tour.show("Axis", &[0]);
+    tour.run(
+        OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(DataType::Float32, &[5]),
+            indices: TensorDesc::new(DataType::UInt32, &[4]),
+            updates: TensorDesc::new(DataType::Float32, &[4]),
+            output: TensorDesc::new(DataType::Float32, &[5]),
+            axis: 0,
+            duplicates: DuplicateMode::LastWins,
+        }),
+        &[
+            bytemuck::cast_slice(&[0f32, 1., 2., 3., 4.]),
+            bytemuck::cast_slice(&[3u32, 1, 3, 0]),
+            bytemuck::cast_slice(&[5f32, 6., 7., 8.]),
+        ],
+    );
+
+    tour.section("DML_SCATTER example 2: 2-D scatter (the input is {3,3}; the page says {2,3})");
+    tour.show("Axis", &[0]);
+    tour.run(
+        OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(DataType::Float32, &[3, 3]),
+            indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
+            updates: TensorDesc::new(DataType::Float32, &[2, 3]),
+            output: TensorDesc::new(DataType::Float32, &[3, 3]),
+            axis: 0,
+            duplicates: DuplicateMode::AnyUpdate,
+        }),
+        &[
+            bytemuck::cast_slice(&[0f32; 9]),
+            bytemuck::cast_slice(&[1u32, 0, 2, 0, 2, 1]),
+            bytemuck::cast_slice(&[10f32, 11., 12., 20., 21., 22.]),
+        ],
+    );
+
+    tour.section("DML_SCATTER_ND example (the indices are UINT32; the page says FLOAT32)");
+    tour.show("InputDimensionCount  ", &[1]);
+    tour.show("IndicesDimensionCount", &[2]);
+    tour.run(
+        OperatorDesc::ScatterNd(ScatterNdDesc {
+            input: TensorDesc::new(DataType::Float32, &[8]),
+            indices: TensorDesc::new(DataType::UInt32, &[4, 1]),
+            updates: TensorDesc::new(DataType::Float32, &[4]),
+            output: TensorDesc::new(DataType::Float32, &[8]),
+            input_dimension_count: 1,
+            indices_dimension_count: 2,
+            duplicates: DuplicateMode::AnyUpdate,
+        }),
+        &[
+            bytemuck::cast_slice(&[1f32, 2., 3., 4., 5., 6., 7., 8.]),
+            bytemuck::cast_slice(&[4u32, 3, 1, 7]),
+            bytemuck::cast_slice(&[9f32, 10., 11., 12.]),
+        ],
+    );
+
+    tour.section("DML_SCATTER with negative INT64 indices (counted from the end) on UINT8 data");
+    tour.show("Axis", &[1]);
+    tour.run(
+        OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(DataType::UInt8, &[2, 4]),
+            indices: TensorDesc::new(DataType::Int64, &[2, 2]),
+            updates: TensorDesc::new(DataType::UInt8, &[2, 2]),
+            output: TensorDesc::new(DataType::UInt8, &[2, 4]),
+            axis: 1,
+            duplicates: DuplicateMode::AnyUpdate,
+        }),
+        &[
+            &[1u8, 2, 3, 4, 5, 6, 7, 8],
+            bytemuck::cast_slice(&[-1i64, 0, -4, 2]),
+            &[100u8, 101, 102, 103],
+        ],
+    );
+
+    tour.section("An out-of-range index: skipped, and reported with where and what");
+    tour.run_expecting_error(
+        OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(DataType::Float32, &[5]),
+            indices: TensorDesc::new(DataType::Int32, &[3]),
+            updates: TensorDesc::new(DataType::Float32, &[3]),
+            output: TensorDesc::new(DataType::Float32, &[5]),
+            axis: 0,
+            duplicates: DuplicateMode::AnyUpdate,
+        }),
+        &[
+            bytemuck::cast_slice(&[0f32, 1., 2., 3., 4.]),
+            bytemuck::cast_slice(&[4i32, 5, -6]),
+            bytemuck::cast_slice(&[7f32, 8., 9.]),
+        ],
     );
 
     if tour.failures > 0 {
@@ -128,30 +220,54 @@ impl Tour {
     }
 
     fn run_f32(&mut self, desc: OperatorDesc, input: &[f32]) {
-        self.run_typed(desc, bytemuck::cast_slice(input), |b| {
-            f32::from_le_bytes([b[0], b[1], b[2], b[3]]).to_string()
-        });
+        self.run(desc, &[bytemuck::cast_slice(input)]);
     }
 
-    /// Prints every input and the output, each element formatted by `format` from its bytes.
-    fn run_typed(&mut self, desc: OperatorDesc, input: &[u8], format: impl Fn(&[u8]) -> String) {
-        for (name, t) in desc.inputs() {
-            println!(
-                "\n{}Tensor: {}",
-                title_case(name),
-                tensor(t, input, &format)
-            );
-        }
-        match self.context.run_blocking(&desc, &[input]) {
-            Ok(output) => println!(
-                "\nOutputTensor: {}\n",
-                tensor(desc.output(), &output, &format)
-            ),
+    /// Prints every input and the output (or the error), in the pages' notation.
+    fn run(&mut self, desc: OperatorDesc, inputs: &[&[u8]]) {
+        self.print_inputs(&desc, inputs);
+        match self.context.run_blocking(&desc, inputs) {
+            Ok(output) => println!("\nOutputTensor: {}\n", tensor(desc.output(), &output)),
             Err(e) => {
                 println!("\nerror: {e}\n");
                 self.failures += 1;
             }
         }
+    }
+
+    /// Runs a case that must fail, and prints the error.
+    fn run_expecting_error(&mut self, desc: OperatorDesc, inputs: &[&[u8]]) {
+        self.print_inputs(&desc, inputs);
+        match self.context.run_blocking(&desc, inputs) {
+            Ok(_) => {
+                println!("\nunexpectedly succeeded\n");
+                self.failures += 1;
+            }
+            Err(e) => println!("\nError: {e}\n"),
+        }
+    }
+
+    fn print_inputs(&self, desc: &OperatorDesc, inputs: &[&[u8]]) {
+        for ((name, t), bytes) in desc.inputs().into_iter().zip(inputs) {
+            println!("\n{}Tensor: {}", title_case(name), tensor(t, bytes));
+        }
+    }
+}
+
+/// One element's value, read from its little-endian bytes.
+fn element(t: DataType, b: &[u8]) -> String {
+    let mut word = [0u8; 8];
+    word[..b.len()].copy_from_slice(b);
+    let w = u64::from_le_bytes(word);
+    match t {
+        DataType::Float64 => f64::from_bits(w).to_string(),
+        DataType::Float32 => f32::from_bits(w as u32).to_string(),
+        DataType::Float16 => f16::from_bits(w as u16).to_string(),
+        DataType::Int64 => (w as i64).to_string(),
+        DataType::Int32 => (w as i32).to_string(),
+        DataType::Int16 => (w as i16).to_string(),
+        DataType::Int8 => (w as i8).to_string(),
+        DataType::UInt64 | DataType::UInt32 | DataType::UInt16 | DataType::UInt8 => w.to_string(),
     }
 }
 
@@ -179,7 +295,7 @@ fn type_name(t: DataType) -> &'static str {
 }
 
 /// `(Sizes:{..}, DataType:..)` and the nested-bracket listing the DirectML pages use.
-fn tensor(t: &TensorDesc, bytes: &[u8], format: &impl Fn(&[u8]) -> String) -> String {
+fn tensor(t: &TensorDesc, bytes: &[u8]) -> String {
     let sizes: Vec<String> = t.sizes.iter().map(|s| s.to_string()).collect();
     let width = t.data_type.size_in_bytes() as usize;
     let strides = t.effective_strides();
@@ -193,7 +309,7 @@ fn tensor(t: &TensorDesc, bytes: &[u8], format: &impl Fn(&[u8]) -> String) -> St
             .map(|(&c, &s)| c as u64 * s)
             .sum::<u64>() as usize
             * width;
-        values.push(format(&bytes[at..at + width]));
+        values.push(element(t.data_type, &bytes[at..at + width]));
         for d in (0..t.rank()).rev() {
             c[d] += 1;
             if c[d] < t.sizes[d] {
