@@ -5,8 +5,8 @@
 //! to run it on a machine without a GPU).
 
 use dml_wgsl::{
-    Context, DataType, DuplicateMode, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc,
-    SliceDesc, TensorDesc,
+    Context, DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
+    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc,
 };
 use half::f16;
 
@@ -178,6 +178,57 @@ fn main() {
             &[1u8, 2, 3, 4, 5, 6, 7, 8],
             bytemuck::cast_slice(&[-1i64, 0, -4, 2]),
             &[100u8, 101, 102, 103],
+        ],
+    );
+
+    tour.section("DML_GATHER: columns by index, -1 counting from the end");
+    tour.show("Axis           ", &[1]);
+    tour.show("IndexDimensions", &[1]);
+    tour.run(
+        OperatorDesc::Gather(GatherDesc {
+            input: TensorDesc::new(DataType::Float32, &[2, 3]),
+            indices: TensorDesc::new(DataType::Int32, &[1, 2]),
+            output: TensorDesc::new(DataType::Float32, &[2, 2]),
+            axis: 1,
+            index_dimensions: 1,
+        }),
+        &[
+            bytemuck::cast_slice(&[1f32, 2., 3., 4., 5., 6.]),
+            bytemuck::cast_slice(&[-1i32, 0]),
+        ],
+    );
+
+    tour.section("DML_GATHER_ELEMENTS: the page's example");
+    tour.show("Axis", &[0]);
+    tour.run(
+        OperatorDesc::GatherElements(GatherElementsDesc {
+            input: TensorDesc::new(DataType::Float32, &[3, 3]),
+            indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
+            output: TensorDesc::new(DataType::Float32, &[2, 3]),
+            axis: 0,
+        }),
+        &[
+            bytemuck::cast_slice(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
+            bytemuck::cast_slice(&[1u32, 2, 0, 2, 0, 0]),
+        ],
+    );
+
+    tour.section("DML_GATHER_ND1: one batch dimension, a 1-tuple per batch");
+    tour.show("InputDimensionCount  ", &[3]);
+    tour.show("IndicesDimensionCount", &[2]);
+    tour.show("BatchDimensionCount  ", &[1]);
+    tour.run(
+        OperatorDesc::GatherNd(GatherNdDesc {
+            input: TensorDesc::new(DataType::Int64, &[2, 2, 2]),
+            indices: TensorDesc::new(DataType::Int64, &[1, 2, 1]),
+            output: TensorDesc::new(DataType::Int64, &[1, 2, 2]),
+            input_dimension_count: 3,
+            indices_dimension_count: 2,
+            batch_dimension_count: 1,
+        }),
+        &[
+            bytemuck::cast_slice(&[0i64, 1, 2, 3, 4, 5, 6, 7]),
+            bytemuck::cast_slice(&[1i64, 0]),
         ],
     );
 

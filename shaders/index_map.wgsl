@@ -10,9 +10,9 @@ struct IndexParams {
     // Bit 0: the index type is signed; bit 1: it is 64 bits wide.
     index_flags: u32,
     tuple_stride: u32,
-    units_per_tuple: u32,
     reserved0: u32,
     reserved1: u32,
+    reserved2: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,
@@ -81,10 +81,11 @@ fn locate(i: u32) -> Location {
     return at;
 }
 
-// Records an out-of-range tuple. status[0] holds 0xffffffff - position (0: none), so a
-// cleared buffer means no error and atomicMax keeps the lowest position.
+// Records an out-of-range tuple met at dense unit i. status[0] holds 0xffffffff - i
+// (0: none), so a cleared buffer means no error and atomicMax keeps the lowest i, whose
+// tuple is the first bad one in the indices' row-major order.
 fn report_out_of_range(i: u32) {
-    atomicMax(&status[0], 0xffffffffu - i / params.units_per_tuple);
+    atomicMax(&status[0], 0xffffffffu - i);
 }
 
 // One thread, after the main pass: the reported tuple's bad component and raw value, so the
@@ -101,7 +102,7 @@ fn describe_status(
     if encoded == 0u {
         return;
     }
-    let at = locate((0xffffffffu - encoded) * params.units_per_tuple);
+    let at = locate(0xffffffffu - encoded);
     let v = index_words(at.tuple + at.bad_component * params.tuple_stride);
     atomicStore(&status[1], at.bad_component);
     atomicStore(&status[2], v.x);

@@ -42,8 +42,8 @@ mod tensor;
 pub use context::{CompiledOperator, Context};
 pub use error::{Error, Result};
 pub use ops::{
-    DuplicateMode, INDEX_TYPES, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc,
-    SliceDesc,
+    DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,
+    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
 };
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 

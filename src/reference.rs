@@ -5,7 +5,10 @@
 //! bit for bit. Useful to users too, as an executable statement of the semantics.
 
 use crate::error::{Error, Result};
-use crate::ops::{OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc};
+use crate::ops::{
+    GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc, ScatterElementsDesc, ScatterNdDesc,
+    Slice1Desc, SliceDesc,
+};
 use crate::tensor::TensorDesc;
 
 /// Runs `desc` on the CPU. Same contract as [`crate::Context::run`]: an out-of-range index
@@ -42,6 +45,102 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
             }
             (bytes, writes.status)
         }
+        OperatorDesc::Gather(d) => gather(d, inputs[0], inputs[1]),
+        OperatorDesc::GatherElements(d) => gather_elements(d, inputs[0], inputs[1]),
+        OperatorDesc::GatherNd(d) => gather_nd(d, inputs[0], inputs[1]),
+    })
+}
+
+/// The coordinates of `o` (an output coordinate) in the `count` gathered dimensions the
+/// output holds right-aligned: cropped leading dimensions read as 0.
+fn gathered_coordinate(o: &[u32], count: usize) -> Vec<u32> {
+    if count >= o.len() {
+        let mut g = vec![0u32; count - o.len()];
+        g.extend_from_slice(o);
+        g
+    } else {
+        o[o.len() - count..].to_vec()
+    }
+}
+
+/// Fills the output of a gather: `source(o)` gives the input coordinate of output
+/// coordinate `o`, or the out-of-range index (position, value, bound); those stay zero.
+fn gather_with(
+    input: &TensorDesc,
+    input_bytes: &[u8],
+    output: &TensorDesc,
+    mut source: impl FnMut(&[u32]) -> std::result::Result<Vec<u32>, (Vec<u32>, i128, u32)>,
+) -> (Vec<u8>, Result<()>) {
+    let mut bytes = zeroed(output);
+    let mut status = Ok(());
+    for_each_coordinate(&output.sizes, |o| match source(o) {
+        Ok(from) => copy_element(input, input_bytes, &from, output, &mut bytes, o),
+        Err((position, value, bound)) => first_error(&mut status, position, value, bound),
+    });
+    (bytes, status)
+}
+
+/// `DML_GATHER`: `output[a, j, b] = input[a, indices[j], b]`.
+fn gather(desc: &GatherDesc, input: &[u8], indices: &[u8]) -> (Vec<u8>, Result<()>) {
+    let axis = desc.axis as usize;
+    let index_dimensions = desc.index_dimensions as usize;
+    let count = desc.input.rank() - 1 + index_dimensions;
+    let bound = desc.input.sizes[axis];
+    let signed = desc.indices.data_type.is_signed();
+    gather_with(&desc.input, input, &desc.output, |o| {
+        let g = gathered_coordinate(o, count);
+        let mut at = vec![0u32; desc.indices.rank() - index_dimensions];
+        at.extend_from_slice(&g[axis..axis + index_dimensions]);
+        let value = read_index(&desc.indices, indices, &at);
+        let n = normalise(value, bound, signed).ok_or((at, value, bound))?;
+        Ok([&g[..axis], &[n], &g[axis + index_dimensions..]].concat())
+    })
+}
+
+/// `DML_GATHER_ELEMENTS`: `output[c] = input[c with c[axis] = indices[c]]`.
+fn gather_elements(
+    desc: &GatherElementsDesc,
+    input: &[u8],
+    indices: &[u8],
+) -> (Vec<u8>, Result<()>) {
+    let axis = desc.axis as usize;
+    let bound = desc.input.sizes[axis];
+    let signed = desc.indices.data_type.is_signed();
+    gather_with(&desc.input, input, &desc.output, |c| {
+        let value = read_index(&desc.indices, indices, c);
+        let n = normalise(value, bound, signed).ok_or((c.to_vec(), value, bound))?;
+        let mut from = c.to_vec();
+        from[axis] = n;
+        Ok(from)
+    })
+}
+
+/// `DML_GATHER_ND1`: `output[batch, b, t] = input[batch, indices[batch, b, :], t]`.
+fn gather_nd(desc: &GatherNdDesc, input: &[u8], indices: &[u8]) -> (Vec<u8>, Result<()>) {
+    let indices_rank = desc.indices.rank();
+    let input_rank = desc.input.rank();
+    let tuple = desc.indices.sizes[indices_rank - 1] as usize;
+    let batch = desc.batch_dimension_count as usize;
+    let leading = desc.indices_dimension_count as usize - 1;
+    let input_first = input_rank - desc.input_dimension_count as usize;
+    let indices_first = indices_rank - desc.indices_dimension_count as usize;
+    let trailing = desc.input_dimension_count as usize - batch - tuple;
+    let signed = desc.indices.data_type.is_signed();
+    gather_with(&desc.input, input, &desc.output, |o| {
+        let g = gathered_coordinate(o, leading + trailing);
+        let mut at = vec![0u32; indices_first];
+        at.extend_from_slice(&g[..leading]);
+        at.push(0);
+        let mut from = vec![0u32; input_first];
+        from.extend_from_slice(&g[..batch]);
+        for k in 0..tuple {
+            at[indices_rank - 1] = k as u32;
+            let value = read_index(&desc.indices, indices, &at);
+            let bound = desc.input.sizes[input_first + batch + k];
+            from.push(normalise(value, bound, signed).ok_or((at.clone(), value, bound))?);
+        }
+        from.extend_from_slice(&g[leading..]);
+        Ok(from)
     })
 }
 

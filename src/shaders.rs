@@ -100,12 +100,15 @@ pub(crate) enum Kernel {
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
     /// any-update pass or the two last-wins passes.
     Scatter { unit: Unit, last_wins: bool },
+    /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
+    Gather(Unit),
 }
 
 const COMMON: &str = include_str!("../shaders/common.wgsl");
 const INDEX_MAP: &str = include_str!("../shaders/index_map.wgsl");
 const SLICE: &str = include_str!("../shaders/slice.wgsl");
 const SCATTER: &str = include_str!("../shaders/scatter.wgsl");
+const GATHER: &str = include_str!("../shaders/gather.wgsl");
 
 const fn binding(name: &'static str, access: Access) -> Binding {
     Binding { name, access }
@@ -117,6 +120,12 @@ const STRIDED_COPY_BINDINGS: &[Binding] = &[
 ];
 const SCATTER_BINDINGS: &[Binding] = &[
     binding("updates", Access::ReadElements),
+    binding("indices", Access::ReadWords),
+    binding("output", Access::WriteElements),
+    binding("status", Access::AtomicWords),
+];
+const GATHER_BINDINGS: &[Binding] = &[
+    binding("input", Access::ReadElements),
     binding("indices", Access::ReadWords),
     binding("output", Access::WriteElements),
     binding("status", Access::AtomicWords),
@@ -137,13 +146,14 @@ impl Kernel {
             for last_wins in [false, true] {
                 all.push(Kernel::Scatter { unit, last_wins });
             }
+            all.push(Kernel::Gather(unit));
         }
         all
     }
 
     pub fn unit(self) -> Unit {
         match self {
-            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } => unit,
+            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } | Kernel::Gather(unit) => unit,
         }
     }
 
@@ -161,6 +171,10 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => &["claim_targets", "write_winners", "describe_status"],
+            Kernel::Gather(Unit::Byte | Unit::Half) => {
+                &["gather", "gather_words", "describe_status"]
+            }
+            Kernel::Gather(_) => &["gather", "describe_status"],
         }
     }
 
@@ -174,6 +188,7 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => SCATTER_LAST_WINS_BINDINGS,
+            Kernel::Gather(_) => GATHER_BINDINGS,
         }
     }
 
@@ -187,6 +202,14 @@ impl Kernel {
                 if !unit.is_sub_word() {
                     text = without_section(&text, "sub-word");
                 }
+                format!("{INDEX_MAP}\n{text}")
+            }
+            Kernel::Gather(unit) => {
+                let text = if unit.is_sub_word() {
+                    GATHER.to_string()
+                } else {
+                    without_section(GATHER, "sub-word")
+                };
                 format!("{INDEX_MAP}\n{text}")
             }
         }

@@ -154,7 +154,8 @@ fn random_scatter_elements(
         .collect();
     let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
         input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
+        // Broadcast indices would repeat targets.
+        indices: random_layout(rng, index_type, &indices_sizes, !unique),
         updates: random_layout(rng, data_type, &indices_sizes, true),
         output: random_layout(rng, data_type, &input_sizes, false),
         axis: axis as u32,
@@ -204,7 +205,7 @@ fn random_scatter_nd(
     let first = input_rank - input_count;
     let bounds: Vec<u32> = input_sizes[first..first + tuple].to_vec();
     let slice_sizes: Vec<u32> = input_sizes[first + tuple..].to_vec();
-    let batch_rank = rng.range(0, 2) as usize;
+    let batch_rank = rng.range(0, 2.min(8 - slice_sizes.len()) as u64) as usize;
     let tuple_space: u64 = bounds.iter().map(|&b| b as u64).product();
     let batch_sizes: Vec<u32> = loop {
         let b: Vec<u32> = (0..batch_rank).map(|_| rng.range(1, 9) as u32).collect();
@@ -217,13 +218,14 @@ fn random_scatter_nd(
     indices_sizes.extend(&batch_sizes);
     indices_sizes.push(tuple as u32);
     let meaningful = batch_rank + slice_sizes.len();
-    let updates_rank = meaningful.max(1) + rng.range(0, 1) as usize;
+    let updates_rank = (meaningful.max(1) + rng.range(0, 1) as usize).min(8);
     let mut updates_sizes = vec![1u32; updates_rank - meaningful];
     updates_sizes.extend(&batch_sizes);
     updates_sizes.extend(&slice_sizes);
     let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
         input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
+        // A broadcast tuple dimension would give every component one value.
+        indices: random_layout(rng, index_type, &indices_sizes, false),
         updates: random_layout(rng, data_type, &updates_sizes, true),
         output: random_layout(rng, data_type, &input_sizes, false),
         input_dimension_count: input_count as u32,

@@ -24,8 +24,6 @@ pub(crate) struct IndexMap {
     pub tuple_stride: i64,
     pub index_bounds: Vec<u32>,
     pub index_strides: Vec<i64>,
-    /// Dense elements per index tuple: positions in the index space are `element / this`.
-    pub elements_per_tuple: u64,
     pub index_type: DataType,
 }
 
@@ -63,7 +61,6 @@ impl IndexMap {
                 && self.indexed_strides[inner] == 1
                 && self.indices_strides[inner] == 0
                 && self.sizes[inner] as i64 % k == 0
-                && self.elements_per_tuple as i64 % k == 0
                 && (0..inner)
                     .all(|d| self.dense_strides[d] % k == 0 && self.indexed_strides[d] % k == 0)
                 && self.index_strides.iter().all(|s| s % k == 0);
@@ -71,7 +68,6 @@ impl IndexMap {
                 let mut wide = self.clone();
                 wide.element_bytes = unit;
                 wide.sizes[inner] /= k as u32;
-                wide.elements_per_tuple /= k as u64;
                 for d in 0..inner {
                     wide.dense_strides[d] /= k;
                     wide.indexed_strides[d] /= k;
@@ -101,6 +97,16 @@ impl IndexMap {
             && self.index_strides.iter().all(|s| s % per_word == 0)
     }
 
+    /// Whether every run of `4 / element_bytes` neighbours starts a word of the dense tensor:
+    /// dense rows contiguous, and every row start a whole number of words.
+    pub fn dense_rows_fill_words(&self) -> bool {
+        let per_word = (4 / self.element_bytes) as i64;
+        let inner = self.sizes.len() - 1;
+        self.dense_strides[inner] == 1
+            && self.sizes[inner] as i64 % per_word == 0
+            && (0..inner).all(|d| self.dense_strides[d] % per_word == 0)
+    }
+
     pub fn unit(&self) -> Unit {
         Unit::from_bytes(self.element_bytes)
     }
@@ -119,7 +125,7 @@ impl IndexMap {
             self.index_bounds.len() as u32,
             flags,
             self.tuple_stride as u32,
-            self.elements_per_tuple as u32,
+            0,
             0,
             0,
         ];
@@ -134,10 +140,20 @@ impl IndexMap {
         p
     }
 
-    /// How the host decodes an out-of-range report: positions count over `position_sizes`.
-    pub fn report(&self, position_sizes: Vec<u32>, tuples: bool) -> IndexReport {
+    /// How the host decodes an out-of-range report of this map, once optimised to `lowered`:
+    /// `dense_sizes` are the dense tensor's sizes and `positions` gives, per indices dimension
+    /// (less the tuple dimension when `tuples`), the dense dimension holding its coordinate.
+    pub fn report(
+        &self,
+        lowered: &IndexMap,
+        dense_sizes: &[u32],
+        positions: Vec<Option<usize>>,
+        tuples: bool,
+    ) -> IndexReport {
         IndexReport {
-            position_sizes,
+            dense_sizes: dense_sizes.to_vec(),
+            elements_per_unit: (lowered.element_bytes / self.element_bytes) as u64,
+            positions,
             tuples,
             bounds: self.index_bounds.clone(),
             index_type: self.index_type,

@@ -3,10 +3,12 @@
 //! Each family has a module: it defines the DirectML-shaped `*Desc`, checks every rule
 //! before any GPU work, and lowers the descriptor to the kernel dispatches `context.rs` records.
 
+pub mod gather;
 mod index_map;
 pub mod scatter;
 pub mod slice;
 
+pub use gather::{GatherDesc, GatherElementsDesc, GatherNdDesc};
 pub use scatter::{DuplicateMode, ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
 
@@ -26,6 +28,12 @@ pub enum OperatorDesc {
     ScatterElements(ScatterElementsDesc),
     /// `DML_SCATTER_ND_OPERATOR_DESC`.
     ScatterNd(ScatterNdDesc),
+    /// `DML_GATHER_OPERATOR_DESC`.
+    Gather(GatherDesc),
+    /// `DML_GATHER_ELEMENTS_OPERATOR_DESC`.
+    GatherElements(GatherElementsDesc),
+    /// `DML_GATHER_ND1_OPERATOR_DESC` (`DML_GATHER_ND` with no batch dimensions).
+    GatherNd(GatherNdDesc),
 }
 
 impl OperatorDesc {
@@ -48,6 +56,9 @@ impl OperatorDesc {
                     ("updates", &d.updates),
                 ]
             }
+            OperatorDesc::Gather(d) => vec![("input", &d.input), ("indices", &d.indices)],
+            OperatorDesc::GatherElements(d) => vec![("input", &d.input), ("indices", &d.indices)],
+            OperatorDesc::GatherNd(d) => vec![("input", &d.input), ("indices", &d.indices)],
         }
     }
 
@@ -58,6 +69,9 @@ impl OperatorDesc {
             OperatorDesc::Slice1(d) => &d.output,
             OperatorDesc::ScatterElements(d) => &d.output,
             OperatorDesc::ScatterNd(d) => &d.output,
+            OperatorDesc::Gather(d) => &d.output,
+            OperatorDesc::GatherElements(d) => &d.output,
+            OperatorDesc::GatherNd(d) => &d.output,
         }
     }
 
@@ -68,6 +82,9 @@ impl OperatorDesc {
             OperatorDesc::Slice1(d) => d.validate(),
             OperatorDesc::ScatterElements(d) => d.validate(),
             OperatorDesc::ScatterNd(d) => d.validate(),
+            OperatorDesc::Gather(d) => d.validate(),
+            OperatorDesc::GatherElements(d) => d.validate(),
+            OperatorDesc::GatherNd(d) => d.validate(),
         }
     }
 
@@ -79,6 +96,9 @@ impl OperatorDesc {
             OperatorDesc::Slice1(d) => Lowered::steps(d.lower().steps(device)),
             OperatorDesc::ScatterElements(d) => d.lower(device),
             OperatorDesc::ScatterNd(d) => d.lower(device),
+            OperatorDesc::Gather(d) => d.lower(device),
+            OperatorDesc::GatherElements(d) => d.lower(device),
+            OperatorDesc::GatherNd(d) => d.lower(device),
         })
     }
 }
@@ -143,12 +163,17 @@ impl Lowered {
     }
 }
 
-/// What the host needs to describe an out-of-range index found by the GPU.
+/// What the host needs to describe an out-of-range index found by the GPU, which reports
+/// the lowest dense unit (updates or output) whose index tuple was out of range.
 #[derive(Clone, Debug)]
 pub(crate) struct IndexReport {
-    /// The sizes the reported position counts over, row-major (the indices tensor's, less
-    /// its last dimension when that holds tuples).
-    pub position_sizes: Vec<u32>,
+    /// The dense tensor's sizes: the reported unit counts over them, row-major.
+    pub dense_sizes: Vec<u32>,
+    /// Elements per unit moved (more than 1 where rows move 16 bytes at a time).
+    pub elements_per_unit: u64,
+    /// Per indices dimension (less the tuple dimension), the dense dimension holding its
+    /// coordinate; `None` for placeholders of size 1.
+    pub positions: Vec<Option<usize>>,
     /// The indices' last dimension holds tuples: the position gets the component appended.
     pub tuples: bool,
     /// The bound of each tuple component.
@@ -162,12 +187,17 @@ impl IndexReport {
         if words[0] == 0 {
             return Ok(());
         }
-        let mut linear = (u32::MAX - words[0]) as u64;
-        let mut position = vec![0u32; self.position_sizes.len()];
-        for (p, &size) in position.iter_mut().zip(&self.position_sizes).rev() {
-            *p = (linear % size as u64) as u32;
+        let mut linear = (u32::MAX - words[0]) as u64 * self.elements_per_unit;
+        let mut dense = vec![0u32; self.dense_sizes.len()];
+        for (c, &size) in dense.iter_mut().zip(&self.dense_sizes).rev() {
+            *c = (linear % size as u64) as u32;
             linear /= size as u64;
         }
+        let mut position: Vec<u32> = self
+            .positions
+            .iter()
+            .map(|p| p.map_or(0, |d| dense[d]))
+            .collect();
         let component = words[1] as usize;
         if self.tuples {
             position.push(component as u32);

@@ -141,17 +141,22 @@ impl ScatterElementsDesc {
             tuple_stride: 0,
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![output_strides[axis]],
-            elements_per_tuple: 1,
             index_type: self.indices.data_type,
         }
     }
 
     pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
-        let map = self.index_map();
-        let report = map.report(self.indices.sizes.clone(), false);
-        let mut lowered = scatter(&self.input, &self.output, map, self.duplicates, device);
-        lowered.index_report = Some(report);
-        lowered
+        let positions = (0..self.indices.rank()).map(Some).collect();
+        scatter(
+            &self.input,
+            &self.output,
+            &self.updates,
+            self.index_map(),
+            positions,
+            false,
+            self.duplicates,
+            device,
+        )
     }
 }
 
@@ -286,21 +291,33 @@ impl ScatterNdDesc {
             tuple_stride: indices_strides[indices_rank - 1],
             index_bounds: self.input.sizes[first..first + tuple].to_vec(),
             index_strides: output_strides[first..first + tuple].to_vec(),
-            elements_per_tuple: self.input.sizes[input_rank - trailing..]
-                .iter()
-                .map(|&s| s as u64)
-                .product(),
             index_type: self.indices.data_type,
         }
     }
 
     pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
-        let map = self.index_map();
-        let positions = self.indices.sizes[..self.indices.rank() - 1].to_vec();
-        let report = map.report(positions, true);
-        let mut lowered = scatter(&self.input, &self.output, map, self.duplicates, device);
-        lowered.index_report = Some(report);
-        lowered
+        // Indices dimension a (less the tuple's) is a batch dimension of the updates, or a
+        // leading placeholder.
+        let indices_rank = self.indices.rank();
+        let batch = self.indices_dimension_count as usize - 1;
+        let trailing = (self.input_dimension_count - self.tuple_size()) as usize;
+        let first_batch = self.updates.rank() - trailing - batch;
+        let positions = (0..indices_rank - 1)
+            .map(|a| {
+                (a >= indices_rank - 1 - batch)
+                    .then(|| first_batch + a - (indices_rank - 1 - batch))
+            })
+            .collect();
+        scatter(
+            &self.input,
+            &self.output,
+            &self.updates,
+            self.index_map(),
+            positions,
+            true,
+            self.duplicates,
+            device,
+        )
     }
 }
 
@@ -311,14 +328,19 @@ pub(crate) fn signed(t: &TensorDesc) -> Vec<i64> {
 
 /// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
 /// place, scatter, then describe the first out-of-range index if there was one.
+#[allow(clippy::too_many_arguments)]
 fn scatter(
     input: &TensorDesc,
     output: &TensorDesc,
-    map: IndexMap,
+    updates: &TensorDesc,
+    original: IndexMap,
+    positions: Vec<Option<usize>>,
+    tuples: bool,
     duplicates: DuplicateMode,
     device: &DeviceFacts,
 ) -> Lowered {
-    let map = optimised(&map, device);
+    let map = optimised(&original, device);
+    let report = original.report(&map, &updates.sizes, positions, tuples);
     // A plain 8-byte store is two words that another thread's store may interleave with.
     let last_wins = duplicates == DuplicateMode::LastWins || input.data_type.size_in_bytes() == 8;
     let kernel = Kernel::Scatter {
@@ -369,7 +391,7 @@ fn scatter(
     Lowered {
         steps,
         scratch_bytes,
-        index_report: None,
+        index_report: Some(report),
         in_place_allowed: input.effective_strides() == output.effective_strides()
             && input.size_in_bytes() == output.size_in_bytes(),
     }

@@ -1,0 +1,452 @@
+//! Gather (`DML_GATHER_OPERATOR_DESC`), GatherElements (`DML_GATHER_ELEMENTS_OPERATOR_DESC`)
+//! and GatherND (`DML_GATHER_ND1_OPERATOR_DESC`; no batch dimensions is `DML_GATHER_ND`).
+
+use super::index_map::{IndexMap, optimised};
+use super::scatter::signed;
+use super::{
+    DeviceFacts, Lowered, Slot, Step, check_index_type, check_same_kind, check_same_sizes,
+};
+use crate::error::{Error, Result};
+use crate::shaders::Kernel;
+use crate::tensor::TensorDesc;
+
+/// `DML_GATHER_OPERATOR_DESC`: `output[a.., j.., b..] = input[a.., indices[j..], b..]`, where
+/// `a` runs over the input's dimensions before `axis`, `j` over the indices' last
+/// `index_dimensions` dimensions and `b` over the input's dimensions after `axis`.
+///
+/// * `indices` is Int32, UInt32, Int64 or UInt64; its dimensions before the last
+///   `index_dimensions` are placeholders of size 1. `index_dimensions` may be 0 (one index).
+/// * `output` has the input's data type; its sizes are `input.sizes[..axis]`, the indices'
+///   last `index_dimensions` sizes, `input.sizes[axis + 1..]`, right-aligned to the output's
+///   rank: leading 1s are cropped where they would overflow it, and added where short.
+/// * An index must lie in `[-n, n)` (signed) or `[0, n)` (unsigned), `n = input.sizes[axis]`.
+///   An out-of-range index never reads outside the input: its output elements are written as
+///   zero and `run` reports [`Error::IndexOutOfRange`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatherDesc {
+    pub input: TensorDesc,
+    pub indices: TensorDesc,
+    pub output: TensorDesc,
+    pub axis: u32,
+    pub index_dimensions: u32,
+}
+
+/// `DML_GATHER_ELEMENTS_OPERATOR_DESC`: along `axis`,
+/// `output[c] = input[c with c[axis] = indices[c]]` for every coordinate `c` of `indices`.
+///
+/// * `input`, `indices` and `output` share one rank; `output` has the indices' sizes and the
+///   input's data type; outside `axis` the indices' sizes are at most the input's (DirectML
+///   asks for equality; smaller is accepted, as PyTorch and ONNX do).
+/// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatherElementsDesc {
+    pub input: TensorDesc,
+    pub indices: TensorDesc,
+    pub output: TensorDesc,
+    pub axis: u32,
+}
+
+/// `DML_GATHER_ND1_OPERATOR_DESC`: `output[batch, b.., t..] = input[batch, indices[batch, b.., :], t..]`.
+///
+/// * Only the last `input_dimension_count` dimensions of `input` and the last
+///   `indices_dimension_count` of `indices` are meaningful; the leading ones must be 1.
+/// * The first `batch_dimension_count` meaningful dimensions are batches, equal in both, and
+///   fewer than either dimension count.
+/// * The indices' last size `q` is the tuple size, `1 <= q <= input_dimension_count - batch`;
+///   each tuple addresses the `q` meaningful input dimensions after the batches.
+/// * `output` has the input's data type; its sizes are the indices' meaningful sizes less the
+///   last, then the input's meaningful sizes after batches and tuple, right-aligned with
+///   leading 1s. (DirectML's page writes the trailing part as the input's last `q` sizes; its
+///   own ScatterND example settles it as here, as ONNX defines GatherND.)
+/// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`], per component.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GatherNdDesc {
+    pub input: TensorDesc,
+    pub indices: TensorDesc,
+    pub output: TensorDesc,
+    pub input_dimension_count: u32,
+    pub indices_dimension_count: u32,
+    pub batch_dimension_count: u32,
+}
+
+/// Validates the tensors every gather shares: types and the index type.
+fn check_tensors(input: &TensorDesc, indices: &TensorDesc, output: &TensorDesc) -> Result<()> {
+    input.validate("input", false)?;
+    indices.validate("indices", false)?;
+    output.validate("output", true)?;
+    check_index_type(indices)?;
+    if output.data_type != input.data_type {
+        return Err(Error::DataTypeMismatch {
+            tensor: "output",
+            actual: output.data_type,
+            expected_from: "input",
+            expected: input.data_type,
+        });
+    }
+    Ok(())
+}
+
+/// The meaningful sizes right-aligned to `rank`: leading 1s cropped or added.
+fn right_aligned(mut sizes: Vec<u32>, rank: usize) -> Option<Vec<u32>> {
+    while sizes.len() > rank && sizes[0] == 1 {
+        sizes.remove(0);
+    }
+    if sizes.len() > rank {
+        return None;
+    }
+    let mut full = vec![1; rank - sizes.len()];
+    full.extend(sizes);
+    Some(full)
+}
+
+fn check_placeholders(tensor: &'static str, t: &TensorDesc, count: usize) -> Result<()> {
+    let leading = t.rank() - count;
+    if let Some(d) = (0..leading).find(|&d| t.sizes[d] != 1) {
+        return Err(Error::SizeMismatch {
+            tensor,
+            dimension: d,
+            actual: t.sizes[d],
+            expected: 1,
+            rule: "dimensions before the dimension count are placeholders of size 1",
+        });
+    }
+    Ok(())
+}
+
+fn check_output_sizes(output: &TensorDesc, meaningful: Vec<u32>, rule: &'static str) -> Result<()> {
+    let count = meaningful.len();
+    match right_aligned(meaningful, output.rank()) {
+        Some(expected) => check_same_sizes("output", output, &expected, rule),
+        None => Err(Error::RankMismatch {
+            tensor: "output",
+            actual: output.rank(),
+            expected_from: "the gathered dimensions",
+            expected: count,
+        }),
+    }
+}
+
+impl GatherDesc {
+    /// Checks every rule of `DML_GATHER`.
+    pub fn validate(&self) -> Result<()> {
+        check_tensors(&self.input, &self.indices, &self.output)?;
+        let rank = self.input.rank();
+        for (tensor, t) in [("indices", &self.indices), ("output", &self.output)] {
+            if t.rank() != rank {
+                return Err(Error::RankMismatch {
+                    tensor,
+                    actual: t.rank(),
+                    expected_from: "input",
+                    expected: rank,
+                });
+            }
+        }
+        if self.axis as usize >= rank {
+            return Err(Error::AxisOutOfRange {
+                axis: self.axis,
+                rank,
+            });
+        }
+        if self.index_dimensions as usize > self.indices.rank() {
+            return Err(Error::DimensionCount {
+                field: "index_dimensions",
+                value: self.index_dimensions,
+                max: self.indices.rank(),
+                rule: "at most the indices' rank (0 gathers one index)",
+            });
+        }
+        check_placeholders("indices", &self.indices, self.index_dimensions as usize)?;
+        check_output_sizes(
+            &self.output,
+            self.gathered_sizes(),
+            "input sizes before the axis, the indices' sizes, input sizes after the axis",
+        )
+    }
+
+    fn gathered_sizes(&self) -> Vec<u32> {
+        let axis = self.axis as usize;
+        let indices_rank = self.indices.rank();
+        [
+            &self.input.sizes[..axis],
+            &self.indices.sizes[indices_rank - self.index_dimensions as usize..],
+            &self.input.sizes[axis + 1..],
+        ]
+        .concat()
+    }
+
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let axis = self.axis as usize;
+        let index_dimensions = self.index_dimensions as usize;
+        let input_strides = signed(&self.input);
+        let indices_strides = signed(&self.indices);
+        let indices_rank = self.indices.rank();
+        let output_rank = self.output.rank();
+        let gathered = self.gathered_sizes().len() as i64;
+        let mut indexed_strides = vec![0i64; output_rank];
+        let mut tuple_strides = vec![0i64; output_rank];
+        // Output dimension o is position p of the gathered sizes (negative: a placeholder).
+        let mut positions = vec![None; indices_rank];
+        for (o, (indexed, tuple)) in indexed_strides
+            .iter_mut()
+            .zip(tuple_strides.iter_mut())
+            .enumerate()
+        {
+            let p = o as i64 + gathered - output_rank as i64;
+            if p < 0 {
+                continue;
+            }
+            let p = p as usize;
+            if p < axis {
+                *indexed = input_strides[p];
+            } else if p < axis + index_dimensions {
+                let dimension = indices_rank - index_dimensions + (p - axis);
+                *tuple = indices_strides[dimension];
+                positions[dimension] = Some(o);
+            } else {
+                *indexed = input_strides[p - index_dimensions + 1];
+            }
+        }
+        let map = IndexMap {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.output.sizes.clone(),
+            dense_strides: signed(&self.output),
+            indexed_strides,
+            indices_strides: tuple_strides,
+            tuple_stride: 0,
+            index_bounds: vec![self.input.sizes[axis]],
+            index_strides: vec![input_strides[axis]],
+            index_type: self.indices.data_type,
+        };
+        gather(map, &self.output.sizes, positions, false, device)
+    }
+}
+
+impl GatherElementsDesc {
+    /// Checks every rule of `DML_GATHER_ELEMENTS`.
+    pub fn validate(&self) -> Result<()> {
+        check_tensors(&self.input, &self.indices, &self.output)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
+        let rank = self.input.rank();
+        if self.indices.rank() != rank {
+            return Err(Error::RankMismatch {
+                tensor: "indices",
+                actual: self.indices.rank(),
+                expected_from: "input",
+                expected: rank,
+            });
+        }
+        check_same_sizes(
+            "output",
+            &self.output,
+            &self.indices.sizes,
+            "the indices' sizes",
+        )?;
+        if self.axis as usize >= rank {
+            return Err(Error::AxisOutOfRange {
+                axis: self.axis,
+                rank,
+            });
+        }
+        for d in (0..rank).filter(|&d| d != self.axis as usize) {
+            if self.indices.sizes[d] > self.input.sizes[d] {
+                return Err(Error::SizeTooLarge {
+                    tensor: "indices",
+                    dimension: d,
+                    actual: self.indices.sizes[d],
+                    limit: self.input.sizes[d],
+                    rule: "outside the axis, the indices' sizes are at most the input's",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let axis = self.axis as usize;
+        let input_strides = signed(&self.input);
+        let mut indexed_strides = input_strides.clone();
+        indexed_strides[axis] = 0;
+        let map = IndexMap {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.output.sizes.clone(),
+            dense_strides: signed(&self.output),
+            indexed_strides,
+            indices_strides: signed(&self.indices),
+            tuple_stride: 0,
+            index_bounds: vec![self.input.sizes[axis]],
+            index_strides: vec![input_strides[axis]],
+            index_type: self.indices.data_type,
+        };
+        let positions = (0..self.indices.rank()).map(Some).collect();
+        gather(map, &self.output.sizes, positions, false, device)
+    }
+}
+
+impl GatherNdDesc {
+    /// Checks every rule of `DML_GATHER_ND1`.
+    pub fn validate(&self) -> Result<()> {
+        check_tensors(&self.input, &self.indices, &self.output)?;
+        let (input_rank, indices_rank) = (self.input.rank(), self.indices.rank());
+        for (field, value, rank) in [
+            (
+                "input_dimension_count",
+                self.input_dimension_count,
+                input_rank,
+            ),
+            (
+                "indices_dimension_count",
+                self.indices_dimension_count,
+                indices_rank,
+            ),
+        ] {
+            if value == 0 || value as usize > rank {
+                return Err(Error::DimensionCount {
+                    field,
+                    value,
+                    max: rank,
+                    rule: "between 1 and the tensor's rank",
+                });
+            }
+        }
+        let batch = self.batch_dimension_count;
+        let most = self.input_dimension_count.min(self.indices_dimension_count) as usize;
+        if batch as usize >= most {
+            return Err(Error::InvalidParameter {
+                field: "batch_dimension_count",
+                dimension: 0,
+                value: batch as i64,
+                rule: "fewer than both input_dimension_count and indices_dimension_count",
+            });
+        }
+        check_placeholders("input", &self.input, self.input_dimension_count as usize)?;
+        check_placeholders(
+            "indices",
+            &self.indices,
+            self.indices_dimension_count as usize,
+        )?;
+        let input_first = input_rank - self.input_dimension_count as usize;
+        let indices_first = indices_rank - self.indices_dimension_count as usize;
+        for b in 0..batch as usize {
+            let (want, got) = (
+                self.input.sizes[input_first + b],
+                self.indices.sizes[indices_first + b],
+            );
+            if want != got {
+                return Err(Error::SizeMismatch {
+                    tensor: "indices",
+                    dimension: indices_first + b,
+                    actual: got,
+                    expected: want as u64,
+                    rule: "batch dimensions are equal in the input and the indices",
+                });
+            }
+        }
+        let tuple = self.tuple_size();
+        if tuple > self.input_dimension_count - batch {
+            return Err(Error::TupleSize {
+                value: tuple,
+                max: self.input_dimension_count - batch,
+            });
+        }
+        check_output_sizes(
+            &self.output,
+            self.gathered_sizes(),
+            "the indices' meaningful sizes less the last, then the input's after batches and tuple",
+        )
+    }
+
+    fn tuple_size(&self) -> u32 {
+        *self.indices.sizes.last().expect("validated rank >= 1")
+    }
+
+    fn gathered_sizes(&self) -> Vec<u32> {
+        let indices_rank = self.indices.rank();
+        let input_rank = self.input.rank();
+        let leading = &self.indices.sizes
+            [indices_rank - self.indices_dimension_count as usize..indices_rank - 1];
+        let skipped = (self.batch_dimension_count + self.tuple_size()) as usize;
+        let first = input_rank - self.input_dimension_count as usize;
+        [leading, &self.input.sizes[first + skipped..]].concat()
+    }
+
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let input_strides = signed(&self.input);
+        let indices_strides = signed(&self.indices);
+        let (input_rank, indices_rank, output_rank) =
+            (self.input.rank(), self.indices.rank(), self.output.rank());
+        let batch = self.batch_dimension_count as usize;
+        let tuple = self.tuple_size() as usize;
+        let input_first = input_rank - self.input_dimension_count as usize;
+        let indices_first = indices_rank - self.indices_dimension_count as usize;
+        let leading = self.indices_dimension_count as usize - 1;
+        let gathered = self.gathered_sizes().len();
+        let mut indexed_strides = vec![0i64; output_rank];
+        let mut tuple_strides = vec![0i64; output_rank];
+        let mut positions = vec![None; indices_rank - 1];
+        for o in (output_rank - gathered)..output_rank {
+            let p = o - (output_rank - gathered);
+            if p < leading {
+                // A batch or index dimension of the indices (batches also step the input).
+                let dimension = indices_first + p;
+                tuple_strides[o] = indices_strides[dimension];
+                positions[dimension] = Some(o);
+                if p < batch {
+                    indexed_strides[o] = input_strides[input_first + p];
+                }
+            } else {
+                indexed_strides[o] = input_strides[input_first + batch + tuple + (p - leading)];
+            }
+        }
+        let addressed = input_first + batch;
+        let map = IndexMap {
+            element_bytes: self.input.data_type.size_in_bytes(),
+            sizes: self.output.sizes.clone(),
+            dense_strides: signed(&self.output),
+            indexed_strides,
+            indices_strides: tuple_strides,
+            tuple_stride: indices_strides[indices_rank - 1],
+            index_bounds: self.input.sizes[addressed..addressed + tuple].to_vec(),
+            index_strides: input_strides[addressed..addressed + tuple].to_vec(),
+            index_type: self.indices.data_type,
+        };
+        gather(map, &self.output.sizes, positions, true, device)
+    }
+}
+
+/// The steps of a gather: reset the status, gather (out-of-range elements written as zero),
+/// then describe the first out-of-range index if there was one.
+fn gather(
+    original: IndexMap,
+    output_sizes: &[u32],
+    positions: Vec<Option<usize>>,
+    tuples: bool,
+    device: &DeviceFacts,
+) -> Lowered {
+    let map = optimised(&original, device);
+    let report = original.report(&map, output_sizes, positions, tuples);
+    let kernel = Kernel::Gather(map.unit());
+    let slots = vec![Slot::Input(0), Slot::Input(1), Slot::Output, Slot::Status];
+    let (entry_point, per_thread) = if map.element_bytes < 4 && map.dense_rows_fill_words() {
+        ("gather_words", (4 / map.element_bytes) as u64)
+    } else {
+        ("gather", 1)
+    };
+    let steps = vec![
+        Step::Clear(Slot::Status),
+        Step::Dispatch {
+            kernel,
+            entry_point,
+            params: map.params(),
+            slots: slots.clone(),
+            invocations: map.invocations() / per_thread,
+            skip_in_place: false,
+        },
+        map.describe_step(kernel, slots),
+    ];
+    Lowered {
+        steps,
+        scratch_bytes: 0,
+        index_report: Some(report),
+        in_place_allowed: false,
+    }
+}

@@ -1,0 +1,963 @@
+//! Gather, GatherElements and GatherND on the GPU: hand-checked cases, random differential
+//! tests against the reference, round trips through the scatters, out-of-range indices,
+//! and every validation rule.
+
+mod common;
+
+use common::{
+    Rng, SENTINEL, check_against_reference, context, guard_size, random_index, random_inputs,
+    random_layout, run_guarded, write_indices,
+};
+use dml_wgsl::{
+    DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
+    ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
+};
+
+fn bytes<T: bytemuck::Pod>(values: &[T]) -> Vec<u8> {
+    bytemuck::cast_slice(values).to_vec()
+}
+
+fn run<T: bytemuck::Pod>(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<T> {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let out = context().run_blocking(desc, &slices).expect("run");
+    bytemuck::cast_slice(&out).to_vec()
+}
+
+// ---- hand-checked cases ----
+
+#[test]
+fn gather_elements_page_example() {
+    // DirectML's DML_GATHER_ELEMENTS page: output[y, x] = input[indices[y, x], x].
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[3, 3]),
+        indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
+        output: TensorDesc::new(DataType::Float32, &[2, 3]),
+        axis: 0,
+    });
+    let inputs = [
+        bytes(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
+        bytes(&[1u32, 2, 0, 2, 0, 0]),
+    ];
+    assert_eq!(run::<f32>(&desc, &inputs), [4., 8., 3., 7., 2., 3.]);
+}
+
+#[test]
+fn gather_elements_along_the_last_axis_with_negative_indices() {
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: TensorDesc::new(DataType::Int16, &[2, 4]),
+        indices: TensorDesc::new(DataType::Int64, &[2, 3]),
+        output: TensorDesc::new(DataType::Int16, &[2, 3]),
+        axis: 1,
+    });
+    let inputs = [
+        bytes(&[10i16, 11, 12, 13, -20, -21, -22, -23]),
+        bytes(&[-1i64, 0, 2, 3, -4, -3]),
+    ];
+    assert_eq!(run::<i16>(&desc, &inputs), [13, 10, 12, -23, -20, -21]);
+}
+
+#[test]
+fn gather_picks_columns_with_negative_indices() {
+    // output[a, j] = input[a, indices[j]] along axis 1.
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: TensorDesc::new(DataType::Float32, &[2, 3]),
+        indices: TensorDesc::new(DataType::Int32, &[1, 2]),
+        output: TensorDesc::new(DataType::Float32, &[2, 2]),
+        axis: 1,
+        index_dimensions: 1,
+    });
+    let inputs = [bytes(&[1f32, 2., 3., 4., 5., 6.]), bytes(&[-1i32, 0])];
+    assert_eq!(run::<f32>(&desc, &inputs), [3., 1., 6., 4.]);
+}
+
+#[test]
+fn gather_with_two_index_dimensions_crops_a_leading_1() {
+    // Gathered sizes {1} ++ {2,2} ++ {2} right-aligned into rank 3: {2,2,2}.
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: TensorDesc::new(DataType::UInt8, &[1, 3, 2]),
+        indices: TensorDesc::new(DataType::UInt64, &[1, 2, 2]),
+        output: TensorDesc::new(DataType::UInt8, &[2, 2, 2]),
+        axis: 1,
+        index_dimensions: 2,
+    });
+    let inputs = [bytes(&[1u8, 2, 3, 4, 5, 6, 0, 0]), bytes(&[0u64, 1, 1, 2])];
+    assert_eq!(run::<u8>(&desc, &inputs), [1, 2, 3, 4, 3, 4, 5, 6]);
+}
+
+#[test]
+fn gather_with_no_index_dimensions_takes_one_slice() {
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: TensorDesc::new(DataType::Int32, &[3, 2]),
+        indices: TensorDesc::new(DataType::Int32, &[1, 1]),
+        output: TensorDesc::new(DataType::Int32, &[1, 2]),
+        axis: 0,
+        index_dimensions: 0,
+    });
+    let inputs = [bytes(&[1i32, 2, 3, 4, 5, 6]), bytes(&[-2i32])];
+    assert_eq!(run::<i32>(&desc, &inputs), [3, 4]);
+}
+
+#[test]
+fn gather_nd_picks_elements_and_rows() {
+    // ONNX's GatherND examples, as DML_GATHER_ND.
+    let elements = OperatorDesc::GatherNd(GatherNdDesc {
+        input: TensorDesc::new(DataType::Int32, &[2, 2]),
+        indices: TensorDesc::new(DataType::Int64, &[2, 2]),
+        output: TensorDesc::new(DataType::Int32, &[1, 2]),
+        input_dimension_count: 2,
+        indices_dimension_count: 2,
+        batch_dimension_count: 0,
+    });
+    let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[0i64, 0, 1, 1])];
+    assert_eq!(run::<i32>(&elements, &inputs), [0, 3]);
+    let rows = OperatorDesc::GatherNd(GatherNdDesc {
+        input: TensorDesc::new(DataType::Int32, &[2, 2]),
+        indices: TensorDesc::new(DataType::Int64, &[2, 1]),
+        output: TensorDesc::new(DataType::Int32, &[2, 2]),
+        input_dimension_count: 2,
+        indices_dimension_count: 2,
+        batch_dimension_count: 0,
+    });
+    let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[1i64, -2])];
+    assert_eq!(run::<i32>(&rows, &inputs), [2, 3, 0, 1]);
+}
+
+#[test]
+fn gather_nd_with_a_batch_dimension() {
+    // output[b, t] = input[b, indices[b, 0], t]: batch 0 takes row 1, batch 1 row 0.
+    let desc = OperatorDesc::GatherNd(GatherNdDesc {
+        input: TensorDesc::new(DataType::Float32, &[2, 2, 2]),
+        indices: TensorDesc::new(DataType::Int32, &[1, 2, 1]),
+        output: TensorDesc::new(DataType::Float32, &[1, 2, 2]),
+        input_dimension_count: 3,
+        indices_dimension_count: 2,
+        batch_dimension_count: 1,
+    });
+    let inputs = [
+        bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
+        bytes(&[1i32, 0]),
+    ];
+    assert_eq!(run::<f32>(&desc, &inputs), [2., 3., 4., 5.]);
+    // With 2-tuples after the batch: output[b] = input[b, i, j].
+    let desc = OperatorDesc::GatherNd(GatherNdDesc {
+        input: TensorDesc::new(DataType::Float32, &[2, 2, 2]),
+        indices: TensorDesc::new(DataType::UInt32, &[1, 2, 2]),
+        output: TensorDesc::new(DataType::Float32, &[1, 1, 2]),
+        input_dimension_count: 3,
+        indices_dimension_count: 2,
+        batch_dimension_count: 1,
+    });
+    let inputs = [
+        bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
+        bytes(&[1u32, 1, 0, 1]),
+    ];
+    assert_eq!(run::<f32>(&desc, &inputs), [3., 5.]);
+}
+
+// ---- random differential tests ----
+
+fn cap(rank: usize) -> u64 {
+    [0, 600, 40, 12, 6, 4, 3, 3, 2][rank]
+}
+
+fn random_gather(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let rank = rng.range(1, 8) as usize;
+    let mut input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let index_dimensions = rng.range(0, rank as u64) as usize;
+    // More than one index dimension needs leading 1s before the axis to crop.
+    let axis = if index_dimensions >= 2 {
+        for size in input_sizes.iter_mut().take(index_dimensions - 1) {
+            *size = 1;
+        }
+        rng.range(index_dimensions as u64 - 1, rank as u64 - 1) as usize
+    } else {
+        rng.range(0, rank as u64 - 1) as usize
+    };
+    let mut indices_sizes = vec![1u32; rank - index_dimensions];
+    indices_sizes.extend((0..index_dimensions).map(|_| rng.range(1, cap(rank).min(5)) as u32));
+    let gathered = [
+        &input_sizes[..axis],
+        &indices_sizes[rank - index_dimensions..],
+        &input_sizes[axis + 1..],
+    ]
+    .concat();
+    let mut output_sizes = gathered.clone();
+    while output_sizes.len() > rank {
+        output_sizes.remove(0);
+    }
+    while output_sizes.len() < rank {
+        output_sizes.insert(0, 1);
+    }
+    let bound = input_sizes[axis];
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &output_sizes, false),
+        axis: axis as u32,
+        index_dimensions: index_dimensions as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        random_index(rng, bound, index_type)
+    });
+    (desc, inputs)
+}
+
+fn random_gather_elements(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let rank = rng.range(1, 8) as usize;
+    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let axis = rng.range(0, rank as u64 - 1) as usize;
+    let indices_sizes: Vec<u32> = (0..rank)
+        .map(|d| {
+            if d == axis {
+                rng.range(1, cap(rank)) as u32
+            } else {
+                rng.range(1, input_sizes[d] as u64) as u32
+            }
+        })
+        .collect();
+    let bound = input_sizes[axis];
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &indices_sizes, false),
+        axis: axis as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        random_index(rng, bound, index_type)
+    });
+    (desc, inputs)
+}
+
+fn random_gather_nd(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let input_rank = rng.range(1, 8) as usize;
+    let input_count = rng.range(1, input_rank as u64) as usize;
+    let mut input_sizes = vec![1u32; input_rank];
+    for size in input_sizes[input_rank - input_count..].iter_mut() {
+        *size = rng.range(1, cap(input_count).min(10)) as u32;
+    }
+    let input_first = input_rank - input_count;
+    let leading_rank = rng.range(0, 2) as usize;
+    let batch = rng.range(0, (input_count - 1).min(leading_rank) as u64) as usize;
+    // The output keeps at most 8 dimensions: the leading ones and those after the tuple.
+    let fewest = (leading_rank + input_count)
+        .saturating_sub(batch + 8)
+        .max(1);
+    let tuple = rng.range(fewest as u64, (input_count - batch) as u64) as usize;
+    let mut leading: Vec<u32> = input_sizes[input_first..input_first + batch].to_vec();
+    leading.extend((batch..leading_rank).map(|_| rng.range(1, 6) as u32));
+    let indices_count = leading_rank + 1;
+    let indices_rank = indices_count + rng.range(0, 1) as usize;
+    let mut indices_sizes = vec![1u32; indices_rank - indices_count];
+    indices_sizes.extend(&leading);
+    indices_sizes.push(tuple as u32);
+    let trailing = &input_sizes[input_first + batch + tuple..];
+    let meaningful = leading.len() + trailing.len();
+    let output_rank = (meaningful.max(1) + rng.range(0, 1) as usize).min(8);
+    let mut output_sizes = vec![1u32; output_rank - meaningful];
+    output_sizes.extend(&leading);
+    output_sizes.extend(trailing);
+    let bounds: Vec<u32> = input_sizes[input_first + batch..input_first + batch + tuple].to_vec();
+    let desc = OperatorDesc::GatherNd(GatherNdDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, false),
+        output: random_layout(rng, data_type, &output_sizes, false),
+        input_dimension_count: input_count as u32,
+        indices_dimension_count: indices_count as u32,
+        batch_dimension_count: batch as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        random_index(rng, bounds[c[indices_rank - 1] as usize], index_type)
+    });
+    (desc, inputs)
+}
+
+type Generator = fn(&mut Rng, DataType, DataType) -> (OperatorDesc, Vec<Vec<u8>>);
+
+fn differential(seed: u64, generate: Generator) {
+    let mut rng = Rng::new(seed);
+    for data_type in DataType::ALL {
+        for case in 0..10 {
+            let (desc, inputs) = generate(&mut rng, data_type, dml_wgsl::INDEX_TYPES[case % 4]);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn random_gathers_match_the_reference() {
+    differential(31, random_gather);
+}
+
+#[test]
+fn random_gather_elements_match_the_reference() {
+    differential(32, random_gather_elements);
+}
+
+#[test]
+fn random_gather_nd_match_the_reference() {
+    differential(33, random_gather_nd);
+}
+
+#[test]
+fn narrow_output_rows_gather_whole_words() {
+    let mut rng = Rng::new(34);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int8,
+        DataType::Float16,
+        DataType::Int16,
+    ] {
+        let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+            input: TensorDesc::new(data_type, &[16, 24]),
+            indices: TensorDesc::new(DataType::Int32, &[9, 24]),
+            output: TensorDesc::new(data_type, &[9, 24]),
+            axis: 0,
+        });
+        let mut inputs = random_inputs(&mut rng, &desc);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+            random_index(&mut rng, 16, DataType::Int32)
+        });
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+// ---- round trips ----
+
+#[test]
+fn gather_elements_of_a_scatter_with_unique_indices_returns_the_updates() {
+    let mut rng = Rng::new(35);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Int64,
+    ] {
+        for axis in 0..3u32 {
+            let sizes = [5u32, 6, 7];
+            let mut indices_sizes = sizes;
+            indices_sizes[axis as usize] = 3;
+            let indices = TensorDesc::new(DataType::Int32, &indices_sizes);
+            let scatter = OperatorDesc::ScatterElements(ScatterElementsDesc {
+                input: TensorDesc::new(data_type, &sizes),
+                indices: indices.clone(),
+                updates: TensorDesc::new(data_type, &indices_sizes),
+                output: TensorDesc::new(data_type, &sizes),
+                axis,
+                duplicates: DuplicateMode::AnyUpdate,
+            });
+            let mut inputs = random_inputs(&mut rng, &scatter);
+            // Each line along the axis: a prefix of its own permutation (unique targets).
+            let bound = sizes[axis as usize];
+            let mut lines: std::collections::HashMap<Vec<u32>, Vec<i128>> = Default::default();
+            write_indices(&indices, &mut inputs[1], |c| {
+                let mut line = c.to_vec();
+                line[axis as usize] = 0;
+                let p = lines.entry(line).or_insert_with(|| {
+                    let mut p: Vec<i128> = (0..bound as i128).collect();
+                    rng.shuffle(&mut p);
+                    p
+                });
+                p[c[axis as usize] as usize]
+            });
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            let scattered = context().run_blocking(&scatter, &slices).unwrap();
+            let gather = OperatorDesc::GatherElements(GatherElementsDesc {
+                input: TensorDesc::new(data_type, &sizes),
+                indices,
+                output: TensorDesc::new(data_type, &indices_sizes),
+                axis,
+            });
+            let gathered = context()
+                .run_blocking(&gather, &[&scattered, &inputs[1]])
+                .unwrap();
+            // Element bytes only: the rounding of the tensors to 4 bytes holds no element.
+            let n =
+                indices_sizes.iter().product::<u32>() as usize * data_type.size_in_bytes() as usize;
+            assert_eq!(gathered[..n], inputs[2][..n], "{data_type:?} axis {axis}");
+        }
+    }
+}
+
+#[test]
+fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
+    let mut rng = Rng::new(36);
+    for data_type in [
+        DataType::Int8,
+        DataType::UInt16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        // 6 distinct 2-tuples into a [4, 5, 8] tensor, each addressing a row of 8.
+        let input = TensorDesc::new(data_type, &[4, 5, 8]);
+        let indices = TensorDesc::new(DataType::Int64, &[6, 2]);
+        let rows = TensorDesc::new(data_type, &[6, 8]);
+        let scatter = OperatorDesc::ScatterNd(ScatterNdDesc {
+            input: input.clone(),
+            indices: indices.clone(),
+            updates: rows.clone(),
+            output: input.clone(),
+            input_dimension_count: 3,
+            indices_dimension_count: 2,
+            duplicates: DuplicateMode::AnyUpdate,
+        });
+        let mut inputs = random_inputs(&mut rng, &scatter);
+        let mut cells: Vec<i128> = (0..20).collect();
+        rng.shuffle(&mut cells);
+        write_indices(&indices, &mut inputs[1], |c| {
+            let cell = cells[c[0] as usize];
+            if c[1] == 0 { cell / 5 } else { cell % 5 - 5 }
+        });
+        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        let scattered = context().run_blocking(&scatter, &slices).unwrap();
+        let gather = OperatorDesc::GatherNd(GatherNdDesc {
+            input,
+            indices,
+            output: rows,
+            input_dimension_count: 3,
+            indices_dimension_count: 2,
+            batch_dimension_count: 0,
+        });
+        let gathered = context()
+            .run_blocking(&gather, &[&scattered, &inputs[1]])
+            .unwrap();
+        let n = 6 * 8 * data_type.size_in_bytes() as usize;
+        assert_eq!(gathered[..n], inputs[2][..n], "{data_type:?}");
+    }
+}
+
+// ---- out-of-range indices ----
+
+/// The GPU's error equals the reference's; the output matches the reference's (zeros for
+/// the bad elements) and nothing outside the output was touched.
+fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Error {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let (expected, status) = reference::run_with_status(desc, &slices).unwrap();
+    let reference_error = status.expect_err("the case has a bad index");
+    let error = context()
+        .run_blocking(desc, &slices)
+        .expect_err("run reports it");
+    assert_eq!(error, reference_error);
+    let actual = run_guarded(desc, &slices);
+    let guard = guard_size() as usize;
+    let covered = common::covered_bytes(desc.output());
+    assert!(
+        actual[..guard]
+            .iter()
+            .chain(&actual[guard + expected.len()..])
+            .all(|&b| b == SENTINEL)
+    );
+    for (i, &byte) in actual[guard..guard + expected.len()].iter().enumerate() {
+        assert_eq!(
+            byte,
+            if covered[i] { expected[i] } else { SENTINEL },
+            "byte {i}"
+        );
+    }
+    error
+}
+
+#[test]
+fn out_of_range_gather_indices_write_zero_and_are_reported() {
+    let mut rng = Rng::new(37);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::UInt64,
+    ] {
+        for &index_type in dml_wgsl::INDEX_TYPES {
+            let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+                input: TensorDesc::new(data_type, &[5, 8]),
+                indices: TensorDesc::new(index_type, &[3, 8]),
+                output: TensorDesc::new(data_type, &[3, 8]),
+                axis: 0,
+            });
+            let mut inputs = random_inputs(&mut rng, &desc);
+            let bad = if index_type.is_signed() { -6 } else { 5 };
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |c| match (c[0], c[1]) {
+                (1, 2) | (2, 7) => bad,
+                _ => random_index(&mut rng, 5, index_type),
+            });
+            let e = check_out_of_range(&desc, &inputs);
+            assert_eq!(
+                e,
+                Error::IndexOutOfRange {
+                    tensor: "indices",
+                    position: vec![1, 2],
+                    value: bad,
+                    bound: 5
+                }
+            );
+        }
+    }
+}
+
+#[test]
+fn out_of_range_gather_and_gather_nd_name_the_index_tensor_position() {
+    let mut rng = Rng::new(38);
+    // Gather along axis 1 of [3, 4] with indices [1, 5]: output [3, 5].
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: TensorDesc::new(DataType::Float32, &[3, 4]),
+        indices: TensorDesc::new(DataType::Int64, &[1, 5]),
+        output: TensorDesc::new(DataType::Float32, &[3, 5]),
+        axis: 1,
+        index_dimensions: 1,
+    });
+    let mut inputs = random_inputs(&mut rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        [0i128, 3, 1 << 33, -4, 9][c[1] as usize]
+    });
+    let e = check_out_of_range(&desc, &inputs);
+    assert_eq!(
+        e,
+        Error::IndexOutOfRange {
+            tensor: "indices",
+            position: vec![0, 2],
+            value: 1 << 33,
+            bound: 4
+        }
+    );
+    // GatherND rows of 16 bytes (moved 16 bytes a thread): the tuple component is named.
+    let desc = OperatorDesc::GatherNd(GatherNdDesc {
+        input: TensorDesc::new(DataType::Int32, &[3, 4, 8]),
+        indices: TensorDesc::new(DataType::UInt32, &[5, 2]),
+        output: TensorDesc::new(DataType::Int32, &[5, 8]),
+        input_dimension_count: 3,
+        indices_dimension_count: 2,
+        batch_dimension_count: 0,
+    });
+    let mut inputs = random_inputs(&mut rng, &desc);
+    let tuples = [[0i128, 0], [2, 3], [1, 1], [2, 4], [3, 0]];
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        tuples[c[0] as usize][c[1] as usize]
+    });
+    let e = check_out_of_range(&desc, &inputs);
+    assert_eq!(
+        e,
+        Error::IndexOutOfRange {
+            tensor: "indices",
+            position: vec![3, 1],
+            value: 4,
+            bound: 4
+        }
+    );
+}
+
+// ---- validation: one test per rule ----
+
+fn expect_error(desc: OperatorDesc) -> Error {
+    let e = desc.validate().expect_err("the descriptor breaks a rule");
+    assert_eq!(context().compile(&desc).expect_err("compile"), e);
+    e
+}
+
+fn valid_gather() -> GatherDesc {
+    GatherDesc {
+        input: TensorDesc::new(DataType::Float32, &[1, 4, 5]),
+        indices: TensorDesc::new(DataType::Int32, &[1, 2, 3]),
+        output: TensorDesc::new(DataType::Float32, &[2, 3, 5]),
+        axis: 1,
+        index_dimensions: 2,
+    }
+}
+
+fn valid_elements() -> GatherElementsDesc {
+    GatherElementsDesc {
+        input: TensorDesc::new(DataType::UInt8, &[4, 5]),
+        indices: TensorDesc::new(DataType::UInt64, &[7, 5]),
+        output: TensorDesc::new(DataType::UInt8, &[7, 5]),
+        axis: 0,
+    }
+}
+
+fn valid_nd() -> GatherNdDesc {
+    GatherNdDesc {
+        input: TensorDesc::new(DataType::Float16, &[1, 3, 4, 5]),
+        indices: TensorDesc::new(DataType::Int64, &[1, 3, 2, 1]),
+        output: TensorDesc::new(DataType::Float16, &[1, 3, 2, 5]),
+        input_dimension_count: 3,
+        indices_dimension_count: 3,
+        batch_dimension_count: 1,
+    }
+}
+
+fn gather_error(change: impl FnOnce(&mut GatherDesc)) -> Error {
+    let mut d = valid_gather();
+    change(&mut d);
+    expect_error(OperatorDesc::Gather(d))
+}
+
+fn elements_error(change: impl FnOnce(&mut GatherElementsDesc)) -> Error {
+    let mut d = valid_elements();
+    change(&mut d);
+    expect_error(OperatorDesc::GatherElements(d))
+}
+
+fn nd_error(change: impl FnOnce(&mut GatherNdDesc)) -> Error {
+    let mut d = valid_nd();
+    change(&mut d);
+    expect_error(OperatorDesc::GatherNd(d))
+}
+
+#[test]
+fn the_valid_gather_descriptors_pass() {
+    OperatorDesc::Gather(valid_gather()).validate().unwrap();
+    OperatorDesc::GatherElements(valid_elements())
+        .validate()
+        .unwrap();
+    OperatorDesc::GatherNd(valid_nd()).validate().unwrap();
+}
+
+#[test]
+fn gather_indices_must_be_32_or_64_bit_integers() {
+    for e in [
+        gather_error(|d| d.indices.data_type = DataType::Float32),
+        elements_error(|d| d.indices.data_type = DataType::UInt16),
+        nd_error(|d| d.indices.data_type = DataType::Int8),
+    ] {
+        assert!(
+            matches!(
+                e,
+                Error::UnsupportedDataType {
+                    tensor: "indices",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn gather_output_has_the_input_data_type() {
+    for e in [
+        gather_error(|d| d.output.data_type = DataType::Int32),
+        elements_error(|d| d.output.data_type = DataType::Int8),
+        nd_error(|d| d.output.data_type = DataType::UInt16),
+    ] {
+        assert!(
+            matches!(
+                e,
+                Error::DataTypeMismatch {
+                    tensor: "output",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn gather_tensors_share_the_input_rank() {
+    let e = gather_error(|d| d.indices = TensorDesc::new(DataType::Int32, &[2, 3]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "indices",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = gather_error(|d| d.output = TensorDesc::new(DataType::Float32, &[1, 2, 3, 5]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = elements_error(|d| d.indices = TensorDesc::new(DataType::UInt64, &[35]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "indices",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = elements_error(|d| d.output = TensorDesc::new(DataType::UInt8, &[35]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_axis_is_below_the_rank() {
+    assert_eq!(
+        gather_error(|d| d.axis = 3),
+        Error::AxisOutOfRange { axis: 3, rank: 3 }
+    );
+    assert_eq!(
+        elements_error(|d| d.axis = 2),
+        Error::AxisOutOfRange { axis: 2, rank: 2 }
+    );
+}
+
+#[test]
+fn gather_index_dimensions_are_at_most_the_indices_rank() {
+    let e = gather_error(|d| d.index_dimensions = 4);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "index_dimensions",
+                value: 4,
+                max: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_indices_before_the_index_dimensions_are_size_1() {
+    let e = gather_error(|d| d.index_dimensions = 1);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "indices",
+                dimension: 1,
+                actual: 2,
+                expected: 1,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_output_sizes_are_the_gathered_sizes_right_aligned() {
+    let e = gather_error(|d| d.output.sizes = vec![2, 3, 4]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 2,
+                actual: 4,
+                expected: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Without a leading 1 to crop, four gathered sizes cannot fit rank 3.
+    let e = gather_error(|d| {
+        d.input.sizes = vec![2, 4, 5];
+    });
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                actual: 3,
+                expected: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_elements_output_sizes_equal_the_indices_sizes() {
+    let e = elements_error(|d| d.output.sizes = vec![7, 4]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 1,
+                actual: 4,
+                expected: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_elements_indices_fit_the_input_outside_the_axis() {
+    let e = elements_error(|d| {
+        d.indices.sizes = vec![7, 6];
+        d.output.sizes = vec![7, 6];
+    });
+    assert!(
+        matches!(
+            e,
+            Error::SizeTooLarge {
+                tensor: "indices",
+                dimension: 1,
+                actual: 6,
+                limit: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_nd_dimension_counts_lie_between_1_and_the_rank() {
+    let e = nd_error(|d| d.input_dimension_count = 0);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "input_dimension_count",
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices_dimension_count = 5);
+    assert!(
+        matches!(
+            e,
+            Error::DimensionCount {
+                field: "indices_dimension_count",
+                value: 5,
+                max: 4,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_nd_batches_are_fewer_than_both_dimension_counts() {
+    let e = nd_error(|d| d.batch_dimension_count = 3);
+    assert!(
+        matches!(
+            e,
+            Error::InvalidParameter {
+                field: "batch_dimension_count",
+                value: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_nd_dimensions_before_the_counts_are_size_1() {
+    let e = nd_error(|d| d.input.sizes[0] = 2);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "input",
+                dimension: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.indices.sizes[0] = 2);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "indices",
+                dimension: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_nd_batch_sizes_match_between_input_and_indices() {
+    let e = nd_error(|d| {
+        d.indices.sizes[1] = 2;
+        d.output.sizes[1] = 2;
+    });
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "indices",
+                dimension: 1,
+                actual: 2,
+                expected: 3,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn gather_nd_tuple_size_fits_after_the_batches() {
+    let e = nd_error(|d| {
+        d.indices.sizes[3] = 3;
+        d.output.sizes = vec![1, 1, 3, 2];
+    });
+    assert_eq!(e, Error::TupleSize { value: 3, max: 2 });
+}
+
+#[test]
+fn gather_nd_output_sizes_are_the_indices_then_the_input_trailing_sizes() {
+    let e = nd_error(|d| d.output.sizes = vec![1, 3, 2, 4]);
+    assert!(
+        matches!(
+            e,
+            Error::SizeMismatch {
+                tensor: "output",
+                dimension: 3,
+                actual: 4,
+                expected: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = nd_error(|d| d.output = TensorDesc::new(DataType::Float16, &[30]));
+    assert!(
+        matches!(
+            e,
+            Error::RankMismatch {
+                tensor: "output",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
