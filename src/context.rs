@@ -449,7 +449,9 @@ impl CompiledOperator {
     }
 
     /// [`CompiledOperator::record`], with the compute pass's timestamps written where
-    /// `timestamp_writes` says (the device needs `TIMESTAMP_QUERY`).
+    /// `timestamp_writes` says: the operator records all its dispatches into one compute
+    /// pass, so its beginning and end bracket the operator (the device needs
+    /// `TIMESTAMP_QUERY`, the query set must be of timestamps, and its indices in range).
     pub fn record_with_timestamps(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -457,6 +459,9 @@ impl CompiledOperator {
         output: wgpu::BufferBinding,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
     ) -> Result<()> {
+        if let Some(writes) = &timestamp_writes {
+            self.check_timestamp_writes(writes)?;
+        }
         self.check_input_count(inputs.len())?;
         for (t, b) in self.inputs.iter().zip(inputs) {
             self.check_binding(t, b)?;
@@ -597,6 +602,38 @@ impl CompiledOperator {
     #[cfg(not(target_arch = "wasm32"))]
     pub fn check_status_blocking(&self) -> Result<()> {
         pollster::block_on(self.check_status())
+    }
+
+    fn check_timestamp_writes(&self, writes: &wgpu::ComputePassTimestampWrites) -> Result<()> {
+        let rule = if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            "the device lacks TIMESTAMP_QUERY"
+        } else if !matches!(writes.query_set.ty(), wgpu::QueryType::Timestamp) {
+            "the query set is not of timestamps"
+        } else if writes.beginning_of_pass_write_index.is_none()
+            && writes.end_of_pass_write_index.is_none()
+        {
+            "neither a beginning nor an end index is given"
+        } else if [
+            writes.beginning_of_pass_write_index,
+            writes.end_of_pass_write_index,
+        ]
+        .into_iter()
+        .flatten()
+        .any(|i| i >= writes.query_set.count())
+        {
+            "an index is past the query set's end"
+        } else if writes.beginning_of_pass_write_index.is_some()
+            && writes.beginning_of_pass_write_index == writes.end_of_pass_write_index
+        {
+            "the beginning and end indices are equal"
+        } else {
+            return Ok(());
+        };
+        Err(Error::InvalidTimestampWrites { rule })
     }
 
     fn check_binding(&self, t: &TensorBinding, b: &wgpu::BufferBinding) -> Result<()> {

@@ -23,10 +23,11 @@ pub(crate) fn workgroup_count(
     }
     let groups = invocations.div_ceil(workgroup_size as u64).max(1);
     let max = max_per_dimension.max(1) as u64;
-    let x = groups.min(max);
-    let rest = groups.div_ceil(x);
-    let y = rest.min(max);
-    let z = rest.div_ceil(y);
+    // As few rows and layers as needed, each as short as possible: idle groups past the
+    // end stay under one row (and one layer).
+    let z = groups.div_ceil(max * max);
+    let y = groups.div_ceil(z).div_ceil(max);
+    let x = groups.div_ceil(z * y);
     if z > max {
         return Err(Error::LimitExceeded {
             what: "one dispatch",
@@ -58,8 +59,22 @@ mod tests {
         ] {
             let [x, y, z] = workgroup_count(n, 256, max).unwrap();
             assert!(x <= max && y <= max && z <= max, "{n} {max}: {x} {y} {z}");
-            assert!(x as u64 * y as u64 * z as u64 * 256 >= n);
+            let total = x as u64 * y as u64 * z as u64;
+            assert!(total * 256 >= n);
+            // Idle groups stay fewer than one row of the fold.
+            assert!(
+                total - n.div_ceil(256) < (x as u64 * y as u64).max(1),
+                "{n} {max}: {x} {y} {z}"
+            );
         }
+    }
+
+    #[test]
+    fn folding_wastes_less_than_one_row() {
+        assert_eq!(
+            workgroup_count(65536 * 256, 256, 65535).unwrap(),
+            [32768, 2, 1]
+        );
     }
 
     #[test]

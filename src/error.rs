@@ -155,6 +155,8 @@ pub enum Error {
         other: &'static str,
         rule: &'static str,
     },
+    #[error("timestamp_writes: {rule}")]
+    InvalidTimestampWrites { rule: &'static str },
     #[error("{tensor}: {bytes} bytes exceed the device's {limit_name} of {limit}")]
     TensorTooLarge {
         tensor: &'static str,
