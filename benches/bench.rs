@@ -22,6 +22,8 @@ struct Options {
     reps: usize,
     json: Option<String>,
     only: Option<Vec<String>>,
+    /// Runs the whole suite this many times in one process (the last round is reported).
+    repeat: usize,
 }
 
 fn options() -> Options {
@@ -30,6 +32,7 @@ fn options() -> Options {
         reps: 50,
         json: None,
         only: None,
+        repeat: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -43,6 +46,12 @@ fn options() -> Options {
                     .map(|v| v.split(',').map(str::to_string).collect())
             }
             // `cargo bench` passes --bench; anything else is a mistake worth hearing about.
+            "--repeat" => {
+                o.repeat = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--repeat N")
+            }
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -90,6 +99,8 @@ struct Bench {
     timestamps: bool,
     period_ns: f64,
     rows: Vec<Row>,
+    inputs: std::cell::RefCell<std::collections::HashMap<String, wgpu::Buffer>>,
+    output: std::cell::RefCell<Option<wgpu::Buffer>>,
 }
 
 struct Row {
@@ -113,6 +124,35 @@ struct Bound {
 }
 
 impl Bench {
+    /// The input buffer called `name`, created from `data` on first use and kept: every
+    /// buffer is allocated once, as an application's long-lived tensors are. (Freeing and
+    /// reallocating hundreds of MiB between workloads made later scattered workloads run
+    /// several times slower on the H200 than the same workload run first.)
+    fn input(&self, name: &str, data: &[u8]) -> wgpu::Buffer {
+        let mut cache = self.inputs.borrow_mut();
+        if let Some(b) = cache.get(name) {
+            if b.size() == data.len().div_ceil(4) as u64 * 4 {
+                return b.clone();
+            }
+        }
+        let b = self.buffer(data);
+        cache.insert(name.to_string(), b.clone());
+        b
+    }
+
+    /// One output buffer for every workload, grown when one needs more.
+    fn output(&self, size: u64) -> wgpu::Buffer {
+        let mut output = self.output.borrow_mut();
+        match output.as_ref() {
+            Some(b) if b.size() >= size => b.clone(),
+            _ => {
+                let b = self.empty(size);
+                *output = Some(b.clone());
+                b
+            }
+        }
+    }
+
     fn buffer(&self, data: &[u8]) -> wgpu::Buffer {
         self.context
             .device()
@@ -153,12 +193,18 @@ impl Bench {
     ) -> (f64, &'static str) {
         let device = self.context.device();
         let queue = self.context.queue();
-        for _ in 0..5 {
+        // Warm-up: at least 5 runs and 300 ms of them. The driver lowers the SM clock while
+        // the GPU idles (seen on the H200: 1980 MHz down to 400-700 MHz within seconds of the
+        // CPU preparing data), and takes a while under load to raise it again.
+        let warm_until = Instant::now() + std::time::Duration::from_millis(300);
+        let mut warm = 0;
+        while warm < 5 || Instant::now() < warm_until {
             let mut encoder = device.create_command_encoder(&Default::default());
             record(&mut encoder, None);
             queue.submit([encoder.finish()]);
+            self.wait();
+            warm += 1;
         }
-        self.wait();
         let mut times = Vec::with_capacity(self.reps);
         if self.timestamps {
             let count = 2 * self.reps as u32;
@@ -190,6 +236,10 @@ impl Bench {
                     }),
                 );
                 queue.submit([encoder.finish()]);
+                // One run at a time, as torch_peer.py synchronises after each: a pass's
+                // beginning timestamp may otherwise be taken while the previous run still
+                // executes, and count part of it.
+                self.wait();
             }
             let mut encoder = device.create_command_encoder(&Default::default());
             encoder.resolve_query_set(&set, 0..count, &resolve, 0);
@@ -270,14 +320,17 @@ impl Bench {
         &mut self,
         name: &str,
         desc: &OperatorDesc,
-        inputs: &[&[u8]],
+        inputs: &[(&str, &[u8])],
         bytes: u64,
         in_place: bool,
     ) -> f64 {
         let operator = self.context.compile(desc).expect("compile");
         let bound = Bound {
-            inputs: inputs.iter().map(|d| self.buffer(d)).collect(),
-            output: (!in_place).then(|| self.empty(operator.output_size())),
+            inputs: inputs
+                .iter()
+                .map(|(name, data)| self.input(name, data))
+                .collect(),
+            output: (!in_place).then(|| self.output(operator.output_size())),
         };
         let (ms, how) = self.time_operator(&operator, &bound, in_place);
         self.push(name, ms, bytes, how);
@@ -315,6 +368,8 @@ fn main() {
         timestamps,
         period_ns,
         rows: Vec::new(),
+        inputs: Default::default(),
+        output: Default::default(),
     };
     let wanted = |name: &str| {
         o.only
@@ -328,226 +383,285 @@ fn main() {
     let a = rng.bytes((n * n * 4) as usize);
     let e4 = |v: &[i64]| -> Vec<u8> { bytemuck::cast_slice(v).to_vec() };
 
-    // The roof: the same bytes copied by this library's widest kernel and by copy_buffer_to_buffer.
     let mut roof_ms = f64::NAN;
-    if wanted("copy_256MiB") {
-        let full = OperatorDesc::Slice(SliceDesc {
-            input: f32_tensor(&[n, n]),
-            output: f32_tensor(&[n, n]),
-            offsets: vec![0, 0],
-            sizes: vec![n, n],
-            strides: vec![1, 1],
-        });
-        roof_ms = b.operator("copy_256MiB", &full, &[&a], 2 * (n * n * 4) as u64, false);
-        if b.context
-            .device()
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-        {
-            let source = b.buffer(&a);
-            let target = b.empty((n * n * 4) as u64);
-            let ms = b.time_copy(&source, &target);
-            println!(
-                "{:32} {:10.4} ms {:9.1} GB/s   copy_buffer_to_buffer, for comparison",
-                "copy_256MiB (copy_buffer)",
-                ms,
-                2.0 * (n * n * 4) as f64 / (ms * 1e-3) / 1e9
-            );
+    for round in 0..o.repeat {
+        if round > 0 {
+            println!("\nround {}", round + 1);
+            b.rows.clear();
         }
-    }
+        // The roof: the same bytes copied by this library's widest kernel and by copy_buffer_to_buffer.
+        if wanted("copy_256MiB") {
+            let full = OperatorDesc::Slice(SliceDesc {
+                input: f32_tensor(&[n, n]),
+                output: f32_tensor(&[n, n]),
+                offsets: vec![0, 0],
+                sizes: vec![n, n],
+                strides: vec![1, 1],
+            });
+            roof_ms = b.operator(
+                "copy_256MiB",
+                &full,
+                &[("a", &a)],
+                2 * (n * n * 4) as u64,
+                false,
+            );
+            if b.context
+                .device()
+                .features()
+                .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
+            {
+                let source = b.buffer(&a);
+                let target = b.empty((n * n * 4) as u64);
+                let ms = b.time_copy(&source, &target);
+                println!(
+                    "{:32} {:10.4} ms {:9.1} GB/s   copy_buffer_to_buffer, for comparison",
+                    "copy_256MiB (copy_buffer)",
+                    ms,
+                    2.0 * (n * n * 4) as f64 / (ms * 1e-3) / 1e9
+                );
+            }
+        }
 
-    let slice = |input: &[u32], offsets: &[u32], sizes: &[u32], strides: &[u32]| {
-        OperatorDesc::Slice(SliceDesc {
-            input: f32_tensor(input),
-            output: f32_tensor(sizes),
-            offsets: offsets.to_vec(),
-            sizes: sizes.to_vec(),
-            strides: strides.to_vec(),
-        })
-    };
-    if wanted("slice_contig") {
-        let (r, c) = (s(6144), s(7168));
-        let d = slice(&[n, n], &[s(1024), s(512)], &[r, c], &[1, 1]);
-        b.operator("slice_contig", &d, &[&a], 2 * (r * c * 4) as u64, false);
-    }
-    if wanted("slice_strided") {
-        let m = s(4096);
-        let d = slice(&[n, n], &[1, 1], &[m, m], &[2, 2]);
-        b.operator("slice_strided", &d, &[&a], 2 * (m * m * 4) as u64, false);
-    }
-    if wanted("slice_nchw_crop") {
-        let (batch, channels) = (s(64), s(256));
-        let x = rng.bytes((batch * channels * 56 * 56 * 4) as usize);
-        let d = slice(
-            &[batch, channels, 56, 56],
-            &[0, 0, 1, 1],
-            &[batch, channels, 54, 54],
-            &[1, 1, 1, 1],
-        );
-        b.operator(
-            "slice_nchw_crop",
-            &d,
-            &[&x],
-            2 * (batch * channels * 54 * 54 * 4) as u64,
-            false,
-        );
-    }
-
-    // ScatterElements along axis 0 of [n, n]: indices [k, n].
-    let k = s(4096);
-    let p = rng.permutation_prefix(n as u64, k as usize);
-    let rows_index: Vec<i64> = (0..k as usize)
-        .flat_map(|i| std::iter::repeat_n(p[i], n as usize))
-        .collect();
-    let n_usize = n as usize;
-    let diag_index: Vec<i64> = (0..k as usize * n_usize)
-        .map(|at| (p[at / n_usize] + (at % n_usize) as i64) % n as i64)
-        .collect();
-    let updates = rng.bytes((k * n * 4) as usize);
-    let scatter = |data_type: DataType, axis: u32, indices: &[u32]| {
-        OperatorDesc::ScatterElements(ScatterElementsDesc {
-            input: TensorDesc::new(data_type, &[n, n]),
-            indices: TensorDesc::new(DataType::Int64, indices),
-            updates: TensorDesc::new(data_type, indices),
-            output: TensorDesc::new(data_type, &[n, n]),
-            axis,
-            duplicates: DuplicateMode::AnyUpdate,
-        })
-    };
-    let scatter_bytes =
-        |width: u64| 2 * (n * n) as u64 * width + 2 * (k * n) as u64 * width + (k * n) as u64 * 8;
-    if wanted("scatter_elements_rows") {
-        let d = scatter(DataType::Float32, 0, &[k, n]);
-        b.operator(
-            "scatter_elements_rows",
-            &d,
-            &[&a, &e4(&rows_index), &updates],
-            scatter_bytes(4),
-            false,
-        );
-    }
-    if wanted("scatter_elements_diag") {
-        let d = scatter(DataType::Float32, 0, &[k, n]);
-        b.operator(
-            "scatter_elements_diag",
-            &d,
-            &[&a, &e4(&diag_index), &updates],
-            scatter_bytes(4),
-            false,
-        );
-    }
-    if wanted("scatter_elements_rows_inplace") {
-        let d = scatter(DataType::Float32, 0, &[k, n]);
-        let bytes = 2 * (k * n) as u64 * 4 + (k * n) as u64 * 8;
-        b.operator(
-            "scatter_elements_rows_inplace",
-            &d,
-            &[&a, &e4(&rows_index), &updates],
-            bytes,
-            true,
-        );
-    }
-    if wanted("scatter_elements_axis1") {
-        // idx[i, j] = (p[j] + i) mod n over [n, k]: the transpose of the diagonal pattern.
-        let axis1: Vec<i64> = (0..n as i64)
-            .flat_map(|i| p.iter().map(move |&pj| (pj + i) % n as i64))
-            .collect();
-        let d = scatter(DataType::Float32, 1, &[n, k]);
-        b.operator(
-            "scatter_elements_axis1",
-            &d,
-            &[&a, &e4(&axis1), &updates],
-            scatter_bytes(4),
-            false,
-        );
-    }
-    if wanted("scatter_nd_rows") {
-        let (rows, width, picked) = (s(262144), 256u32, s(65536));
-        let input = rng.bytes((rows * width * 4) as usize);
-        let ids = rng.permutation_prefix(rows as u64, picked as usize);
-        let rows_updates = rng.bytes((picked * width * 4) as usize);
-        let d = OperatorDesc::ScatterNd(ScatterNdDesc {
-            input: f32_tensor(&[rows, width]),
-            indices: TensorDesc::new(DataType::Int64, &[picked, 1]),
-            updates: f32_tensor(&[picked, width]),
-            output: f32_tensor(&[rows, width]),
-            input_dimension_count: 2,
-            indices_dimension_count: 2,
-            duplicates: DuplicateMode::AnyUpdate,
-        });
-        let bytes =
-            2 * (rows * width * 4) as u64 + 2 * (picked * width * 4) as u64 + picked as u64 * 8;
-        b.operator(
-            "scatter_nd_rows",
-            &d,
-            &[&input, &e4(&ids), &rows_updates],
-            bytes,
-            false,
-        );
-    }
-    if wanted("scatter_nd_points") {
-        let points = (n as u64 * n as u64 / 16) as usize;
-        let flat = rng.permutation_prefix(n as u64 * n as u64, points);
-        let pairs: Vec<i64> = flat
-            .iter()
-            .flat_map(|&f| [f / n as i64, f % n as i64])
-            .collect();
-        let point_updates = rng.bytes(points * 4);
-        let d = OperatorDesc::ScatterNd(ScatterNdDesc {
-            input: f32_tensor(&[n, n]),
-            indices: TensorDesc::new(DataType::Int64, &[points as u32, 2]),
-            updates: f32_tensor(&[points as u32]),
-            output: f32_tensor(&[n, n]),
-            input_dimension_count: 2,
-            indices_dimension_count: 2,
-            duplicates: DuplicateMode::AnyUpdate,
-        });
-        let bytes = 2 * (n * n * 4) as u64 + 2 * points as u64 * 4 + 2 * points as u64 * 8;
-        b.operator(
-            "scatter_nd_points",
-            &d,
-            &[&a, &e4(&pairs), &point_updates],
-            bytes,
-            false,
-        );
-    }
-    if wanted("gather_elements_diag") {
-        let d = OperatorDesc::GatherElements(GatherElementsDesc {
-            input: f32_tensor(&[n, n]),
-            indices: TensorDesc::new(DataType::Int64, &[k, n]),
-            output: f32_tensor(&[k, n]),
-            axis: 0,
-        });
-        let bytes = 2 * (k * n * 4) as u64 + (k * n) as u64 * 8;
-        b.operator(
-            "gather_elements_diag",
-            &d,
-            &[&a, &e4(&diag_index)],
-            bytes,
-            false,
-        );
-    }
-    for (data_type, name, width) in [
-        (DataType::UInt8, "scatter_elements_rows_u8", 1u32),
-        (DataType::Float16, "scatter_elements_rows_f16", 2),
-    ] {
-        if wanted(name) {
-            let d = scatter(data_type, 0, &[k, n]);
-            let input = &a[..(n * n * width) as usize];
-            let narrow = &updates[..(k * n * width) as usize];
+        let slice = |input: &[u32], offsets: &[u32], sizes: &[u32], strides: &[u32]| {
+            OperatorDesc::Slice(SliceDesc {
+                input: f32_tensor(input),
+                output: f32_tensor(sizes),
+                offsets: offsets.to_vec(),
+                sizes: sizes.to_vec(),
+                strides: strides.to_vec(),
+            })
+        };
+        if wanted("slice_contig") {
+            let (r, c) = (s(6144), s(7168));
+            let d = slice(&[n, n], &[s(1024), s(512)], &[r, c], &[1, 1]);
             b.operator(
-                name,
+                "slice_contig",
                 &d,
-                &[input, &e4(&rows_index), narrow],
-                scatter_bytes(width as u64),
+                &[("a", &a)],
+                2 * (r * c * 4) as u64,
                 false,
             );
         }
-    }
-    if wanted("slice_tiny_64x64") {
-        b.tiny();
-    }
+        if wanted("slice_strided") {
+            let m = s(4096);
+            let d = slice(&[n, n], &[1, 1], &[m, m], &[2, 2]);
+            b.operator(
+                "slice_strided",
+                &d,
+                &[("a", &a)],
+                2 * (m * m * 4) as u64,
+                false,
+            );
+        }
+        if wanted("slice_nchw_crop") {
+            let (batch, channels) = (s(64), s(256));
+            let x = rng.bytes((batch * channels * 56 * 56 * 4) as usize);
+            let d = slice(
+                &[batch, channels, 56, 56],
+                &[0, 0, 1, 1],
+                &[batch, channels, 54, 54],
+                &[1, 1, 1, 1],
+            );
+            b.operator(
+                "slice_nchw_crop",
+                &d,
+                &[("nchw", &x)],
+                2 * (batch * channels * 54 * 54 * 4) as u64,
+                false,
+            );
+        }
 
+        // ScatterElements along axis 0 of [n, n]: indices [k, n].
+        let k = s(4096);
+        let p = rng.permutation_prefix(n as u64, k as usize);
+        let rows_index: Vec<i64> = (0..k as usize)
+            .flat_map(|i| std::iter::repeat_n(p[i], n as usize))
+            .collect();
+        let n_usize = n as usize;
+        let diag_index: Vec<i64> = (0..k as usize * n_usize)
+            .map(|at| (p[at / n_usize] + (at % n_usize) as i64) % n as i64)
+            .collect();
+        let updates = rng.bytes((k * n * 4) as usize);
+        let scatter = |data_type: DataType, axis: u32, indices: &[u32]| {
+            OperatorDesc::ScatterElements(ScatterElementsDesc {
+                input: TensorDesc::new(data_type, &[n, n]),
+                indices: TensorDesc::new(DataType::Int64, indices),
+                updates: TensorDesc::new(data_type, indices),
+                output: TensorDesc::new(data_type, &[n, n]),
+                axis,
+                duplicates: DuplicateMode::AnyUpdate,
+            })
+        };
+        let scatter_bytes = |width: u64| {
+            2 * (n * n) as u64 * width + 2 * (k * n) as u64 * width + (k * n) as u64 * 8
+        };
+        if wanted("scatter_elements_rows") {
+            let d = scatter(DataType::Float32, 0, &[k, n]);
+            b.operator(
+                "scatter_elements_rows",
+                &d,
+                &[
+                    ("a", &a),
+                    ("rows_index", &e4(&rows_index)),
+                    ("updates", &updates),
+                ],
+                scatter_bytes(4),
+                false,
+            );
+        }
+        if wanted("scatter_elements_diag") {
+            let d = scatter(DataType::Float32, 0, &[k, n]);
+            b.operator(
+                "scatter_elements_diag",
+                &d,
+                &[
+                    ("a", &a),
+                    ("diag_index", &e4(&diag_index)),
+                    ("updates", &updates),
+                ],
+                scatter_bytes(4),
+                false,
+            );
+        }
+        if wanted("scatter_elements_rows_inplace") {
+            let d = scatter(DataType::Float32, 0, &[k, n]);
+            let bytes = 2 * (k * n) as u64 * 4 + (k * n) as u64 * 8;
+            b.operator(
+                "scatter_elements_rows_inplace",
+                &d,
+                &[
+                    ("a_inplace", &a),
+                    ("rows_index", &e4(&rows_index)),
+                    ("updates", &updates),
+                ],
+                bytes,
+                true,
+            );
+        }
+        if wanted("scatter_elements_axis1") {
+            // idx[i, j] = (p[j] + i) mod n over [n, k]: the transpose of the diagonal pattern.
+            let axis1: Vec<i64> = (0..n as i64)
+                .flat_map(|i| p.iter().map(move |&pj| (pj + i) % n as i64))
+                .collect();
+            let d = scatter(DataType::Float32, 1, &[n, k]);
+            b.operator(
+                "scatter_elements_axis1",
+                &d,
+                &[
+                    ("a", &a),
+                    ("axis1_index", &e4(&axis1)),
+                    ("updates", &updates),
+                ],
+                scatter_bytes(4),
+                false,
+            );
+        }
+        if wanted("scatter_nd_rows") {
+            let (rows, width, picked) = (s(262144), 256u32, s(65536));
+            let input = rng.bytes((rows * width * 4) as usize);
+            let ids = rng.permutation_prefix(rows as u64, picked as usize);
+            let rows_updates = rng.bytes((picked * width * 4) as usize);
+            let d = OperatorDesc::ScatterNd(ScatterNdDesc {
+                input: f32_tensor(&[rows, width]),
+                indices: TensorDesc::new(DataType::Int64, &[picked, 1]),
+                updates: f32_tensor(&[picked, width]),
+                output: f32_tensor(&[rows, width]),
+                input_dimension_count: 2,
+                indices_dimension_count: 2,
+                duplicates: DuplicateMode::AnyUpdate,
+            });
+            let bytes =
+                2 * (rows * width * 4) as u64 + 2 * (picked * width * 4) as u64 + picked as u64 * 8;
+            b.operator(
+                "scatter_nd_rows",
+                &d,
+                &[
+                    ("nd_input", &input),
+                    ("nd_ids", &e4(&ids)),
+                    ("nd_updates", &rows_updates),
+                ],
+                bytes,
+                false,
+            );
+        }
+        if wanted("scatter_nd_points") {
+            let points = (n as u64 * n as u64 / 16) as usize;
+            let flat = rng.permutation_prefix(n as u64 * n as u64, points);
+            let pairs: Vec<i64> = flat
+                .iter()
+                .flat_map(|&f| [f / n as i64, f % n as i64])
+                .collect();
+            let point_updates = rng.bytes(points * 4);
+            let d = OperatorDesc::ScatterNd(ScatterNdDesc {
+                input: f32_tensor(&[n, n]),
+                indices: TensorDesc::new(DataType::Int64, &[points as u32, 2]),
+                updates: f32_tensor(&[points as u32]),
+                output: f32_tensor(&[n, n]),
+                input_dimension_count: 2,
+                indices_dimension_count: 2,
+                duplicates: DuplicateMode::AnyUpdate,
+            });
+            let bytes = 2 * (n * n * 4) as u64 + 2 * points as u64 * 4 + 2 * points as u64 * 8;
+            b.operator(
+                "scatter_nd_points",
+                &d,
+                &[
+                    ("a", &a),
+                    ("points", &e4(&pairs)),
+                    ("point_updates", &point_updates),
+                ],
+                bytes,
+                false,
+            );
+        }
+        if wanted("gather_elements_diag") {
+            let d = OperatorDesc::GatherElements(GatherElementsDesc {
+                input: f32_tensor(&[n, n]),
+                indices: TensorDesc::new(DataType::Int64, &[k, n]),
+                output: f32_tensor(&[k, n]),
+                axis: 0,
+            });
+            let bytes = 2 * (k * n * 4) as u64 + (k * n) as u64 * 8;
+            b.operator(
+                "gather_elements_diag",
+                &d,
+                &[("a", &a), ("diag_index", &e4(&diag_index))],
+                bytes,
+                false,
+            );
+        }
+        for (data_type, name, width) in [
+            (DataType::UInt8, "scatter_elements_rows_u8", 1u32),
+            (DataType::Float16, "scatter_elements_rows_f16", 2),
+        ] {
+            if wanted(name) {
+                let d = scatter(data_type, 0, &[k, n]);
+                let input = &a[..(n * n * width) as usize];
+                let narrow = &updates[..(k * n * width) as usize];
+                b.operator(
+                    name,
+                    &d,
+                    &[
+                        (name, input),
+                        ("rows_index", &e4(&rows_index)),
+                        (
+                            if width == 1 {
+                                "updates_u8"
+                            } else {
+                                "updates_f16"
+                            },
+                            narrow,
+                        ),
+                    ],
+                    scatter_bytes(width as u64),
+                    false,
+                );
+            }
+        }
+        if wanted("slice_tiny_64x64") {
+            b.tiny();
+        }
+    }
     // The fraction of the copy roof, and the JSON lines.
     if let Some(path) = &o.json {
         let mut f = std::fs::File::create(path).expect("json file");
@@ -606,6 +720,7 @@ impl Bench {
             encoder.copy_buffer_to_buffer(source, 0, target, 0, source.size());
             encoder.write_timestamp(&set, 2 * r + 1);
             queue.submit([encoder.finish()]);
+            self.wait();
         }
         let mut encoder = device.create_command_encoder(&Default::default());
         encoder.resolve_query_set(&set, 0..count, &resolve, 0);
@@ -681,8 +796,11 @@ impl Bench {
             implementation: "dml-wgsl".into(),
             note: "wall clock submit-to-done".into(),
         });
-        // 1000 operators in one encoder: GPU time between the first pass's start and the last's end.
+        // 1000 operators in one encoder, each writing its own output (1000 different tiny
+        // results, as an application would record them): GPU time between the first pass's
+        // start and the last's end, and wall clock of recording, submitting and waiting.
         const BATCH: u32 = 1000;
+        let outputs: Vec<wgpu::Buffer> = (0..BATCH).map(|_| self.empty(32 * 32 * 4)).collect();
         let batch = |timestamps: Option<&wgpu::QuerySet>| {
             let mut encoder = device.create_command_encoder(&Default::default());
             for i in 0..BATCH {
@@ -697,7 +815,7 @@ impl Bench {
                     .record_with_timestamps(
                         &mut encoder,
                         std::slice::from_ref(&input),
-                        output.clone(),
+                        outputs[i as usize].as_entire_buffer_binding(),
                         writes,
                     )
                     .unwrap();

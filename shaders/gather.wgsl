@@ -1,6 +1,5 @@
-// Gather, GatherElements and GatherND: one thread per output unit reads the input element
-// its index tuple selects. An out-of-range tuple reads nothing: its output is zero and the
-// tuple is reported.
+// Gather, GatherElements and GatherND: threads read the input elements their index tuples
+// select. An out-of-range tuple reads nothing: its output is zero and the tuple is reported.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather(
@@ -8,10 +7,11 @@ fn gather(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
+    let i = group_index(t);
     let at = locate(i);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
@@ -20,6 +20,45 @@ fn gather(
     }
     store_output(at.dense, load_input(at.indexed));
 }
+
+// @word-begin
+// 4-byte elements, GROUP neighbours along a row a thread: the row position is worked out
+// once, the indices one by one.
+const GROUP: u32 = 4u;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gather_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / GROUP {
+        return;
+    }
+    let first = group_index(t) * GROUP;
+    let base = locate_base(first);
+    // All loads first, then the stores (see shaders/slice.wgsl).
+    var dense: array<u32, GROUP>;
+    var values: array<u32, GROUP>;
+    var bad = 0u;
+    for (var e = 0u; e < GROUP; e += 1u) {
+        let at = apply_index(step_inner(base, e));
+        dense[e] = at.dense;
+        if at.bad_component != IN_RANGE {
+            bad |= 1u << e;
+        } else {
+            values[e] = load_input(at.indexed);
+        }
+    }
+    for (var e = 0u; e < GROUP; e += 1u) {
+        if (bad & (1u << e)) != 0u {
+            report_out_of_range(first + e);
+        }
+        store_output(dense[e], values[e]);
+    }
+}
+// @word-end
 
 // @sub-word-begin
 // 1- and 2-byte elements, a whole output word a thread (output rows contiguous and
@@ -30,24 +69,21 @@ fn gather_words(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count / ELEMENTS_PER_WORD {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / ELEMENTS_PER_WORD {
         return;
     }
-    let first = i * ELEMENTS_PER_WORD;
+    let first = group_index(t) * ELEMENTS_PER_WORD;
+    let base = locate_base(first);
     var word = 0u;
-    var dense = 0u;
     for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
-        let at = locate(first + e);
-        if e == 0u {
-            dense = at.dense;
-        }
+        let at = apply_index(step_inner(base, e));
         if at.bad_component != IN_RANGE {
             report_out_of_range(first + e);
         } else {
             word |= load_input(at.indexed) << (e * ELEMENT_BITS);
         }
     }
-    atomicStore(&output[dense / ELEMENTS_PER_WORD], word);
+    atomicStore(&output[base.dense / ELEMENTS_PER_WORD], word);
 }
 // @sub-word-end

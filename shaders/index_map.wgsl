@@ -10,9 +10,12 @@ struct IndexParams {
     // Bit 0: the index type is signed; bit 1: it is 64 bits wide.
     index_flags: u32,
     tuple_stride: u32,
-    reserved0: u32,
-    reserved1: u32,
-    reserved2: u32,
+    // Threads take groups of neighbouring units; with tile > 0 the groups are visited in
+    // column blocks of `tile` groups, all rows of a block before the next block (see
+    // group_index), so that scattered accesses of neighbouring threads share cache lines.
+    tile: u32,
+    row_groups: u32,
+    rows: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,
@@ -57,7 +60,8 @@ fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     return IN_RANGE;
 }
 
-fn locate(i: u32) -> Location {
+// Where unit i and its index tuple lie, before the index is applied.
+fn locate_base(i: u32) -> Location {
     var rest = i;
     var at = Location(0u, 0u, 0u, IN_RANGE);
     for (var d = params.rank; d > 0u; d -= 1u) {
@@ -69,6 +73,22 @@ fn locate(i: u32) -> Location {
         at.indexed += c * params.indexed_strides[k >> 2u][k & 3u];
         at.tuple += c * params.indices_strides[k >> 2u][k & 3u];
     }
+    return at;
+}
+
+// The unit e places further along the innermost dimension (same row).
+fn step_inner(base: Location, e: u32) -> Location {
+    let k = params.rank - 1u;
+    var at = base;
+    at.dense += e * params.dense_strides[k >> 2u][k & 3u];
+    at.indexed += e * params.indexed_strides[k >> 2u][k & 3u];
+    at.tuple += e * params.indices_strides[k >> 2u][k & 3u];
+    return at;
+}
+
+// Adds the index tuple's contribution, or marks its first bad component.
+fn apply_index(base: Location) -> Location {
+    var at = base;
     for (var k = 0u; k < params.tuple_size; k += 1u) {
         let bound = params.index_bounds[k >> 2u][k & 3u];
         let v = normalise(index_words(at.tuple + k * params.tuple_stride), bound);
@@ -79,6 +99,22 @@ fn locate(i: u32) -> Location {
         at.indexed += v * params.index_strides[k >> 2u][k & 3u];
     }
     return at;
+}
+
+fn locate(i: u32) -> Location {
+    return apply_index(locate_base(i));
+}
+
+// The group a thread handles: row-major, or column block by column block when tiled.
+fn group_index(t: u32) -> u32 {
+    if params.tile == 0u {
+        return t;
+    }
+    let per_block = params.rows * params.tile;
+    let block = t / per_block;
+    let rest = t - block * per_block;
+    let row = rest / params.tile;
+    return row * params.row_groups + block * params.tile + (rest - row * params.tile);
 }
 
 // Records an out-of-range tuple met at dense unit i. status[0] holds 0xffffffff - i

@@ -1,6 +1,7 @@
-// ScatterElements and ScatterND: one thread per update unit writes it to the output element
-// its index tuple selects (after the output = input copy). Out-of-range tuples are skipped
-// and reported. The registry keeps the any-update or the last-wins section.
+// ScatterElements and ScatterND: threads write update units to the output elements their
+// index tuples select (after the output = input copy). Out-of-range tuples are skipped and
+// reported. The registry keeps the any-update or the last-wins section, and the grouped
+// entry point of the unit's width.
 
 // @any-update-begin
 // Each element ends equal to one of its updates: single-word stores cannot tear, and
@@ -11,10 +12,11 @@ fn scatter(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
+    let i = group_index(t);
     let at = locate(i);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
@@ -23,29 +25,64 @@ fn scatter(
     store_output(at.indexed, load_updates(at.dense));
 }
 
+// @word-begin
+// 4-byte elements, GROUP neighbours along a row a thread: the row position is worked out
+// once, the indices one by one.
+const GROUP: u32 = 4u;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / GROUP {
+        return;
+    }
+    let first = group_index(t) * GROUP;
+    let base = locate_base(first);
+    // All loads first, then the stores (see shaders/slice.wgsl).
+    var at: array<Location, GROUP>;
+    var values: array<u32, GROUP>;
+    for (var e = 0u; e < GROUP; e += 1u) {
+        at[e] = apply_index(step_inner(base, e));
+        values[e] = load_updates(at[e].dense);
+    }
+    for (var e = 0u; e < GROUP; e += 1u) {
+        if at[e].bad_component != IN_RANGE {
+            report_out_of_range(first + e);
+        } else {
+            store_output(at[e].indexed, values[e]);
+        }
+    }
+}
+// @word-end
+
 // @sub-word-begin
 // 1- and 2-byte elements, ELEMENTS_PER_WORD neighbours a thread (rows contiguous in updates
-// and output). When they land on consecutive elements of one output word, that word is
-// stored whole; otherwise each element is stored by compare-exchange.
+// and output, word-aligned). When they land on consecutive elements of one output word,
+// that word is stored whole; otherwise each element is stored by compare-exchange.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_words(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count / ELEMENTS_PER_WORD {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / ELEMENTS_PER_WORD {
         return;
     }
-    let first = i * ELEMENTS_PER_WORD;
+    let first = group_index(t) * ELEMENTS_PER_WORD;
+    let base = locate_base(first);
     var at: array<Location, ELEMENTS_PER_WORD>;
     var whole = true;
     for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
-        at[e] = locate(first + e);
+        at[e] = apply_index(step_inner(base, e));
         whole = whole && at[e].bad_component == IN_RANGE && at[e].indexed == at[0].indexed + e;
     }
     if whole && at[0].indexed % ELEMENTS_PER_WORD == 0u {
-        atomicStore(&output[at[0].indexed / ELEMENTS_PER_WORD], updates[at[0].dense / ELEMENTS_PER_WORD]);
+        atomicStore(&output[at[0].indexed / ELEMENTS_PER_WORD], updates[base.dense / ELEMENTS_PER_WORD]);
         return;
     }
     for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
@@ -67,10 +104,11 @@ fn claim_targets(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
+    let i = group_index(t);
     let at = locate(i);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
@@ -86,10 +124,11 @@ fn write_winners(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
+    let i = group_index(t);
     let at = locate(i);
     if at.bad_component == IN_RANGE && atomicLoad(&winners[at.indexed]) == i + 1u {
         store_output(at.indexed, load_updates(at.dense));

@@ -2,12 +2,21 @@
 // output[output_base + c . output_strides] = input[input_base + c . input_strides],
 // in units of the header's element (1, 2, 4, 8 or 16 bytes). Strides are two's-complement:
 // wrapping u32 arithmetic reaches the right element for negative (reversed) strides.
+//
+// A thread copies COPY_GROUP neighbours along the innermost dimension: the outer
+// coordinates are worked out once a thread, not once an element.
 
 struct Params {
+    // Threads: rows (the product of the outer sizes) times row_groups.
     count: u32,
     rank: u32,
     input_base: u32,
     output_base: u32,
+    // The innermost size, and the groups of COPY_GROUP units that cover it.
+    inner: u32,
+    row_groups: u32,
+    reserved0: u32,
+    reserved1: u32,
     sizes: array<vec4<u32>, 2>,
     input_strides: array<vec4<u32>, 2>,
     output_strides: array<vec4<u32>, 2>,
@@ -21,14 +30,15 @@ fn strided_copy(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
-    var rest = i;
+    var rest = t / params.row_groups;
+    let first = (t - rest * params.row_groups) * COPY_GROUP;
     var from_element = params.input_base;
     var to_element = params.output_base;
-    for (var d = params.rank; d > 0u; d -= 1u) {
+    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
         let k = d - 1u;
         let size = params.sizes[k >> 2u][k & 3u];
         let c = rest % size;
@@ -36,5 +46,19 @@ fn strided_copy(
         from_element += c * params.input_strides[k >> 2u][k & 3u];
         to_element += c * params.output_strides[k >> 2u][k & 3u];
     }
-    store_output(to_element, load_input(from_element));
+    let k = params.rank - 1u;
+    let input_step = params.input_strides[k >> 2u][k & 3u];
+    let output_step = params.output_strides[k >> 2u][k & 3u];
+    from_element += first * input_step;
+    to_element += first * output_step;
+    // All loads first, then the stores: a load cannot move past a store the compiler
+    // must assume may alias it, and loads in flight together hide each other's latency.
+    let n = min(COPY_GROUP, params.inner - first);
+    var values: array<Unit, COPY_GROUP>;
+    for (var e = 0u; e < n; e += 1u) {
+        values[e] = load_input(from_element + e * input_step);
+    }
+    for (var e = 0u; e < n; e += 1u) {
+        store_output(to_element + e * output_step, values[e]);
+    }
 }

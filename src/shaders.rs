@@ -52,6 +52,15 @@ impl Unit {
         }
     }
 
+    /// Units a strided-copy thread moves: 16 bytes' worth where units are narrower.
+    pub fn copy_group(self) -> u32 {
+        match self {
+            Unit::Byte | Unit::Half | Unit::Word => 4,
+            Unit::DoubleWord => 2,
+            Unit::QuadWord => 1,
+        }
+    }
+
     pub fn is_sub_word(self) -> bool {
         matches!(self, Unit::Byte | Unit::Half)
     }
@@ -166,6 +175,10 @@ impl Kernel {
                 last_wins: false,
             } => &["scatter", "scatter_words", "describe_status"],
             Kernel::Scatter {
+                unit: Unit::Word,
+                last_wins: false,
+            } => &["scatter", "scatter_rows", "describe_status"],
+            Kernel::Scatter {
                 last_wins: false, ..
             } => &["scatter", "describe_status"],
             Kernel::Scatter {
@@ -174,6 +187,7 @@ impl Kernel {
             Kernel::Gather(Unit::Byte | Unit::Half) => {
                 &["gather", "gather_words", "describe_status"]
             }
+            Kernel::Gather(Unit::Word) => &["gather", "gather_rows", "describe_status"],
             Kernel::Gather(_) => &["gather", "describe_status"],
         }
     }
@@ -192,26 +206,27 @@ impl Kernel {
         }
     }
 
-    /// The family's source, with the sections this variant does not use removed.
+    /// The family's source, with the sections this variant does not use removed: the
+    /// grouped entry points exist for 4-byte units (`word`) and 1- and 2-byte ones (`sub-word`).
     fn family_source(self) -> String {
+        let unit_sections = |text: &str, unit: Unit| {
+            let mut text = text.to_string();
+            if unit != Unit::Word {
+                text = without_section(&text, "word");
+            }
+            if !unit.is_sub_word() {
+                text = without_section(&text, "sub-word");
+            }
+            text
+        };
         match self {
             Kernel::StridedCopy(_) => SLICE.to_string(),
             Kernel::Scatter { unit, last_wins } => {
-                let mut text =
+                let text =
                     without_section(SCATTER, if last_wins { "any-update" } else { "last-wins" });
-                if !unit.is_sub_word() {
-                    text = without_section(&text, "sub-word");
-                }
-                format!("{INDEX_MAP}\n{text}")
+                format!("{INDEX_MAP}\n{}", unit_sections(&text, unit))
             }
-            Kernel::Gather(unit) => {
-                let text = if unit.is_sub_word() {
-                    GATHER.to_string()
-                } else {
-                    without_section(GATHER, "sub-word")
-                };
-                format!("{INDEX_MAP}\n{text}")
-            }
+            Kernel::Gather(unit) => format!("{INDEX_MAP}\n{}", unit_sections(GATHER, unit)),
         }
     }
 
@@ -227,6 +242,9 @@ impl Kernel {
             label = self.label(),
             ty = unit.wgsl_type(),
         );
+        if let Kernel::StridedCopy(_) = self {
+            header += &format!("const COPY_GROUP: u32 = {}u;\n", unit.copy_group());
+        }
         if unit.is_sub_word() {
             let bits = unit.bytes() * 8;
             header += &format!(

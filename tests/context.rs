@@ -266,23 +266,23 @@ fn limited_context(change: impl FnOnce(&mut wgpu::Limits)) -> Context {
 fn dispatches_fold_into_three_dimensions_past_the_workgroup_limit() {
     let limited = limited_context(|l| l.max_compute_workgroups_per_dimension = 4);
     let mut rng = Rng::new(11);
-    // 5000 elements in 256-thread groups: 20 groups, folded to 4 x 4 x 2.
-    let desc = OperatorDesc::Slice1(Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[5000]),
-        output: TensorDesc::new(DataType::Float32, &[5000]),
-        input_window_offsets: vec![0],
-        input_window_sizes: vec![5000],
-        input_window_strides: vec![-1],
-    });
-    let input = rng.bytes(20000);
-    let got = limited.run_blocking(&desc, &[&input]).unwrap();
-    assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
-    // More than 4 x 4 x 4 groups cannot be dispatched at all: a clear error, not a truncation.
+    // 20000 elements, 4 a thread, in 256-thread groups: 20 groups, folded to 4 x 3 x 2.
     let desc = OperatorDesc::Slice1(Slice1Desc {
         input: TensorDesc::new(DataType::Float32, &[20000]),
         output: TensorDesc::new(DataType::Float32, &[20000]),
         input_window_offsets: vec![0],
         input_window_sizes: vec![20000],
+        input_window_strides: vec![-1],
+    });
+    let input = rng.bytes(80000);
+    let got = limited.run_blocking(&desc, &[&input]).unwrap();
+    assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
+    // More than 4 x 4 x 4 groups cannot be dispatched at all: a clear error, not a truncation.
+    let desc = OperatorDesc::Slice1(Slice1Desc {
+        input: TensorDesc::new(DataType::Float32, &[80000]),
+        output: TensorDesc::new(DataType::Float32, &[80000]),
+        input_window_offsets: vec![0],
+        input_window_sizes: vec![80000],
         input_window_strides: vec![-1],
     });
     let e = limited.compile(&desc).unwrap_err();

@@ -961,3 +961,41 @@ fn gather_nd_output_sizes_are_the_indices_then_the_input_trailing_sizes() {
         "{e}"
     );
 }
+
+#[test]
+fn gathering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
+    let mut rng = Rng::new(39);
+    for data_type in [
+        DataType::Int8,
+        DataType::UInt16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+            input: TensorDesc::new(data_type, &[40, 256]),
+            indices: TensorDesc::new(DataType::Int32, &[37, 256]),
+            output: TensorDesc::new(data_type, &[37, 256]),
+            axis: 0,
+        });
+        let mut inputs = random_inputs(&mut rng, &desc);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+            (c[0] as i128 * 7 + c[1] as i128) % 40 - 20
+        });
+        check_against_reference(&desc, &inputs);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |c| match (c[0], c[1]) {
+            (30, 3) => 40,
+            (5, 200) => -41,
+            _ => (c[0] as i128 * 7 + c[1] as i128) % 40,
+        });
+        let e = check_out_of_range(&desc, &inputs);
+        assert_eq!(
+            e,
+            Error::IndexOutOfRange {
+                tensor: "indices",
+                position: vec![5, 200],
+                value: -41,
+                bound: 40
+            }
+        );
+    }
+}

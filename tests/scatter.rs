@@ -1231,3 +1231,53 @@ fn narrow_rows_scatter_whole_words_and_fall_back_per_element() {
         );
     }
 }
+
+#[test]
+fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
+    // Rows of 256 elements split into blocks of 32 thread groups: the tiled walk.
+    let mut rng = Rng::new(29);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Int64,
+    ] {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::LastWins] {
+            let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+                input: TensorDesc::new(data_type, &[40, 256]),
+                indices: TensorDesc::new(DataType::Int64, &[37, 256]),
+                updates: TensorDesc::new(data_type, &[37, 256]),
+                output: TensorDesc::new(data_type, &[40, 256]),
+                axis: 0,
+                duplicates,
+            });
+            // Diagonal targets (unique), then one bad index late in row-major order and
+            // one earlier in a later column block: the earlier row-major one is reported.
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            let p: Vec<i128> = {
+                let mut p: Vec<i128> = (0..40).collect();
+                rng.shuffle(&mut p);
+                p
+            };
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+                (p[c[0] as usize] + c[1] as i128) % 40
+            });
+            check_against_reference(&desc, &inputs);
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |c| match (c[0], c[1]) {
+                (30, 3) => 40,
+                (5, 200) => -41,
+                _ => (p[c[0] as usize] + c[1] as i128) % 40,
+            });
+            let e = check_out_of_range(&desc, &inputs);
+            assert_eq!(
+                e,
+                Error::IndexOutOfRange {
+                    tensor: "indices",
+                    position: vec![5, 200],
+                    value: -41,
+                    bound: 40
+                }
+            );
+        }
+    }
+}

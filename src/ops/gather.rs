@@ -426,19 +426,17 @@ fn gather(
     let report = original.report(&map, output_sizes, positions, tuples);
     let kernel = Kernel::Gather(map.unit());
     let slots = vec![Slot::Input(0), Slot::Input(1), Slot::Output, Slot::Status];
-    let (entry_point, per_thread) = if map.element_bytes < 4 && map.dense_rows_fill_words() {
-        ("gather_words", (4 / map.element_bytes) as u64)
-    } else {
-        ("gather", 1)
-    };
+    let words_fit = map.element_bytes < 4 && map.dense_rows_fill_words();
+    let (entry_point, group) =
+        map.grouped_entry("gather_words", "gather_rows", "gather", words_fit);
     let steps = vec![
         Step::Clear(Slot::Status),
         Step::Dispatch {
             kernel,
             entry_point,
-            params: map.params(),
+            params: map.params(group),
             slots: slots.clone(),
-            invocations: map.invocations() / per_thread,
+            invocations: map.invocations() / group as u64,
             skip_in_place: false,
         },
         map.describe_step(kernel, slots),

@@ -115,19 +115,23 @@ impl IndexMap {
         self.sizes.iter().map(|&s| s as u64).product()
     }
 
-    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`.
-    pub fn params(&self) -> Vec<u32> {
+    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`, for threads
+    /// taking `group` neighbours of a row each.
+    pub fn params(&self, group: u32) -> Vec<u32> {
         let flags = self.index_type.is_signed() as u32
             | ((self.index_type.size_in_bytes() == 8) as u32) << 1;
+        let inner = *self.sizes.last().expect("rank >= 1");
+        let row_groups = inner / group;
+        let rows = (self.invocations() / inner as u64) as u32;
         let mut p = vec![
             self.invocations() as u32,
             self.sizes.len() as u32,
             self.index_bounds.len() as u32,
             flags,
             self.tuple_stride as u32,
-            0,
-            0,
-            0,
+            self.tile(row_groups, rows),
+            row_groups,
+            rows,
         ];
         // Strides travel as two's-complement u32 (see shaders/slice.wgsl).
         let words = |v: &[i64]| padded(v.iter().map(|&s| s as u32));
@@ -138,6 +142,39 @@ impl IndexMap {
         p.extend(padded(self.index_bounds.iter().copied()));
         p.extend(words(&self.index_strides));
         p
+    }
+
+    /// Threads visit column blocks of this many groups, all rows of a block before the next
+    /// (0: row-major). Worth it where every element has its own index along an outer axis
+    /// (ScatterElements, GatherElements): neighbouring threads then scatter over many rows,
+    /// and a block of all rows keeps those rows' lines in cache while the block fills them.
+    fn tile(&self, row_groups: u32, rows: u32) -> u32 {
+        const TILE: u32 = 32;
+        let inner = self.sizes.len() - 1;
+        let own_index = self.indices_strides[inner] != 0;
+        let outer_axis = self.indexed_strides[inner] != 0 && self.index_bounds.len() == 1;
+        if own_index && outer_axis && rows > 1 && row_groups % TILE == 0 {
+            TILE
+        } else {
+            0
+        }
+    }
+
+    /// The entry point that moves `group` neighbours a thread when rows allow it: whole
+    /// words for 1- and 2-byte units (`words`), four 4-byte units (`rows`); else one unit.
+    pub fn grouped_entry(
+        &self,
+        words: &'static str,
+        rows: &'static str,
+        single: &'static str,
+        words_fit: bool,
+    ) -> (&'static str, u32) {
+        let inner = *self.sizes.last().expect("rank >= 1");
+        match self.element_bytes {
+            1 | 2 if words_fit => (words, 4 / self.element_bytes),
+            4 if inner % 4 == 0 => (rows, 4),
+            _ => (single, 1),
+        }
     }
 
     /// How the host decodes an out-of-range report of this map, once optimised to `lowered`:
@@ -165,7 +202,7 @@ impl IndexMap {
         Step::Dispatch {
             kernel,
             entry_point: "describe_status",
-            params: self.params(),
+            params: self.params(1),
             slots,
             invocations: 1,
             skip_in_place: false,

@@ -281,12 +281,23 @@ impl StridedCopy {
     /// The kernel dispatch for this copy, merged and widened.
     pub fn steps(&self, device: &DeviceFacts) -> Vec<Step> {
         let copy = self.merged().widened(device.unit_alignment);
-        let count: u64 = copy.sizes.iter().map(|&s| s as u64).product();
+        let unit = Unit::from_bytes(copy.element_bytes);
+        let inner = *copy.sizes.last().expect("rank >= 1");
+        let row_groups = inner.div_ceil(unit.copy_group());
+        let rows: u64 = copy.sizes[..copy.sizes.len() - 1]
+            .iter()
+            .map(|&s| s as u64)
+            .product();
+        let threads = rows * row_groups as u64;
         let mut params = vec![
-            count as u32,
+            threads as u32,
             copy.sizes.len() as u32,
             copy.input_base as u32,
             copy.output_base as u32,
+            inner,
+            row_groups,
+            0,
+            0,
         ];
         params.extend(padded(copy.sizes.iter().copied()));
         // Strides travel as two's-complement u32: the shader's wrapping arithmetic lands on
@@ -294,11 +305,11 @@ impl StridedCopy {
         params.extend(padded(copy.input_strides.iter().map(|&s| s as u32)));
         params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
         vec![Step::Dispatch {
-            kernel: Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes)),
+            kernel: Kernel::StridedCopy(unit),
             entry_point: "strided_copy",
             params,
             slots: vec![Slot::Input(0), Slot::Output],
-            invocations: count,
+            invocations: threads,
             skip_in_place: false,
         }]
     }

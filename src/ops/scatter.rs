@@ -369,21 +369,19 @@ fn scatter(
         }
         steps.push(step);
     }
-    let per_word = 4 / map.element_bytes.min(4) as u64;
-    let passes: &[(&'static str, u64)] = if last_wins {
-        &[("claim_targets", 1), ("write_winners", 1)]
-    } else if map.element_bytes < 4 && map.rows_fill_words() {
-        &[("scatter_words", per_word)]
+    let passes = if last_wins {
+        vec![("claim_targets", 1), ("write_winners", 1)]
     } else {
-        &[("scatter", 1)]
+        let words_fit = map.element_bytes < 4 && map.rows_fill_words();
+        vec![map.grouped_entry("scatter_words", "scatter_rows", "scatter", words_fit)]
     };
-    for &(entry_point, per_thread) in passes {
+    for (entry_point, group) in passes {
         steps.push(Step::Dispatch {
             kernel,
             entry_point,
-            params: map.params(),
+            params: map.params(group),
             slots: slots.clone(),
-            invocations: map.invocations() / per_thread,
+            invocations: map.invocations() / group as u64,
             skip_in_place: false,
         });
     }
