@@ -58,6 +58,40 @@ fn gather_rows(
         store_output(dense[e], values[e]);
     }
 }
+
+// 4-byte elements in blocks of WORKGROUP_SIZE * GROUP units a workgroup, unit
+// e * WORKGROUP_SIZE + lane to thread `lane` (see scatter_blocks).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gather_blocks(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / GROUP {
+        return;
+    }
+    let first = group_index(t / WORKGROUP_SIZE) * (WORKGROUP_SIZE * GROUP);
+    let base = locate_base(first);
+    var dense: array<u32, GROUP>;
+    var values: array<u32, GROUP>;
+    var bad = 0u;
+    for (var e = 0u; e < GROUP; e += 1u) {
+        let at = apply_index(step_inner(base, e * WORKGROUP_SIZE + local));
+        dense[e] = at.dense;
+        if at.bad_component != IN_RANGE {
+            bad |= 1u << e;
+        } else {
+            values[e] = load_input(at.indexed);
+        }
+    }
+    for (var e = 0u; e < GROUP; e += 1u) {
+        if (bad & (1u << e)) != 0u {
+            report_out_of_range(first + e * WORKGROUP_SIZE + local);
+        }
+        store_output(dense[e], values[e]);
+    }
+}
 // @word-end
 
 // @sub-word-begin

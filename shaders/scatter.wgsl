@@ -57,6 +57,36 @@ fn scatter_rows(
         }
     }
 }
+
+// 4-byte elements, rows a whole number of blocks of WORKGROUP_SIZE * GROUP units: a
+// workgroup takes a block, and unit e * WORKGROUP_SIZE + lane of it goes to thread `lane`,
+// so that every load and store instruction of a warp touches neighbouring units.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_blocks(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count / GROUP {
+        return;
+    }
+    let first = group_index(t / WORKGROUP_SIZE) * (WORKGROUP_SIZE * GROUP);
+    let base = locate_base(first);
+    var at: array<Location, GROUP>;
+    var values: array<u32, GROUP>;
+    for (var e = 0u; e < GROUP; e += 1u) {
+        at[e] = apply_index(step_inner(base, e * WORKGROUP_SIZE + local));
+        values[e] = load_updates(at[e].dense);
+    }
+    for (var e = 0u; e < GROUP; e += 1u) {
+        if at[e].bad_component != IN_RANGE {
+            report_out_of_range(first + e * WORKGROUP_SIZE + local);
+        } else {
+            store_output(at[e].indexed, values[e]);
+        }
+    }
+}
 // @word-end
 
 // @sub-word-begin

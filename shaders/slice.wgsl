@@ -62,3 +62,43 @@ fn strided_copy(
         store_output(to_element + e * output_step, values[e]);
     }
 }
+
+// Rows a whole number of blocks of WORKGROUP_SIZE * COPY_GROUP units: a workgroup copies a
+// block, unit e * WORKGROUP_SIZE + lane of it by thread `lane`, so that every load and
+// store instruction of a warp touches neighbouring units. row_groups counts blocks here.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn strided_copy_blocks(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let block = t / WORKGROUP_SIZE;
+    var rest = block / params.row_groups;
+    let first = (block - rest * params.row_groups) * (WORKGROUP_SIZE * COPY_GROUP) + local;
+    var from_element = params.input_base;
+    var to_element = params.output_base;
+    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
+        let k = d - 1u;
+        let size = params.sizes[k >> 2u][k & 3u];
+        let c = rest % size;
+        rest = rest / size;
+        from_element += c * params.input_strides[k >> 2u][k & 3u];
+        to_element += c * params.output_strides[k >> 2u][k & 3u];
+    }
+    let k = params.rank - 1u;
+    let input_step = params.input_strides[k >> 2u][k & 3u];
+    let output_step = params.output_strides[k >> 2u][k & 3u];
+    from_element += first * input_step;
+    to_element += first * output_step;
+    var values: array<Unit, COPY_GROUP>;
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
+        values[e] = load_input(from_element + e * WORKGROUP_SIZE * input_step);
+    }
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
+        store_output(to_element + e * WORKGROUP_SIZE * output_step, values[e]);
+    }
+}

@@ -101,6 +101,7 @@ impl Context {
     pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
         let facts = DeviceFacts {
             unit_alignment: self.limits.min_storage_buffer_offset_alignment.min(16),
+            workgroup_size: self.workgroup_size,
         };
         let lowered = desc.lower(&facts)?;
         let binding_limit = self.limits.max_storage_buffer_binding_size;

@@ -169,7 +169,7 @@ impl Kernel {
     /// The entry points of the module.
     pub fn entry_points(self) -> &'static [&'static str] {
         match self {
-            Kernel::StridedCopy(_) => &["strided_copy"],
+            Kernel::StridedCopy(_) => &["strided_copy", "strided_copy_blocks"],
             Kernel::Scatter {
                 unit: Unit::Byte | Unit::Half,
                 last_wins: false,
@@ -177,7 +177,12 @@ impl Kernel {
             Kernel::Scatter {
                 unit: Unit::Word,
                 last_wins: false,
-            } => &["scatter", "scatter_rows", "describe_status"],
+            } => &[
+                "scatter",
+                "scatter_rows",
+                "scatter_blocks",
+                "describe_status",
+            ],
             Kernel::Scatter {
                 last_wins: false, ..
             } => &["scatter", "describe_status"],
@@ -187,7 +192,9 @@ impl Kernel {
             Kernel::Gather(Unit::Byte | Unit::Half) => {
                 &["gather", "gather_words", "describe_status"]
             }
-            Kernel::Gather(Unit::Word) => &["gather", "gather_rows", "describe_status"],
+            Kernel::Gather(Unit::Word) => {
+                &["gather", "gather_rows", "gather_blocks", "describe_status"]
+            }
             Kernel::Gather(_) => &["gather", "describe_status"],
         }
     }

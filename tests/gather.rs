@@ -999,3 +999,36 @@ fn gathering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
         );
     }
 }
+
+#[test]
+fn long_rows_gather_in_coalesced_blocks() {
+    let mut rng = Rng::new(40);
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[12, 2048]),
+        indices: TensorDesc::new(DataType::UInt64, &[9, 2048]),
+        output: TensorDesc::new(DataType::Float32, &[9, 2048]),
+        axis: 0,
+    });
+    let mut inputs = random_inputs(&mut rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        (c[0] as i128 * 5 + c[1] as i128) % 12
+    });
+    check_against_reference(&desc, &inputs);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        if c == [3, 1000] {
+            12
+        } else {
+            (c[1] as i128) % 12
+        }
+    });
+    let e = check_out_of_range(&desc, &inputs);
+    assert_eq!(
+        e,
+        Error::IndexOutOfRange {
+            tensor: "indices",
+            position: vec![3, 1000],
+            value: 12,
+            bound: 12
+        }
+    );
+}

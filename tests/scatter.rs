@@ -1281,3 +1281,39 @@ fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
         }
     }
 }
+
+#[test]
+fn long_rows_scatter_in_coalesced_blocks() {
+    // Rows of 2048 4-byte elements: whole blocks of a workgroup's units.
+    let mut rng = Rng::new(30);
+    for data_type in [DataType::Float32, DataType::Int32] {
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+            input: TensorDesc::new(data_type, &[12, 2048]),
+            indices: TensorDesc::new(DataType::Int32, &[9, 2048]),
+            updates: TensorDesc::new(data_type, &[9, 2048]),
+            output: TensorDesc::new(data_type, &[12, 2048]),
+            axis: 0,
+            duplicates: DuplicateMode::AnyUpdate,
+        });
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+            (c[0] as i128 * 5 + c[1] as i128) % 12 - 6
+        });
+        check_against_reference(&desc, &inputs);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |c| match (c[0], c[1]) {
+            (7, 3) => 12,
+            (2, 1500) => -13,
+            _ => (c[0] as i128 * 5 + c[1] as i128) % 12,
+        });
+        let e = check_out_of_range(&desc, &inputs);
+        assert_eq!(
+            e,
+            Error::IndexOutOfRange {
+                tensor: "indices",
+                position: vec![2, 1500],
+                value: -13,
+                bound: 12
+            }
+        );
+    }
+}

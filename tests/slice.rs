@@ -540,3 +540,25 @@ fn slice1_output_sizes_are_the_window_over_the_stride_rounded_up() {
         "{e}"
     );
 }
+
+#[test]
+fn long_strided_rows_copy_in_coalesced_blocks() {
+    // Output rows of 2048 elements read every other input element: not widened, whole blocks.
+    let mut rng = Rng::new(7);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        let desc = OperatorDesc::Slice(SliceDesc {
+            input: TensorDesc::new(data_type, &[6, 4100]),
+            output: TensorDesc::new(data_type, &[3, 2048]),
+            offsets: vec![1, 3],
+            sizes: vec![3, 2048],
+            strides: vec![2, 2],
+        });
+        let inputs = random_inputs(&mut rng, &desc);
+        check_against_reference(&desc, &inputs);
+    }
+}

@@ -427,8 +427,9 @@ fn gather(
     let kernel = Kernel::Gather(map.unit());
     let slots = vec![Slot::Input(0), Slot::Input(1), Slot::Output, Slot::Status];
     let words_fit = map.element_bytes < 4 && map.dense_rows_fill_words();
-    let (entry_point, group) =
-        map.grouped_entry("gather_words", "gather_rows", "gather", words_fit);
+    let entries = ["gather_words", "gather_rows", "gather_blocks", "gather"];
+    let (entry_point, per_thread, group) =
+        map.grouped_entry(entries, words_fit, device.workgroup_size);
     let steps = vec![
         Step::Clear(Slot::Status),
         Step::Dispatch {
@@ -436,7 +437,7 @@ fn gather(
             entry_point,
             params: map.params(group),
             slots: slots.clone(),
-            invocations: map.invocations() / group as u64,
+            invocations: map.invocations() / per_thread as u64,
             skip_in_place: false,
         },
         map.describe_step(kernel, slots),

@@ -115,8 +115,8 @@ impl IndexMap {
         self.sizes.iter().map(|&s| s as u64).product()
     }
 
-    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`, for threads
-    /// taking `group` neighbours of a row each.
+    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`, where
+    /// `group_index` counts groups of `group` units of a row (a thread's, or a workgroup's).
     pub fn params(&self, group: u32) -> Vec<u32> {
         let flags = self.index_type.is_signed() as u32
             | ((self.index_type.size_in_bytes() == 8) as u32) << 1;
@@ -129,7 +129,7 @@ impl IndexMap {
             self.index_bounds.len() as u32,
             flags,
             self.tuple_stride as u32,
-            self.tile(row_groups, rows),
+            self.tile(group, row_groups, rows),
             row_groups,
             rows,
         ];
@@ -148,32 +148,37 @@ impl IndexMap {
     /// (0: row-major). Worth it where every element has its own index along an outer axis
     /// (ScatterElements, GatherElements): neighbouring threads then scatter over many rows,
     /// and a block of all rows keeps those rows' lines in cache while the block fills them.
-    fn tile(&self, row_groups: u32, rows: u32) -> u32 {
-        const TILE: u32 = 32;
+    /// Blocks are `TILE_UNITS` units of a row (or one group, if groups are larger).
+    fn tile(&self, group: u32, row_groups: u32, rows: u32) -> u32 {
+        const TILE_UNITS: u32 = 128;
+        let tile = (TILE_UNITS / group).max(1);
         let inner = self.sizes.len() - 1;
         let own_index = self.indices_strides[inner] != 0;
         let outer_axis = self.indexed_strides[inner] != 0 && self.index_bounds.len() == 1;
-        if own_index && outer_axis && rows > 1 && row_groups % TILE == 0 {
-            TILE
+        if own_index && outer_axis && rows > 1 && row_groups % tile == 0 {
+            tile
         } else {
             0
         }
     }
 
-    /// The entry point that moves `group` neighbours a thread when rows allow it: whole
-    /// words for 1- and 2-byte units (`words`), four 4-byte units (`rows`); else one unit.
+    /// The entry point by row shape, with the units a thread moves and the units
+    /// `group_index` counts: whole words for 1- and 2-byte units (`words`, when `words_fit`);
+    /// for 4-byte units, coalesced blocks of a workgroup's 4 units a thread (`blocks`) where
+    /// rows are whole blocks, else 4 neighbours a thread (`rows`); else one unit a thread.
     pub fn grouped_entry(
         &self,
-        words: &'static str,
-        rows: &'static str,
-        single: &'static str,
+        entries: [&'static str; 4],
         words_fit: bool,
-    ) -> (&'static str, u32) {
+        workgroup_size: u32,
+    ) -> (&'static str, u32, u32) {
+        let [words, rows, blocks, single] = entries;
         let inner = *self.sizes.last().expect("rank >= 1");
         match self.element_bytes {
-            1 | 2 if words_fit => (words, 4 / self.element_bytes),
-            4 if inner % 4 == 0 => (rows, 4),
-            _ => (single, 1),
+            1 | 2 if words_fit => (words, 4 / self.element_bytes, 4 / self.element_bytes),
+            4 if inner % (4 * workgroup_size) == 0 => (blocks, 4, 4 * workgroup_size),
+            4 if inner % 4 == 0 => (rows, 4, 4),
+            _ => (single, 1, 1),
         }
     }
 

@@ -108,6 +108,8 @@ impl OperatorDesc {
 pub(crate) struct DeviceFacts {
     /// Binding offsets are multiples of this (capped at 16), so wider units stay aligned.
     pub unit_alignment: u32,
+    /// Threads a workgroup.
+    pub workgroup_size: u32,
 }
 
 /// A buffer an operator step reads or writes.
@@ -283,12 +285,23 @@ impl StridedCopy {
         let copy = self.merged().widened(device.unit_alignment);
         let unit = Unit::from_bytes(copy.element_bytes);
         let inner = *copy.sizes.last().expect("rank >= 1");
-        let row_groups = inner.div_ceil(unit.copy_group());
         let rows: u64 = copy.sizes[..copy.sizes.len() - 1]
             .iter()
             .map(|&s| s as u64)
             .product();
-        let threads = rows * row_groups as u64;
+        // Whole blocks of a workgroup's units per row: coalesced blocks; else row groups.
+        let block = device.workgroup_size * unit.copy_group();
+        let (entry_point, row_groups, threads) = if inner % block == 0 && unit.copy_group() > 1 {
+            let blocks = inner / block;
+            (
+                "strided_copy_blocks",
+                blocks,
+                rows * (blocks * device.workgroup_size) as u64,
+            )
+        } else {
+            let groups = inner.div_ceil(unit.copy_group());
+            ("strided_copy", groups, rows * groups as u64)
+        };
         let mut params = vec![
             threads as u32,
             copy.sizes.len() as u32,
@@ -306,7 +319,7 @@ impl StridedCopy {
         params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
         vec![Step::Dispatch {
             kernel: Kernel::StridedCopy(unit),
-            entry_point: "strided_copy",
+            entry_point,
             params,
             slots: vec![Slot::Input(0), Slot::Output],
             invocations: threads,

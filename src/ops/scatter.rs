@@ -370,18 +370,19 @@ fn scatter(
         steps.push(step);
     }
     let passes = if last_wins {
-        vec![("claim_targets", 1), ("write_winners", 1)]
+        vec![("claim_targets", 1, 1), ("write_winners", 1, 1)]
     } else {
         let words_fit = map.element_bytes < 4 && map.rows_fill_words();
-        vec![map.grouped_entry("scatter_words", "scatter_rows", "scatter", words_fit)]
+        let entries = ["scatter_words", "scatter_rows", "scatter_blocks", "scatter"];
+        vec![map.grouped_entry(entries, words_fit, device.workgroup_size)]
     };
-    for (entry_point, group) in passes {
+    for (entry_point, per_thread, group) in passes {
         steps.push(Step::Dispatch {
             kernel,
             entry_point,
             params: map.params(group),
             slots: slots.clone(),
-            invocations: map.invocations() / group as u64,
+            invocations: map.invocations() / per_thread as u64,
             skip_in_place: false,
         });
     }
