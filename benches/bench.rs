@@ -130,10 +130,10 @@ impl Bench {
     /// several times slower on the H200 than the same workload run first.)
     fn input(&self, name: &str, data: &[u8]) -> wgpu::Buffer {
         let mut cache = self.inputs.borrow_mut();
-        if let Some(b) = cache.get(name) {
-            if b.size() == data.len().div_ceil(4) as u64 * 4 {
-                return b.clone();
-            }
+        if let Some(b) = cache.get(name)
+            && b.size() == data.len().div_ceil(4) as u64 * 4
+        {
+            return b.clone();
         }
         let b = self.buffer(data);
         cache.insert(name.to_string(), b.clone());

@@ -102,6 +102,7 @@ impl Context {
         let facts = DeviceFacts {
             unit_alignment: self.limits.min_storage_buffer_offset_alignment.min(16),
             workgroup_size: self.workgroup_size,
+            max_workgroups_per_dimension: self.limits.max_compute_workgroups_per_dimension,
         };
         let lowered = desc.lower(&facts)?;
         let binding_limit = self.limits.max_storage_buffer_binding_size;
@@ -141,6 +142,9 @@ impl Context {
             .steps
             .iter()
             .map(|step| match step {
+                Step::Dispatch {
+                    grid: Some(grid), ..
+                } => Ok(*grid),
                 Step::Dispatch { invocations, .. } => workgroup_count(
                     *invocations,
                     self.workgroup_size,
@@ -192,6 +196,7 @@ impl Context {
                 params,
                 slots,
                 invocations: _,
+                grid: _,
                 skip_in_place,
             } => {
                 let pipeline =

@@ -438,6 +438,7 @@ fn gather(
             params: map.params(group),
             slots: slots.clone(),
             invocations: map.invocations() / per_thread as u64,
+            grid: None,
             skip_in_place: false,
         },
         map.describe_step(kernel, slots),

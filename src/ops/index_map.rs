@@ -155,7 +155,7 @@ impl IndexMap {
         let inner = self.sizes.len() - 1;
         let own_index = self.indices_strides[inner] != 0;
         let outer_axis = self.indexed_strides[inner] != 0 && self.index_bounds.len() == 1;
-        if own_index && outer_axis && rows > 1 && row_groups % tile == 0 {
+        if own_index && outer_axis && rows > 1 && row_groups.is_multiple_of(tile) {
             tile
         } else {
             0
@@ -176,8 +176,8 @@ impl IndexMap {
         let inner = *self.sizes.last().expect("rank >= 1");
         match self.element_bytes {
             1 | 2 if words_fit => (words, 4 / self.element_bytes, 4 / self.element_bytes),
-            4 if inner % (4 * workgroup_size) == 0 => (blocks, 4, 4 * workgroup_size),
-            4 if inner % 4 == 0 => (rows, 4, 4),
+            4 if inner.is_multiple_of(4 * workgroup_size) => (blocks, 4, 4 * workgroup_size),
+            4 if inner.is_multiple_of(4) => (rows, 4, 4),
             _ => (single, 1, 1),
         }
     }
@@ -210,6 +210,7 @@ impl IndexMap {
             params: self.params(1),
             slots,
             invocations: 1,
+            grid: None,
             skip_in_place: false,
         }
     }

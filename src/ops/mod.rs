@@ -13,7 +13,7 @@ pub use scatter::{DuplicateMode, ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
 
 use crate::error::{Error, Result};
-use crate::shaders::{Kernel, Unit};
+use crate::shaders::{Kernel, PLANE_GROUP, Unit};
 use crate::tensor::{DataType, MAX_RANK, TensorDesc};
 
 /// One DirectML operator with its tensors and parameters.
@@ -110,6 +110,8 @@ pub(crate) struct DeviceFacts {
     pub unit_alignment: u32,
     /// Threads a workgroup.
     pub workgroup_size: u32,
+    /// Workgroups a dispatch dimension.
+    pub max_workgroups_per_dimension: u32,
 }
 
 /// A buffer an operator step reads or writes.
@@ -135,6 +137,8 @@ pub(crate) enum Step {
         params: Vec<u32>,
         slots: Vec<Slot>,
         invocations: u64,
+        /// Explicit workgroup counts (a 3-D grid), instead of folding `invocations`.
+        grid: Option<[u32; 3]>,
         /// The `output = input` copy, left out when the output is the input's own range.
         skip_in_place: bool,
     },
@@ -280,6 +284,35 @@ impl StridedCopy {
         self.clone()
     }
 
+    /// The workgroup grid of `strided_copy_planes`, where the copy has at most 3
+    /// dimensions [A, B, C] and both B x C / workgroup size and A fit the dispatch limit.
+    fn planes(&self, device: &DeviceFacts) -> Option<[u32; 3]> {
+        let rank = self.sizes.len();
+        if rank > 3 || self.element_bytes == 16 {
+            return None;
+        }
+        let size = |d: usize| {
+            if d < rank {
+                self.sizes[rank - 1 - d] as u64
+            } else {
+                1
+            }
+        };
+        let x = (size(0) * size(1)).div_ceil(device.workgroup_size as u64 * PLANE_GROUP as u64);
+        let max = device.max_workgroups_per_dimension as u64;
+        (x <= max && size(2) <= max).then_some([x as u32, size(2) as u32, 1])
+    }
+
+    /// The same copy with leading dimensions of size 1 up to `rank`.
+    fn padded_to_rank(mut self, rank: usize) -> StridedCopy {
+        while self.sizes.len() < rank {
+            self.sizes.insert(0, 1);
+            self.input_strides.insert(0, 0);
+            self.output_strides.insert(0, 0);
+        }
+        self
+    }
+
     /// The kernel dispatch for this copy, merged and widened.
     pub fn steps(&self, device: &DeviceFacts) -> Vec<Step> {
         let copy = self.merged().widened(device.unit_alignment);
@@ -291,17 +324,27 @@ impl StridedCopy {
             .product();
         // Whole blocks of a workgroup's units per row: coalesced blocks; else row groups.
         let block = device.workgroup_size * unit.copy_group();
-        let (entry_point, row_groups, threads) = if inner % block == 0 && unit.copy_group() > 1 {
-            let blocks = inner / block;
-            (
-                "strided_copy_blocks",
-                blocks,
-                rows * (blocks * device.workgroup_size) as u64,
-            )
-        } else {
-            let groups = inner.div_ceil(unit.copy_group());
-            ("strided_copy", groups, rows * groups as u64)
-        };
+        let mut copy = copy;
+        let mut grid = None;
+        let (entry_point, row_groups, threads) =
+            if inner.is_multiple_of(block) && unit.copy_group() > 1 {
+                let blocks = inner / block;
+                (
+                    "strided_copy_blocks",
+                    blocks,
+                    rows * (blocks * device.workgroup_size) as u64,
+                )
+            } else if let Some(g) = copy.planes(device) {
+                // Short rows of at most 3 dimensions: one division a unit.
+                grid = Some(g);
+                let threads =
+                    g.iter().map(|&n| n as u64).product::<u64>() * device.workgroup_size as u64;
+                copy = copy.padded_to_rank(3);
+                ("strided_copy_planes", 0, threads)
+            } else {
+                let groups = inner.div_ceil(unit.copy_group());
+                ("strided_copy", groups, rows * groups as u64)
+            };
         let mut params = vec![
             threads as u32,
             copy.sizes.len() as u32,
@@ -323,6 +366,7 @@ impl StridedCopy {
             params,
             slots: vec![Slot::Input(0), Slot::Output],
             invocations: threads,
+            grid,
             skip_in_place: false,
         }]
     }

@@ -383,6 +383,7 @@ fn scatter(
             params: map.params(group),
             slots: slots.clone(),
             invocations: map.invocations() / per_thread as u64,
+            grid: None,
             skip_in_place: false,
         });
     }
