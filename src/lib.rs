@@ -1,9 +1,11 @@
 //! # dml-wgsl
 //!
-//! DirectML's tensor data-movement operators (Slice, Slice1, and, as they land, the Scatter
-//! and Gather families) as WGSL compute shaders dispatched through [`wgpu`]: on Vulkan,
-//! Metal, DX12, GL and the browser's WebGPU, with DirectML's semantics and every corner
-//! DirectML leaves undefined made safe and defined.
+//! DirectML's tensor data-movement operators (Slice, Slice1, ScatterElements, ScatterND,
+//! Gather, GatherElements, GatherND) as WGSL compute shaders dispatched through [`wgpu`]: on
+//! Vulkan, Metal, DX12, GL and the browser's WebGPU, with DirectML's semantics and every
+//! corner DirectML leaves undefined made safe and defined: out-of-range indices never touch
+//! memory outside the tensors and are reported ([`Error::IndexOutOfRange`]), duplicate
+//! scatter targets never tear ([`DuplicateMode`]).
 //!
 //! Describe an operator with DirectML-shaped descriptors ([`TensorDesc`], [`OperatorDesc`]),
 //! then either [`Context::run`] it on bytes, or [`Context::compile`] it once and
