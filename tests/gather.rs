@@ -5,12 +5,12 @@
 mod common;
 
 use common::{
-    Rng, SENTINEL, check_against_reference, context, guard_size, random_index, random_inputs,
-    random_layout, run_guarded, write_indices,
+    Rng, check_against_reference, check_out_of_range, context, random_index, random_inputs,
+    random_layout, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
-    ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
+    ScatterElementsDesc, ScatterNdDesc, TensorDesc,
 };
 
 fn bytes<T: bytemuck::Pod>(values: &[T]) -> Vec<u8> {
@@ -441,35 +441,6 @@ fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
 }
 
 // ---- out-of-range indices ----
-
-/// The GPU's error equals the reference's; the output matches the reference's (zeros for
-/// the bad elements) and nothing outside the output was touched.
-fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Error {
-    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-    let (expected, status) = reference::run_with_status(desc, &slices).unwrap();
-    let reference_error = status.expect_err("the case has a bad index");
-    let error = context()
-        .run_blocking(desc, &slices)
-        .expect_err("run reports it");
-    assert_eq!(error, reference_error);
-    let actual = run_guarded(desc, &slices);
-    let guard = guard_size() as usize;
-    let covered = common::covered_bytes(desc.output());
-    assert!(
-        actual[..guard]
-            .iter()
-            .chain(&actual[guard + expected.len()..])
-            .all(|&b| b == SENTINEL)
-    );
-    for (i, &byte) in actual[guard..guard + expected.len()].iter().enumerate() {
-        assert_eq!(
-            byte,
-            if covered[i] { expected[i] } else { SENTINEL },
-            "byte {i}"
-        );
-    }
-    error
-}
 
 #[test]
 fn out_of_range_gather_indices_write_zero_and_are_reported() {

@@ -137,6 +137,14 @@ pub fn guard_size() -> u64 {
 
 /// Runs through `record` with guard bands; returns the whole output buffer (guards included).
 pub fn run_guarded(desc: &OperatorDesc, inputs: &[&[u8]]) -> Vec<u8> {
+    run_guarded_with_status(desc, inputs).0
+}
+
+/// [`run_guarded`], with the status `check_status` reads afterwards.
+pub fn run_guarded_with_status(
+    desc: &OperatorDesc,
+    inputs: &[&[u8]],
+) -> (Vec<u8>, dml_wgsl::Result<()>) {
     use wgpu::util::DeviceExt;
     let context = context();
     let device = context.device();
@@ -195,7 +203,38 @@ pub fn run_guarded(desc: &OperatorDesc, inputs: &[&[u8]]) -> Vec<u8> {
         .expect("record");
     encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, total);
     context.queue().submit([encoder.finish()]);
-    read_buffer(&readback)
+    let bytes = read_buffer(&readback);
+    (bytes, operator.check_status_blocking())
+}
+
+/// For a case with an out-of-range index: `run`'s error equals the reference's; through
+/// `record`, `check_status` reports the same, and the output is as the reference left it
+/// (the offending updates skipped, a gather's elements zero) with nothing outside it
+/// touched. Returns the error.
+pub fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> dml_wgsl::Error {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let (expected, status) = reference::run_with_status(desc, &slices).expect("reference");
+    let reference_error = status.expect_err("the case has a bad index");
+    let error = context()
+        .run_blocking(desc, &slices)
+        .expect_err("run reports it");
+    assert_eq!(error, reference_error);
+    let (actual, recorded) = run_guarded_with_status(desc, &slices);
+    assert_eq!(recorded, Err(reference_error));
+    let guard = guard_size() as usize;
+    let covered = covered_bytes(desc.output());
+    assert!(
+        actual[..guard]
+            .iter()
+            .chain(&actual[guard + expected.len()..])
+            .all(|&b| b == SENTINEL),
+        "guard bands"
+    );
+    for (i, &byte) in actual[guard..guard + expected.len()].iter().enumerate() {
+        let want = if covered[i] { expected[i] } else { SENTINEL };
+        assert_eq!(byte, want, "output byte {i}");
+    }
+    error
 }
 
 /// Maps a MAP_READ buffer and returns its bytes (blocking).
