@@ -4,7 +4,8 @@
 use super::index_map::{IndexMap, optimised};
 use super::scatter::signed;
 use super::{
-    DeviceFacts, Lowered, Slot, Step, check_index_type, check_same_kind, check_same_sizes,
+    DeviceFacts, Lowered, Slot, Step, check_dimension_counts, check_index_type, check_placeholders,
+    check_same_kind, check_same_sizes,
 };
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
@@ -97,20 +98,6 @@ fn right_aligned(mut sizes: Vec<u32>, rank: usize) -> Option<Vec<u32>> {
     let mut full = vec![1; rank - sizes.len()];
     full.extend(sizes);
     Some(full)
-}
-
-fn check_placeholders(tensor: &'static str, t: &TensorDesc, count: usize) -> Result<()> {
-    let leading = t.rank() - count;
-    if let Some(d) = (0..leading).find(|&d| t.sizes[d] != 1) {
-        return Err(Error::SizeMismatch {
-            tensor,
-            dimension: d,
-            actual: t.sizes[d],
-            expected: 1,
-            rule: "dimensions before the dimension count are placeholders of size 1",
-        });
-    }
-    Ok(())
 }
 
 fn check_output_sizes(output: &TensorDesc, meaningful: Vec<u32>, rule: &'static str) -> Result<()> {
@@ -286,28 +273,13 @@ impl GatherNdDesc {
     /// Checks every rule of `DML_GATHER_ND1`.
     pub fn validate(&self) -> Result<()> {
         check_tensors(&self.input, &self.indices, &self.output)?;
+        check_dimension_counts(
+            &self.input,
+            self.input_dimension_count,
+            &self.indices,
+            self.indices_dimension_count,
+        )?;
         let (input_rank, indices_rank) = (self.input.rank(), self.indices.rank());
-        for (field, value, rank) in [
-            (
-                "input_dimension_count",
-                self.input_dimension_count,
-                input_rank,
-            ),
-            (
-                "indices_dimension_count",
-                self.indices_dimension_count,
-                indices_rank,
-            ),
-        ] {
-            if value == 0 || value as usize > rank {
-                return Err(Error::DimensionCount {
-                    field,
-                    value,
-                    max: rank,
-                    rule: "between 1 and the tensor's rank",
-                });
-            }
-        }
         let batch = self.batch_dimension_count;
         let most = self.input_dimension_count.min(self.indices_dimension_count) as usize;
         if batch as usize >= most {
@@ -318,12 +290,6 @@ impl GatherNdDesc {
                 rule: "fewer than both input_dimension_count and indices_dimension_count",
             });
         }
-        check_placeholders("input", &self.input, self.input_dimension_count as usize)?;
-        check_placeholders(
-            "indices",
-            &self.indices,
-            self.indices_dimension_count as usize,
-        )?;
         let input_first = input_rank - self.input_dimension_count as usize;
         let indices_first = indices_rank - self.indices_dimension_count as usize;
         for b in 0..batch as usize {

@@ -484,6 +484,50 @@ pub(crate) fn check_same_sizes(
     Ok(())
 }
 
+/// Checks `DML_*_ND`'s dimension counts: each in `[1, rank]`, with the dimensions before it
+/// placeholders of size 1.
+pub(crate) fn check_dimension_counts(
+    input: &TensorDesc,
+    input_dimension_count: u32,
+    indices: &TensorDesc,
+    indices_dimension_count: u32,
+) -> Result<()> {
+    for (field, value, rank) in [
+        ("input_dimension_count", input_dimension_count, input.rank()),
+        (
+            "indices_dimension_count",
+            indices_dimension_count,
+            indices.rank(),
+        ),
+    ] {
+        if value == 0 || value as usize > rank {
+            return Err(Error::DimensionCount {
+                field,
+                value,
+                max: rank,
+                rule: "between 1 and the tensor's rank",
+            });
+        }
+    }
+    check_placeholders("input", input, input_dimension_count as usize)?;
+    check_placeholders("indices", indices, indices_dimension_count as usize)
+}
+
+/// Checks that the dimensions of `t` before its last `count` are placeholders of size 1.
+pub(crate) fn check_placeholders(tensor: &'static str, t: &TensorDesc, count: usize) -> Result<()> {
+    let leading = t.rank() - count;
+    if let Some(d) = (0..leading).find(|&d| t.sizes[d] != 1) {
+        return Err(Error::SizeMismatch {
+            tensor,
+            dimension: d,
+            actual: t.sizes[d],
+            expected: 1,
+            rule: "dimensions before the dimension count are placeholders of size 1",
+        });
+    }
+    Ok(())
+}
+
 /// Checks that two tensors share data type and rank.
 pub(crate) fn check_same_kind(
     tensor: &'static str,

@@ -2,8 +2,8 @@
 
 use super::index_map::{IndexMap, optimised};
 use super::{
-    DeviceFacts, Lowered, Slot, Step, StridedCopy, check_index_type, check_same_kind,
-    check_same_sizes,
+    DeviceFacts, Lowered, Slot, Step, StridedCopy, check_dimension_counts, check_index_type,
+    check_same_kind, check_same_sizes,
 };
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
@@ -183,43 +183,12 @@ impl ScatterNdDesc {
             &self.input.sizes,
             "the input's sizes",
         )?;
-        let (input_rank, indices_rank) = (self.input.rank(), self.indices.rank());
-        for (field, value, rank) in [
-            (
-                "input_dimension_count",
-                self.input_dimension_count,
-                input_rank,
-            ),
-            (
-                "indices_dimension_count",
-                self.indices_dimension_count,
-                indices_rank,
-            ),
-        ] {
-            if value == 0 || value as usize > rank {
-                return Err(Error::DimensionCount {
-                    field,
-                    value,
-                    max: rank,
-                    rule: "between 1 and the tensor's rank",
-                });
-            }
-        }
-        for (tensor, t, count) in [
-            ("input", &self.input, self.input_dimension_count),
-            ("indices", &self.indices, self.indices_dimension_count),
-        ] {
-            let leading = t.rank() - count as usize;
-            if let Some(d) = (0..leading).find(|&d| t.sizes[d] != 1) {
-                return Err(Error::SizeMismatch {
-                    tensor,
-                    dimension: d,
-                    actual: t.sizes[d],
-                    expected: 1,
-                    rule: "dimensions before the dimension count are placeholders of size 1",
-                });
-            }
-        }
+        check_dimension_counts(
+            &self.input,
+            self.input_dimension_count,
+            &self.indices,
+            self.indices_dimension_count,
+        )?;
         let tuple = self.tuple_size();
         if tuple > self.input_dimension_count {
             return Err(Error::TupleSize {
