@@ -38,7 +38,7 @@ async fn run_f32(context: &Context, desc: &OperatorDesc, inputs: &[&[u8]]) -> Ve
 }
 
 #[wasm_bindgen_test]
-async fn the_adapter_is_the_browsers_webgpu_with_its_default_limits() {
+async fn the_adapter_is_the_browsers_webgpu() {
     let context = context().await;
     let info = context.adapter_info();
     let limits = context.device().limits();
@@ -579,8 +579,13 @@ const SAMPLED_TYPES: [DataType; 6] = [
 /// Two cases per sampled data type: the first through `run`, the second through `record`
 /// with every tensor at the device's storage offset alignment (256 on WebGPU) inside a
 /// larger buffer whose other bytes must stay untouched. Both bit-exact against the reference.
-async fn differential(seed: u64, generate: fn(&mut Rng, DataType, DataType) -> Case) {
-    let context = context().await;
+async fn differential(seed: u64, generate: Generator) {
+    sample(&context().await, seed, generate).await;
+}
+
+type Generator = fn(&mut Rng, DataType, DataType) -> Case;
+
+async fn sample(context: &Context, seed: u64, generate: Generator) {
     let mut rng = Rng::new(seed);
     for (i, data_type) in SAMPLED_TYPES.into_iter().enumerate() {
         for case in 0..2 {
@@ -744,4 +749,56 @@ async fn random_gather_elements_match_the_reference() {
 #[wasm_bindgen_test]
 async fn random_gather_nds_match_the_reference() {
     differential(107, random_gather_nd).await;
+}
+
+/// A device with WebGPU's default limits (256-byte storage offset alignment, 128 MiB
+/// bindings, no immediates) is all the library needs: every operator runs on it, and a
+/// tensor past its binding limit is refused before any GPU work.
+#[wasm_bindgen_test]
+async fn webgpus_default_limits_are_enough() {
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
+    descriptor.backends = wgpu::Backends::BROWSER_WEBGPU;
+    let instance = wgpu::Instance::new(descriptor);
+    let adapter = instance
+        .request_adapter(&Default::default())
+        .await
+        .expect("a WebGPU adapter (Chromium with --enable-unsafe-webgpu)");
+    let (device, queue) = adapter
+        .request_device(&wgpu::DeviceDescriptor {
+            required_limits: wgpu::Limits::default(),
+            ..Default::default()
+        })
+        .await
+        .expect("a device with WebGPU's default limits");
+    let context = Context::from_device(device, queue);
+    let limits = context.device().limits();
+    assert_eq!(limits.min_storage_buffer_offset_alignment, 256);
+    assert_eq!(limits.max_storage_buffer_binding_size, 128 << 20);
+    let generators: [Generator; 7] = [
+        random_slice,
+        random_slice1,
+        random_scatter_elements,
+        random_scatter_nd,
+        random_gather,
+        random_gather_elements,
+        random_gather_nd,
+    ];
+    for (seed, generate) in (201..).zip(generators) {
+        sample(&context, seed, generate).await;
+    }
+    let past_the_limit = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[(32 << 20) + 1]),
+        output: TensorDesc::new(DataType::Float32, &[1]),
+        offsets: vec![0],
+        sizes: vec![1],
+        strides: vec![1],
+    });
+    assert!(
+        matches!(
+            context.compile(&past_the_limit),
+            Err(Error::TensorTooLarge { bytes, limit, .. }) if bytes > limit && limit == 128 << 20
+        ),
+        "{:?}",
+        context.compile(&past_the_limit).err()
+    );
 }
