@@ -600,7 +600,7 @@ async fn sample(context: &Context, seed: u64, generate: Generator) {
                     "run differs from the reference: {desc:?}"
                 );
             } else {
-                check_recorded(&context, &desc, &slices, &expected).await;
+                check_recorded(context, &desc, &slices, &expected).await;
             }
         }
     }
