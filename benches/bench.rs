@@ -7,6 +7,9 @@
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
 //! `torch_peer.py` (`workload`, `ms`, `bytes`, `GBps`, `impl`, `adapter`) plus
 //! `roof_fraction`. `--quick` shrinks every tensor so that a CPU adapter finishes in seconds.
+// Native adapters only; no main in wasm32.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::Write;
 use std::time::Instant;

@@ -3,6 +3,9 @@
 //!
 //! `cargo run --example tour` (set `WGPU_BACKEND=vulkan` and install `mesa-vulkan-drivers`
 //! to run it on a machine without a GPU).
+// Native only; in a browser the tour is examples/web (scripts/web.sh). No main in wasm32.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 
 use dml_wgsl::{
     Context, DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,

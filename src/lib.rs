@@ -32,6 +32,12 @@
 //! [`Error`] variant naming the field, the value and the rule; the library never lets wgpu's
 //! default error handler fire. [`mod@reference`] holds the CPU semantics the GPU is tested against.
 
+// The doc tests use the blocking (native-only) API: for wasm32 they compile to nothing.
+#![doc(test(attr(
+    cfg_attr(target_arch = "wasm32", no_main),
+    cfg(not(target_arch = "wasm32"))
+)))]
+
 mod context;
 mod dispatch;
 mod error;

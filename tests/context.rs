@@ -1,5 +1,6 @@
 //! Context and CompiledOperator: recording into the caller's encoder, binding checks,
 //! device limits (dispatch folding, binding sizes) and the pipeline cache.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 

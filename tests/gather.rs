@@ -1,6 +1,7 @@
 //! Gather, GatherElements and GatherND on the GPU: hand-checked cases, random differential
 //! tests against the reference, round trips through the scatters, out-of-range indices,
 //! and every validation rule.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 

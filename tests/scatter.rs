@@ -1,6 +1,7 @@
 //! ScatterElements and ScatterND on the GPU: the DirectML pages' examples, random
 //! differential tests in both duplicate modes, out-of-range indices, in-place operation,
 //! and every validation rule.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 

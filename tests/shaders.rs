@@ -1,6 +1,7 @@
 //! Every shader variant parses, validates and translates with naga to SPIR-V, MSL and HLSL,
 //! and to GLSL where it uses no 64-bit types: the evidence for Metal, DX12 and GL backends
 //! that no machine here has.
+#![cfg(not(target_arch = "wasm32"))] // host-only checks, run natively; the browser has tests/web.rs
 
 use naga::back::{glsl, hlsl, msl, spv};
 use naga::valid::{Capabilities, ValidationFlags, Validator};

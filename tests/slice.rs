@@ -1,5 +1,6 @@
 //! Slice and Slice1 on the GPU: the seed page's examples, random differential tests
 //! against the reference over every data type, rank and layout, and every validation rule.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! TensorDesc: data type sizes, the minimum byte size, and one test per validation rule.
+#![cfg(not(target_arch = "wasm32"))] // host-only checks, run natively; the browser has tests/web.rs
 
 use dml_wgsl::{DataType, Error, TensorDesc};
 
