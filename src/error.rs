@@ -36,6 +36,13 @@ pub enum Error {
         dimension: usize,
         size: u32,
     },
+    #[error(
+        "{tensor}: dimension {dimension}'s stride is smaller than the extent of the dimension below it; output elements may not overlap"
+    )]
+    OverlappingOutput {
+        tensor: &'static str,
+        dimension: usize,
+    },
     #[error("{tensor}: total_tensor_size_in_bytes {given} is not a multiple of 4")]
     TotalSizeNotAligned { tensor: &'static str, given: u64 },
     #[error(

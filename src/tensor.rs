@@ -153,7 +153,9 @@ impl TensorDesc {
     }
 
     /// Checks every rule for a tensor in the role `tensor` ("input", "output", ...).
-    /// Outputs may not broadcast (a zero stride on a dimension of size > 1).
+    /// Outputs may not broadcast (a zero stride on a dimension of size > 1) nor overlap
+    /// themselves (two elements at one address), so that every output element has exactly
+    /// one writer.
     pub fn validate(&self, tensor: &'static str, is_output: bool) -> Result<()> {
         let rank = self.rank();
         if !(1..=MAX_RANK).contains(&rank) {
@@ -184,6 +186,9 @@ impl TensorDesc {
                 });
             }
         }
+        if is_output && let Some(dimension) = self.overlapping_dimension() {
+            return Err(Error::OverlappingOutput { tensor, dimension });
+        }
         let minimum = self.minimum_size_in_bytes();
         if let Some(given) = self.total_tensor_size_in_bytes {
             if given % 4 != 0 {
@@ -198,6 +203,21 @@ impl TensorDesc {
             }
         }
         Ok(())
+    }
+}
+
+impl TensorDesc {
+    /// A dimension whose elements may share memory with another's, if any: with the
+    /// dimensions of size > 1 sorted by stride, each stride must step over the whole extent
+    /// of the one before (a sufficient condition for no two elements to overlap, which every
+    /// packed, padded or permuted layout meets).
+    fn overlapping_dimension(&self) -> Option<usize> {
+        let strides = self.effective_strides();
+        let mut dims: Vec<usize> = (0..self.rank()).filter(|&d| self.sizes[d] > 1).collect();
+        dims.sort_by_key(|&d| strides[d]);
+        dims.windows(2)
+            .find(|w| strides[w[1]] < strides[w[0]] * self.sizes[w[0]] as u64)
+            .map(|w| w[1])
     }
 }
 

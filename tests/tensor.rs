@@ -181,3 +181,41 @@ fn total_size_must_cover_the_layout() {
         .validate("input", false)
         .unwrap();
 }
+
+#[test]
+fn outputs_may_not_overlap_themselves() {
+    // {2, 2} with strides {1, 1}: elements (0, 1) and (1, 0) share an address.
+    let t = TensorDesc::new(DataType::Float32, &[2, 2]).with_strides(&[1, 1]);
+    assert_eq!(
+        t.validate("output", true).unwrap_err(),
+        Error::OverlappingOutput {
+            tensor: "output",
+            dimension: 1
+        }
+    );
+    let t = TensorDesc::new(DataType::Float32, &[3, 4]).with_strides(&[3, 1]);
+    assert_eq!(
+        t.validate("output", true).unwrap_err(),
+        Error::OverlappingOutput {
+            tensor: "output",
+            dimension: 0
+        }
+    );
+    // Inputs may overlap (they are only read); padded and permuted outputs do not overlap.
+    TensorDesc::new(DataType::Float32, &[3, 4])
+        .with_strides(&[3, 1])
+        .validate("input", false)
+        .unwrap();
+    TensorDesc::new(DataType::Float32, &[3, 4])
+        .with_strides(&[5, 1])
+        .validate("output", true)
+        .unwrap();
+    TensorDesc::new(DataType::Float32, &[3, 4])
+        .with_strides(&[1, 3])
+        .validate("output", true)
+        .unwrap();
+    TensorDesc::new(DataType::Float32, &[3, 1, 4])
+        .with_strides(&[4, 0, 1])
+        .validate("output", true)
+        .unwrap();
+}
