@@ -11,8 +11,9 @@ ensure_vulkan_driver
 ensure_wasm_tools
 echo "== native: cargo test"
 cargo test
-echo "== browser: cargo test --target wasm32-unknown-unknown (headless Chromium, WebGPU)"
-cargo test --target wasm32-unknown-unknown -- --nocapture
+echo "== browser: cargo test --target wasm32-unknown-unknown --test web (headless Chromium, WebGPU)"
+# Only tests/web.rs: the other test files are native-only, and doc tests do not run in a browser.
+cargo test --target wasm32-unknown-unknown --test web -- --nocapture
 echo "== browser: the tour page (examples/web) in headless Chromium"
 bash scripts/web.sh --build-only
 python3 scripts/web_test.py

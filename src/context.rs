@@ -328,12 +328,15 @@ async fn select_adapter(backends: wgpu::Backends) -> Result<wgpu::Adapter> {
             ..Default::default()
         })
         .await
-        .map_err(|e| {
-            Error::NoAdapter(format!(
-                "{e} (on Debian, `apt-get install mesa-vulkan-drivers` provides the lavapipe CPU adapter)"
-            ))
-        })
+        .map_err(|e| Error::NoAdapter(format!("{e} ({NO_ADAPTER_HINT})")))
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+const NO_ADAPTER_HINT: &str =
+    "on Debian, `apt-get install mesa-vulkan-drivers` provides the lavapipe CPU adapter";
+#[cfg(target_arch = "wasm32")]
+const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
+     adapter (SwiftShader) when started with --enable-unsafe-webgpu";
 
 /// The bytes of a `MAP_READ` buffer, once the GPU is done with it.
 async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
