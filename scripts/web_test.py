@@ -142,6 +142,7 @@ def main():
         print(f"FAILED: {failure}")
     print(f"page test: {checks - len(failures)} of {checks} checks passed "
           f"({len(shown['sections'])} examples shown)")
+    print(f"{checks - len(failures)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)
 
 
