@@ -72,29 +72,20 @@ fn strided_copy_planes(
     @builtin(local_invocation_index) local: u32,
 ) {
     let sizes = params.sizes[0];
-    let plane = sizes[1] * sizes[2];
+    let p = workgroup.x * WORKGROUP_SIZE + local;
+    if p >= sizes[1] * sizes[2] {
+        return;
+    }
+    let b = p / sizes[2];
+    let c = p - b * sizes[2];
     let a = workgroup.y;
     let input_strides = params.input_strides[0];
     let output_strides = params.output_strides[0];
-    let input_plane = params.input_base + a * input_strides[0];
-    let output_plane = params.output_base + a * output_strides[0];
-    // PLANE_GROUP units a thread, WORKGROUP_SIZE apart: loads first, then stores.
-    var to_element: array<u32, PLANE_GROUP>;
-    var values: array<Unit, PLANE_GROUP>;
-    var n = 0u;
-    for (var e = 0u; e < PLANE_GROUP; e += 1u) {
-        let p = (workgroup.x * PLANE_GROUP + e) * WORKGROUP_SIZE + local;
-        if p < plane {
-            let b = p / sizes[2];
-            let c = p - b * sizes[2];
-            values[e] = load_input(input_plane + b * input_strides[1] + c * input_strides[2]);
-            to_element[e] = output_plane + b * output_strides[1] + c * output_strides[2];
-            n = e + 1u;
-        }
-    }
-    for (var e = 0u; e < n; e += 1u) {
-        store_output(to_element[e], values[e]);
-    }
+    let from_element = params.input_base + a * input_strides[0] + b * input_strides[1]
+        + c * input_strides[2];
+    let to_element = params.output_base + a * output_strides[0] + b * output_strides[1]
+        + c * output_strides[2];
+    store_output(to_element, load_input(from_element));
 }
 
 // Rows a whole number of blocks of WORKGROUP_SIZE * COPY_GROUP units: a workgroup copies a

@@ -252,10 +252,7 @@ impl Kernel {
             ty = unit.wgsl_type(),
         );
         if let Kernel::StridedCopy(_) = self {
-            header += &format!(
-                "const COPY_GROUP: u32 = {}u;\nconst PLANE_GROUP: u32 = {PLANE_GROUP}u;\n",
-                unit.copy_group()
-            );
+            header += &format!("const COPY_GROUP: u32 = {}u;\n", unit.copy_group());
         }
         if unit.is_sub_word() {
             let bits = unit.bytes() * 8;
@@ -271,9 +268,6 @@ impl Kernel {
         format!("{header}\n{COMMON}\n{}", self.family_source())
     }
 }
-
-/// Units a `strided_copy_planes` thread moves (4 measured slower than 1 on the H200).
-pub(crate) const PLANE_GROUP: u32 = 1;
 
 /// `text` without the lines from `// @<name>-begin` to `// @<name>-end`.
 fn without_section(text: &str, name: &str) -> String {

@@ -88,12 +88,9 @@ impl IndexMap {
     pub fn rows_fill_words(&self) -> bool {
         let per_word = (4 / self.element_bytes) as i64;
         let inner = self.sizes.len() - 1;
-        self.dense_strides[inner] == 1
+        self.dense_rows_fill_words()
             && self.indexed_strides[inner] == 1
-            && self.sizes[inner] as i64 % per_word == 0
-            && (0..inner).all(|d| {
-                self.dense_strides[d] % per_word == 0 && self.indexed_strides[d] % per_word == 0
-            })
+            && (0..inner).all(|d| self.indexed_strides[d] % per_word == 0)
             && self.index_strides.iter().all(|s| s % per_word == 0)
     }
 

@@ -13,7 +13,7 @@ pub use scatter::{DuplicateMode, ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
 
 use crate::error::{Error, Result};
-use crate::shaders::{Kernel, PLANE_GROUP, Unit};
+use crate::shaders::{Kernel, Unit};
 use crate::tensor::{DataType, MAX_RANK, TensorDesc};
 
 /// One DirectML operator with its tensors and parameters.
@@ -298,7 +298,7 @@ impl StridedCopy {
                 1
             }
         };
-        let x = (size(0) * size(1)).div_ceil(device.workgroup_size as u64 * PLANE_GROUP as u64);
+        let x = (size(0) * size(1)).div_ceil(device.workgroup_size as u64);
         let max = device.max_workgroups_per_dimension as u64;
         (x <= max && size(2) <= max).then_some([x as u32, size(2) as u32, 1])
     }
