@@ -10,6 +10,7 @@ use crate::dispatch::workgroup_count;
 use crate::error::{Error, Result};
 use crate::ops::{DeviceFacts, IndexReport, OperatorDesc, Slot, Step};
 use crate::pipeline::{Pipeline, PipelineCache};
+use crate::shaders::Kernel;
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
@@ -104,7 +105,8 @@ impl Context {
             workgroup_size: self.workgroup_size,
             max_workgroups_per_dimension: self.limits.max_compute_workgroups_per_dimension,
         };
-        let lowered = desc.lower(&facts)?;
+        desc.validate()?;
+        // Sizes before lowering: lowering may then take every offset to fit the device.
         let binding_limit = self.limits.max_storage_buffer_binding_size;
         let mut tensors = desc
             .inputs()
@@ -129,13 +131,24 @@ impl Context {
             }
         }
         let output = tensors.pop().expect("the output was pushed last");
-        if lowered.scratch_bytes > binding_limit {
-            return Err(Error::LimitExceeded {
-                what: "the last-wins scratch (4 bytes per output unit)",
-                needed: lowered.scratch_bytes,
-                limit_name: "max_storage_buffer_binding_size",
-                limit: binding_limit,
-            });
+        let lowered = desc.lower(&facts);
+        for (limit_name, limit) in [
+            ("max_storage_buffer_binding_size", binding_limit),
+            ("max_buffer_size", self.limits.max_buffer_size),
+        ] {
+            if lowered.scratch_bytes > limit {
+                return Err(Error::LimitExceeded {
+                    what: "the last-wins scratch (4 bytes per output unit)",
+                    needed: lowered.scratch_bytes,
+                    limit_name,
+                    limit,
+                });
+            }
+        }
+        for step in &lowered.steps {
+            if let Step::Dispatch { kernel, params, .. } = step {
+                self.check_kernel_limits(*kernel, params.len())?;
+            }
         }
         // Every step is checked before anything is created on the device.
         let workgroups = lowered
@@ -185,6 +198,41 @@ impl Context {
             index_report: lowered.index_report,
             in_place_allowed: lowered.in_place_allowed,
         })
+    }
+
+    /// A kernel's bindings must fit the device's limits, or creating its pipeline would
+    /// raise a wgpu error (downlevel devices may have as few as 4 storage buffers a stage).
+    fn check_kernel_limits(&self, kernel: Kernel, params_words: usize) -> Result<()> {
+        let storage = kernel.bindings().len() as u64;
+        let limits = &self.limits;
+        for (needed, limit_name, limit) in [
+            (1, "max_bind_groups", limits.max_bind_groups as u64),
+            (
+                storage,
+                "max_storage_buffers_per_shader_stage",
+                limits.max_storage_buffers_per_shader_stage as u64,
+            ),
+            (
+                storage + 1,
+                "max_bindings_per_bind_group",
+                limits.max_bindings_per_bind_group as u64,
+            ),
+            (
+                params_words as u64 * 4,
+                "max_uniform_buffer_binding_size",
+                limits.max_uniform_buffer_binding_size,
+            ),
+        ] {
+            if needed > limit {
+                return Err(Error::LimitExceeded {
+                    what: kernel.purpose(),
+                    needed,
+                    limit_name,
+                    limit,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn compile_step(&self, step: Step, workgroups: [u32; 3]) -> CompiledStep {

@@ -20,8 +20,17 @@ pub enum Error {
         tensor: &'static str,
         dimension: usize,
     },
+    /// `elements` saturates at `u64::MAX`.
     #[error("{tensor}: {elements} elements; at most 2^32 - 1 are allowed")]
     TooManyElements { tensor: &'static str, elements: u64 },
+    #[error(
+        "{tensor}: sizes {sizes:?} with element strides {strides:?} span more than 2^64 - 1 bytes"
+    )]
+    LayoutOverflow {
+        tensor: &'static str,
+        sizes: Vec<u32>,
+        strides: Vec<u64>,
+    },
     #[error("{tensor}: {actual} strides given for {expected} dimensions; they must match")]
     StridesLength {
         tensor: &'static str,

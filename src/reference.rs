@@ -51,8 +51,9 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
     })
 }
 
-/// The coordinates of `o` (an output coordinate) in the `count` gathered dimensions the
-/// output holds right-aligned: cropped leading dimensions read as 0.
+/// Between a tensor and the `count` meaningful dimensions it holds right-aligned (a gather's
+/// output, ScatterND's updates): the coordinate `o` with leading zeros added, or cropped
+/// (cropped dimensions are 1s, so their coordinate is 0), to `count` dimensions.
 fn gathered_coordinate(o: &[u32], count: usize) -> Vec<u32> {
     if count >= o.len() {
         let mut g = vec![0u32; count - o.len()];
@@ -226,9 +227,8 @@ fn scatter_nd_writes(desc: &ScatterNdDesc, indices: &[u8]) -> ScatterWrites {
         }
         for_each_coordinate(slice_sizes, |t| {
             target[first_indexed + tuple..].copy_from_slice(t);
-            let mut update = vec![0u32; updates_rank - b.len() - t.len()];
-            update.extend_from_slice(b);
-            update.extend_from_slice(t);
+            // The updates hold [b, t] right-aligned: cropped leading dimensions are 1s.
+            let update = gathered_coordinate(&[b, t].concat(), updates_rank);
             writes.push(ScatterWrite {
                 output_offset: desc.output.byte_offset(&target),
                 updates_offset: desc.updates.byte_offset(&update),

@@ -239,6 +239,20 @@ impl Kernel {
         }
     }
 
+    /// What the kernel does, for errors about its needs.
+    pub fn purpose(self) -> &'static str {
+        match self {
+            Kernel::StridedCopy(_) => "the strided-copy kernel's bindings",
+            Kernel::Scatter {
+                last_wins: false, ..
+            } => "the scatter kernel's bindings",
+            Kernel::Scatter {
+                last_wins: true, ..
+            } => "the last-wins scatter kernel's bindings (8-byte elements always use it)",
+            Kernel::Gather(_) => "the gather kernel's bindings",
+        }
+    }
+
     pub fn label(self) -> String {
         format!("dml-wgsl {:?}", self)
     }

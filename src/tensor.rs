@@ -109,9 +109,13 @@ impl TensorDesc {
         self.sizes.len()
     }
 
-    /// The number of elements (the product of the sizes), in `u64` so it cannot overflow.
+    /// The number of elements (the product of the sizes), saturating at `u64::MAX` (eight
+    /// sizes of up to 2^32 - 1 can multiply past any integer type).
     pub fn element_count(&self) -> u64 {
-        self.sizes.iter().map(|&s| s as u64).product()
+        self.sizes
+            .iter()
+            .try_fold(1u64, |count, &size| count.checked_mul(size as u64))
+            .unwrap_or(u64::MAX)
     }
 
     /// The element strides: the given ones, or packed row-major strides.
@@ -122,18 +126,25 @@ impl TensorDesc {
         }
     }
 
-    /// DirectML's minimum byte size, `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`.
+    /// DirectML's minimum byte size, `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`,
+    /// saturating at the largest multiple of 4 in a `u64` (a valid descriptor never gets
+    /// there: [`TensorDesc::validate`] refuses layouts past 2^64 - 1 bytes).
     pub fn minimum_size_in_bytes(&self) -> u64 {
-        let last = self
+        self.checked_minimum_size_in_bytes()
+            .unwrap_or(u64::MAX & !3)
+    }
+
+    /// [`TensorDesc::minimum_size_in_bytes`], or `None` where it passes `u64::MAX`. Computed
+    /// in `u128`, where eight products of two 32-bit numbers cannot overflow.
+    pub fn checked_minimum_size_in_bytes(&self) -> Option<u64> {
+        let last: u128 = self
             .sizes
             .iter()
             .zip(self.effective_strides())
-            .map(|(&size, stride)| (size as u64).saturating_sub(1) * stride)
-            .fold(0u64, u64::saturating_add);
-        let bytes = last
-            .saturating_add(1)
-            .saturating_mul(self.data_type.size_in_bytes() as u64);
-        bytes.saturating_add(3) & !3
+            .map(|(&size, stride)| (size as u128).saturating_sub(1) * stride as u128)
+            .sum();
+        let bytes = (last + 1) * self.data_type.size_in_bytes() as u128;
+        u64::try_from(bytes.next_multiple_of(4)).ok()
     }
 
     /// The bytes the tensor occupies: the given total size or the minimum.
@@ -189,7 +200,13 @@ impl TensorDesc {
         if is_output && let Some(dimension) = self.overlapping_dimension() {
             return Err(Error::OverlappingOutput { tensor, dimension });
         }
-        let minimum = self.minimum_size_in_bytes();
+        let Some(minimum) = self.checked_minimum_size_in_bytes() else {
+            return Err(Error::LayoutOverflow {
+                tensor,
+                sizes: self.sizes.clone(),
+                strides: self.effective_strides(),
+            });
+        };
         if let Some(given) = self.total_tensor_size_in_bytes {
             if given % 4 != 0 {
                 return Err(Error::TotalSizeNotAligned { tensor, given });
@@ -216,7 +233,7 @@ impl TensorDesc {
         let mut dims: Vec<usize> = (0..self.rank()).filter(|&d| self.sizes[d] > 1).collect();
         dims.sort_by_key(|&d| strides[d]);
         dims.windows(2)
-            .find(|w| strides[w[1]] < strides[w[0]] * self.sizes[w[0]] as u64)
+            .find(|w| (strides[w[1]] as u128) < strides[w[0]] as u128 * self.sizes[w[0]] as u128)
             .map(|w| w[1])
     }
 }

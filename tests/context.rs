@@ -6,8 +6,8 @@ mod common;
 
 use std::num::NonZeroU64;
 
-use common::{Rng, check_against_reference, context, random_inputs, read_buffer};
-use dml_wgsl::{Context, DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+use common::{Rng, check_against_reference, context, limited_context, random_inputs, read_buffer};
+use dml_wgsl::{DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
 use wgpu::util::DeviceExt;
 
 fn small_slice() -> OperatorDesc {
@@ -239,28 +239,6 @@ fn run_returns_zero_for_output_bytes_no_element_covers() {
     assert_eq!(out, expected);
     assert_eq!(out[1], 0);
     assert_eq!(out[19], 0);
-}
-
-/// A second context on the same adapter kind with some limits lowered.
-fn limited_context(change: impl FnOnce(&mut wgpu::Limits)) -> Context {
-    pollster::block_on(async {
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let adapter = instance
-            .request_adapter(&wgpu::RequestAdapterOptions::default())
-            .await
-            .expect("an adapter");
-        let mut limits = adapter.limits();
-        change(&mut limits);
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                required_limits: limits,
-                ..Default::default()
-            })
-            .await
-            .expect("a device");
-        Context::from_device(device, queue)
-    })
 }
 
 #[test]

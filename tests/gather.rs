@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    Rng, check_against_reference, check_out_of_range, context, random_index, random_inputs,
-    random_layout, write_indices,
+    Case, Rng, check_against_reference, check_out_of_range, context, random_gather,
+    random_gather_elements, random_gather_nd, random_index, random_inputs, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
@@ -123,6 +123,44 @@ fn gather_nd_picks_elements_and_rows() {
     assert_eq!(run::<i32>(&rows, &inputs), [2, 3, 0, 1]);
 }
 
+/// Regression (fuzzing): an output that crops the gathered dimensions' leading 1s once read
+/// the same row for every element and missed out-of-range indices.
+#[test]
+fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
+    let input: Vec<f32> = (1..=12).map(|v| v as f32).collect();
+    let nd = |indices: &[u32], output: &[u32]| {
+        OperatorDesc::GatherNd(GatherNdDesc {
+            input: TensorDesc::new(DataType::Float32, &[3, 4]),
+            indices: TensorDesc::new(DataType::UInt32, indices),
+            output: TensorDesc::new(DataType::Float32, output),
+            input_dimension_count: 2,
+            indices_dimension_count: indices.len() as u32,
+            batch_dimension_count: 0,
+        })
+    };
+    for output in [&[4][..], &[1, 4]] {
+        let desc = nd(&[1, 1], output);
+        let inputs = [bytes(&input), bytes(&[2u32])];
+        assert_eq!(
+            run::<f32>(&desc, &inputs),
+            [9., 10., 11., 12.],
+            "{output:?}"
+        );
+        check_against_reference(&desc, &inputs);
+    }
+    let desc = nd(&[1, 2, 1], &[2, 4]);
+    let inputs = vec![bytes(&input), bytes(&[0u32, 7])];
+    assert_eq!(
+        check_out_of_range(&desc, &inputs),
+        Error::IndexOutOfRange {
+            tensor: "indices",
+            position: vec![0, 1, 0],
+            value: 7,
+            bound: 3
+        }
+    );
+}
+
 #[test]
 fn gather_nd_with_a_batch_dimension() {
     // output[b, t] = input[b, indices[b, 0], t]: batch 0 takes row 1, batch 1 row 0.
@@ -157,144 +195,14 @@ fn gather_nd_with_a_batch_dimension() {
 
 // ---- random differential tests ----
 
-fn cap(rank: usize) -> u64 {
-    [0, 600, 40, 12, 6, 4, 3, 3, 2][rank]
-}
-
-fn random_gather(
-    rng: &mut Rng,
-    data_type: DataType,
-    index_type: DataType,
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let rank = rng.range(1, 8) as usize;
-    let mut input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
-    let index_dimensions = rng.range(0, rank as u64) as usize;
-    // More than one index dimension needs leading 1s before the axis to crop.
-    let axis = if index_dimensions >= 2 {
-        for size in input_sizes.iter_mut().take(index_dimensions - 1) {
-            *size = 1;
-        }
-        rng.range(index_dimensions as u64 - 1, rank as u64 - 1) as usize
-    } else {
-        rng.range(0, rank as u64 - 1) as usize
-    };
-    let mut indices_sizes = vec![1u32; rank - index_dimensions];
-    indices_sizes.extend((0..index_dimensions).map(|_| rng.range(1, cap(rank).min(5)) as u32));
-    let gathered = [
-        &input_sizes[..axis],
-        &indices_sizes[rank - index_dimensions..],
-        &input_sizes[axis + 1..],
-    ]
-    .concat();
-    let mut output_sizes = gathered.clone();
-    while output_sizes.len() > rank {
-        output_sizes.remove(0);
-    }
-    while output_sizes.len() < rank {
-        output_sizes.insert(0, 1);
-    }
-    let bound = input_sizes[axis];
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &output_sizes, false),
-        axis: axis as u32,
-        index_dimensions: index_dimensions as u32,
-    });
-    let mut inputs = random_inputs(rng, &desc);
-    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
-        random_index(rng, bound, index_type)
-    });
-    (desc, inputs)
-}
-
-fn random_gather_elements(
-    rng: &mut Rng,
-    data_type: DataType,
-    index_type: DataType,
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let rank = rng.range(1, 8) as usize;
-    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
-    let axis = rng.range(0, rank as u64 - 1) as usize;
-    let indices_sizes: Vec<u32> = (0..rank)
-        .map(|d| {
-            if d == axis {
-                rng.range(1, cap(rank)) as u32
-            } else {
-                rng.range(1, input_sizes[d] as u64) as u32
-            }
-        })
-        .collect();
-    let bound = input_sizes[axis];
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &indices_sizes, false),
-        axis: axis as u32,
-    });
-    let mut inputs = random_inputs(rng, &desc);
-    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
-        random_index(rng, bound, index_type)
-    });
-    (desc, inputs)
-}
-
-fn random_gather_nd(
-    rng: &mut Rng,
-    data_type: DataType,
-    index_type: DataType,
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let input_rank = rng.range(1, 8) as usize;
-    let input_count = rng.range(1, input_rank as u64) as usize;
-    let mut input_sizes = vec![1u32; input_rank];
-    for size in input_sizes[input_rank - input_count..].iter_mut() {
-        *size = rng.range(1, cap(input_count).min(10)) as u32;
-    }
-    let input_first = input_rank - input_count;
-    let leading_rank = rng.range(0, 2) as usize;
-    let batch = rng.range(0, (input_count - 1).min(leading_rank) as u64) as usize;
-    // The output keeps at most 8 dimensions: the leading ones and those after the tuple.
-    let fewest = (leading_rank + input_count)
-        .saturating_sub(batch + 8)
-        .max(1);
-    let tuple = rng.range(fewest as u64, (input_count - batch) as u64) as usize;
-    let mut leading: Vec<u32> = input_sizes[input_first..input_first + batch].to_vec();
-    leading.extend((batch..leading_rank).map(|_| rng.range(1, 6) as u32));
-    let indices_count = leading_rank + 1;
-    let indices_rank = indices_count + rng.range(0, 1) as usize;
-    let mut indices_sizes = vec![1u32; indices_rank - indices_count];
-    indices_sizes.extend(&leading);
-    indices_sizes.push(tuple as u32);
-    let trailing = &input_sizes[input_first + batch + tuple..];
-    let meaningful = leading.len() + trailing.len();
-    let output_rank = (meaningful.max(1) + rng.range(0, 1) as usize).min(8);
-    let mut output_sizes = vec![1u32; output_rank - meaningful];
-    output_sizes.extend(&leading);
-    output_sizes.extend(trailing);
-    let bounds: Vec<u32> = input_sizes[input_first + batch..input_first + batch + tuple].to_vec();
-    let desc = OperatorDesc::GatherNd(GatherNdDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, false),
-        output: random_layout(rng, data_type, &output_sizes, false),
-        input_dimension_count: input_count as u32,
-        indices_dimension_count: indices_count as u32,
-        batch_dimension_count: batch as u32,
-    });
-    let mut inputs = random_inputs(rng, &desc);
-    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
-        random_index(rng, bounds[c[indices_rank - 1] as usize], index_type)
-    });
-    (desc, inputs)
-}
-
-type Generator = fn(&mut Rng, DataType, DataType) -> (OperatorDesc, Vec<Vec<u8>>);
+type Generator = fn(&mut Rng, DataType, DataType) -> Case;
 
 fn differential(seed: u64, generate: Generator) {
     let mut rng = Rng::new(seed);
     for data_type in DataType::ALL {
         for case in 0..10 {
-            let (desc, inputs) = generate(&mut rng, data_type, dml_wgsl::INDEX_TYPES[case % 4]);
-            check_against_reference(&desc, &inputs);
+            let case = generate(&mut rng, data_type, dml_wgsl::INDEX_TYPES[case % 4]);
+            check_against_reference(&case.desc, &case.inputs);
         }
     }
 }

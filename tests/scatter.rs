@@ -6,8 +6,9 @@
 mod common;
 
 use common::{
-    Rng, SENTINEL, check_against_reference, check_out_of_range, check_scatter_any_update, context,
-    guard_size, random_index, random_layout, run_guarded, write_indices,
+    Case, Rng, SENTINEL, check_against_reference, check_out_of_range, check_scatter_any_update,
+    context, guard_size, random_index, random_scatter_elements, random_scatter_nd, run_guarded,
+    write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc,
@@ -126,155 +127,7 @@ fn scatter_nd_page_shape_example_scatters_6x7_slices() {
 
 // ---- random differential tests ----
 
-/// Per-dimension size caps keeping random cases small on a CPU adapter.
-fn cap(rank: usize) -> u64 {
-    [0, 600, 40, 12, 6, 4, 3, 3, 2][rank]
-}
-
-/// A random ScatterElements case. With `unique`, no two updates share a target.
-fn random_scatter_elements(
-    rng: &mut Rng,
-    data_type: DataType,
-    index_type: DataType,
-    unique: bool,
-    duplicates: DuplicateMode,
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let rank = rng.range(1, 8) as usize;
-    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
-    let axis = rng.range(0, rank as u64 - 1) as usize;
-    let bound = input_sizes[axis];
-    let indices_sizes: Vec<u32> = (0..rank)
-        .map(|d| {
-            if d == axis {
-                let most = if unique { bound as u64 } else { cap(rank) };
-                rng.range(1, most) as u32
-            } else {
-                rng.range(1, input_sizes[d] as u64) as u32
-            }
-        })
-        .collect();
-    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        // Broadcast indices would repeat targets.
-        indices: random_layout(rng, index_type, &indices_sizes, !unique),
-        updates: random_layout(rng, data_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &input_sizes, false),
-        axis: axis as u32,
-        duplicates,
-    });
-    let mut inputs = common::random_inputs(rng, &desc);
-    let indices = desc.inputs()[1].1.clone();
-    // Unique targets: each line along the axis takes a prefix of its own permutation.
-    let mut lines: std::collections::HashMap<Vec<u32>, Vec<u32>> = Default::default();
-    write_indices(&indices, &mut inputs[1], |c| {
-        if !unique {
-            return random_index(rng, bound, index_type);
-        }
-        let mut line = c.to_vec();
-        line[axis] = 0;
-        let permutation = lines.entry(line).or_insert_with(|| {
-            let mut p: Vec<u32> = (0..bound).collect();
-            rng.shuffle(&mut p);
-            p
-        });
-        let v = permutation[c[axis] as usize] as i128;
-        if index_type.is_signed() && rng.chance(50) {
-            v - bound as i128
-        } else {
-            v
-        }
-    });
-    (desc, inputs)
-}
-
-/// A random ScatterND case, ranks and dimension counts included. With `unique`, no two
-/// tuples are equal.
-fn random_scatter_nd(
-    rng: &mut Rng,
-    data_type: DataType,
-    index_type: DataType,
-    unique: bool,
-    duplicates: DuplicateMode,
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let input_rank = rng.range(1, 8) as usize;
-    let input_count = rng.range(1, input_rank as u64) as usize;
-    let mut input_sizes = vec![1u32; input_rank];
-    for size in input_sizes[input_rank - input_count..].iter_mut() {
-        *size = rng.range(1, cap(input_count).min(12)) as u32;
-    }
-    let tuple = rng.range(1, input_count as u64) as usize;
-    let first = input_rank - input_count;
-    let bounds: Vec<u32> = input_sizes[first..first + tuple].to_vec();
-    let slice_sizes: Vec<u32> = input_sizes[first + tuple..].to_vec();
-    let batch_rank = rng.range(0, 2.min(8 - slice_sizes.len()) as u64) as usize;
-    let tuple_space: u64 = bounds.iter().map(|&b| b as u64).product();
-    let batch_sizes: Vec<u32> = loop {
-        let b: Vec<u32> = (0..batch_rank).map(|_| rng.range(1, 9) as u32).collect();
-        if !unique || b.iter().map(|&s| s as u64).product::<u64>() <= tuple_space {
-            break b;
-        }
-    };
-    let indices_rank = batch_rank + 1 + rng.range(0, 1) as usize;
-    let mut indices_sizes = vec![1u32; indices_rank - batch_rank - 1];
-    indices_sizes.extend(&batch_sizes);
-    indices_sizes.push(tuple as u32);
-    let meaningful = batch_rank + slice_sizes.len();
-    let updates_rank = (meaningful.max(1) + rng.range(0, 1) as usize).min(8);
-    let mut updates_sizes = vec![1u32; updates_rank - meaningful];
-    updates_sizes.extend(&batch_sizes);
-    updates_sizes.extend(&slice_sizes);
-    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        // A broadcast tuple dimension would give every component one value.
-        indices: random_layout(rng, index_type, &indices_sizes, false),
-        updates: random_layout(rng, data_type, &updates_sizes, true),
-        output: random_layout(rng, data_type, &input_sizes, false),
-        input_dimension_count: input_count as u32,
-        indices_dimension_count: (batch_rank + 1) as u32,
-        duplicates,
-    });
-    let mut inputs = common::random_inputs(rng, &desc);
-    // Distinct tuples: distinct linear positions in the tuple space, decomposed.
-    let count: u64 = batch_sizes.iter().map(|&s| s as u64).product();
-    let mut linear: Vec<u64> = if unique {
-        let mut all: Vec<u64> = (0..tuple_space).collect();
-        rng.shuffle(&mut all);
-        all.truncate(count as usize);
-        all
-    } else {
-        (0..count).map(|_| rng.range(0, tuple_space - 1)).collect()
-    };
-    let tuples: Vec<Vec<u32>> = linear
-        .iter_mut()
-        .map(|l| {
-            let mut t = vec![0u32; tuple];
-            for k in (0..tuple).rev() {
-                t[k] = (*l % bounds[k] as u64) as u32;
-                *l /= bounds[k] as u64;
-            }
-            t
-        })
-        .collect();
-    let indices = desc.inputs()[1].1.clone();
-    write_indices(&indices, &mut inputs[1], |c| {
-        let b = &c[indices_rank - 1 - batch_rank..indices_rank - 1];
-        let position = b
-            .iter()
-            .zip(&batch_sizes)
-            .fold(0usize, |acc, (&i, &s)| acc * s as usize + i as usize);
-        let k = c[indices_rank - 1] as usize;
-        let v = tuples[position][k] as i128;
-        if index_type.is_signed() && rng.chance(50) {
-            v - bounds[k] as i128
-        } else {
-            v
-        }
-    });
-    (desc, inputs)
-}
-
-type Generator =
-    fn(&mut Rng, DataType, DataType, bool, DuplicateMode) -> (OperatorDesc, Vec<Vec<u8>>);
+type Generator = fn(&mut Rng, DataType, DataType, bool, DuplicateMode) -> Case;
 
 fn differential(seed: u64, generate: Generator, cases_per_type: usize) {
     let mut rng = Rng::new(seed);
@@ -283,15 +136,15 @@ fn differential(seed: u64, generate: Generator, cases_per_type: usize) {
             let index_type = dml_wgsl::INDEX_TYPES[case % 4];
             let unique = case % 3 == 0;
             // Last wins: exact. Any update: one of the updates, never a mix.
-            let (desc, inputs) = generate(
+            let case = generate(
                 &mut rng,
                 data_type,
                 index_type,
                 unique,
                 DuplicateMode::LastWins,
             );
-            check_against_reference(&desc, &inputs);
-            let (desc, inputs) = generate(
+            check_against_reference(&case.desc, &case.inputs);
+            let case = generate(
                 &mut rng,
                 data_type,
                 index_type,
@@ -299,9 +152,9 @@ fn differential(seed: u64, generate: Generator, cases_per_type: usize) {
                 DuplicateMode::AnyUpdate,
             );
             if unique {
-                check_against_reference(&desc, &inputs);
+                check_against_reference(&case.desc, &case.inputs);
             } else {
-                check_scatter_any_update(&desc, &inputs);
+                check_scatter_any_update(&case.desc, &case.inputs);
             }
         }
     }
@@ -484,6 +337,58 @@ fn out_of_range_tuples_in_scatter_nd_name_the_component() {
     );
 }
 
+/// Updates may crop the leading 1s of their meaningful sizes, as gather outputs do.
+#[test]
+fn scatter_nd_updates_that_crop_leading_ones_scatter_the_right_rows() {
+    let input: Vec<f32> = (1..=12).map(|v| v as f32).collect();
+    for updates in [&[4][..], &[1, 4], &[1, 1, 4]] {
+        let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+            input: TensorDesc::new(DataType::Float32, &[3, 4]),
+            indices: TensorDesc::new(DataType::UInt32, &[1, 1]),
+            updates: TensorDesc::new(DataType::Float32, updates),
+            output: TensorDesc::new(DataType::Float32, &[3, 4]),
+            input_dimension_count: 2,
+            indices_dimension_count: 2,
+            duplicates: DuplicateMode::AnyUpdate,
+        });
+        let inputs = vec![
+            f32_bytes(&input),
+            u32_bytes(&[1]),
+            f32_bytes(&[-1., -2., -3., -4.]),
+        ];
+        assert_eq!(
+            run_f32(&desc, &inputs),
+            [1., 2., 3., 4., -1., -2., -3., -4., 9., 10., 11., 12.],
+            "{updates:?}"
+        );
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+/// Regression (fuzzing): sizes whose element count passes 2^64 wrapped to 0, passed
+/// validation, and made `compile` divide by zero.
+#[test]
+fn scatter_nd_with_an_overflowing_element_count_is_an_error_not_a_panic() {
+    let huge = [65536u32; 4];
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+        input: TensorDesc::new(DataType::Float32, &[4]),
+        indices: TensorDesc::new(DataType::UInt32, &[65536, 65536, 65536, 65536, 1])
+            .with_strides(&[0; 5]),
+        updates: TensorDesc::new(DataType::Float32, &huge).with_strides(&[0; 4]),
+        output: TensorDesc::new(DataType::Float32, &[4]),
+        input_dimension_count: 1,
+        indices_dimension_count: 5,
+        duplicates: DuplicateMode::AnyUpdate,
+    });
+    let expected = Error::TooManyElements {
+        tensor: "indices",
+        elements: u64::MAX,
+    };
+    assert_eq!(desc.validate(), Err(expected.clone()));
+    assert_eq!(context().compile(&desc).err(), Some(expected.clone()));
+    assert_eq!(reference::run(&desc, &[&[], &[], &[]]), Err(expected));
+}
+
 #[test]
 fn record_users_read_the_same_status() {
     let (desc, inputs) = out_of_range_case(DataType::Int64, 100);
@@ -551,7 +456,7 @@ fn record_users_read_the_same_status() {
 // ---- in place ----
 
 fn in_place_case(rng: &mut Rng, data_type: DataType) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let (desc, mut inputs) = random_scatter_elements(
+    let Case { desc, mut inputs } = random_scatter_elements(
         rng,
         data_type,
         DataType::Int32,

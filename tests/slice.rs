@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{Rng, check_against_reference, context, random_inputs, random_layout};
+use common::{
+    Rng, check_against_reference, context, random_inputs, random_layout, random_slice,
+    random_slice1, slice_cap,
+};
 use dml_wgsl::{DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
 
 fn seed_input() -> Vec<f32> {
@@ -68,79 +71,13 @@ fn slice1_odd_window_with_negative_stride_starts_at_its_last_element() {
     assert_eq!(run_f32(&desc, &seed_input()), [7., 5., 3.]);
 }
 
-/// Per-dimension output-size caps so that random cases stay small on a CPU adapter.
-fn max_size(rank: usize) -> u64 {
-    [0, 3000, 80, 18, 8, 5, 4, 3, 3][rank]
-}
-
-fn random_slice(rng: &mut Rng, data_type: DataType) -> OperatorDesc {
-    loop {
-        let rank = rng.range(1, 8) as usize;
-        let (mut offsets, mut sizes, mut strides, mut input_sizes) =
-            (vec![], vec![], vec![], vec![]);
-        for _ in 0..rank {
-            let size = rng.range(1, max_size(rank)) as u32;
-            let stride = rng.range(1, 3) as u32;
-            let offset = rng.range(0, 3) as u32;
-            input_sizes.push(offset + stride * (size - 1) + 1 + rng.range(0, 2) as u32);
-            offsets.push(offset);
-            sizes.push(size);
-            strides.push(stride);
-        }
-        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
-            continue;
-        }
-        return OperatorDesc::Slice(SliceDesc {
-            input: random_layout(rng, data_type, &input_sizes, true),
-            output: random_layout(rng, data_type, &sizes, false),
-            offsets,
-            sizes,
-            strides,
-        });
-    }
-}
-
-fn random_slice1(rng: &mut Rng, data_type: DataType) -> OperatorDesc {
-    loop {
-        let rank = rng.range(1, 8) as usize;
-        let (mut offsets, mut windows, mut strides, mut input_sizes, mut sizes) =
-            (vec![], vec![], vec![], vec![], vec![]);
-        for _ in 0..rank {
-            let window = rng.range(1, max_size(rank) * 2) as u32;
-            let magnitude = rng.range(1, 3) as i32;
-            let stride = if rng.chance(50) {
-                -magnitude
-            } else {
-                magnitude
-            };
-            let offset = rng.range(0, 3) as u32;
-            input_sizes.push(offset + window + rng.range(0, 2) as u32);
-            sizes.push(window.div_ceil(magnitude as u32));
-            offsets.push(offset);
-            windows.push(window);
-            strides.push(stride);
-        }
-        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
-            continue;
-        }
-        return OperatorDesc::Slice1(Slice1Desc {
-            input: random_layout(rng, data_type, &input_sizes, true),
-            output: random_layout(rng, data_type, &sizes, false),
-            input_window_offsets: offsets,
-            input_window_sizes: windows,
-            input_window_strides: strides,
-        });
-    }
-}
-
 #[test]
 fn random_slices_match_the_reference_for_every_data_type() {
     let mut rng = Rng::new(1);
     for data_type in DataType::ALL {
         for _ in 0..14 {
-            let desc = random_slice(&mut rng, data_type);
-            let inputs = random_inputs(&mut rng, &desc);
-            check_against_reference(&desc, &inputs);
+            let case = random_slice(&mut rng, data_type);
+            check_against_reference(&case.desc, &case.inputs);
         }
     }
 }
@@ -150,9 +87,8 @@ fn random_slice1s_match_the_reference_for_every_data_type() {
     let mut rng = Rng::new(2);
     for data_type in DataType::ALL {
         for _ in 0..14 {
-            let desc = random_slice1(&mut rng, data_type);
-            let inputs = random_inputs(&mut rng, &desc);
-            check_against_reference(&desc, &inputs);
+            let case = random_slice1(&mut rng, data_type);
+            check_against_reference(&case.desc, &case.inputs);
         }
     }
 }
@@ -168,7 +104,7 @@ fn every_rank_from_1_to_8_matches_the_reference() {
             DataType::Float64,
         ] {
             let sizes: Vec<u32> = (0..rank)
-                .map(|_| rng.range(2, max_size(rank).max(2)) as u32)
+                .map(|_| rng.range(2, slice_cap(rank).max(2)) as u32)
                 .collect();
             let input_sizes: Vec<u32> = sizes.iter().map(|&s| s * 2 + 1).collect();
             if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 400_000 {

@@ -219,3 +219,46 @@ fn outputs_may_not_overlap_themselves() {
         .validate("output", true)
         .unwrap();
 }
+
+/// Regression (fuzzing): `element_count` multiplied in unchecked u64, so 2^64 elements
+/// wrapped to 0 and passed validation.
+#[test]
+fn element_counts_past_u64_saturate_and_are_refused() {
+    let huge = TensorDesc::new(DataType::Float32, &[65536; 4]);
+    assert_eq!(huge.element_count(), u64::MAX);
+    assert_eq!(
+        huge.validate("input", false),
+        Err(Error::TooManyElements {
+            tensor: "input",
+            elements: u64::MAX
+        })
+    );
+    let eight = TensorDesc::new(DataType::UInt8, &[u32::MAX; 8]);
+    assert_eq!(eight.element_count(), u64::MAX);
+    assert!(matches!(
+        eight.validate("output", true),
+        Err(Error::TooManyElements { .. })
+    ));
+}
+
+#[test]
+fn layouts_spanning_more_than_u64_bytes_are_refused() {
+    let t = TensorDesc::new(DataType::Float64, &[u32::MAX]).with_strides(&[u32::MAX]);
+    assert_eq!(t.checked_minimum_size_in_bytes(), None);
+    assert_eq!(t.minimum_size_in_bytes(), u64::MAX & !3);
+    assert_eq!(
+        t.validate("input", false),
+        Err(Error::LayoutOverflow {
+            tensor: "input",
+            sizes: vec![u32::MAX],
+            strides: vec![u32::MAX as u64],
+        })
+    );
+    // Just inside: (2^32 - 2) * (2^32 - 1) + 1 elements of one byte.
+    let byte = TensorDesc::new(DataType::UInt8, &[u32::MAX]).with_strides(&[u32::MAX]);
+    let expected = (u32::MAX as u64 - 1) * u32::MAX as u64 + 1;
+    assert_eq!(
+        byte.checked_minimum_size_in_bytes(),
+        Some(expected.next_multiple_of(4))
+    );
+}

@@ -5,7 +5,7 @@ use super::index_map::{IndexMap, optimised};
 use super::scatter::signed;
 use super::{
     DeviceFacts, Lowered, Slot, Step, check_dimension_counts, check_index_type, check_placeholders,
-    check_same_kind, check_same_sizes,
+    check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
 };
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
@@ -87,32 +87,6 @@ fn check_tensors(input: &TensorDesc, indices: &TensorDesc, output: &TensorDesc) 
     Ok(())
 }
 
-/// The meaningful sizes right-aligned to `rank`: leading 1s cropped or added.
-fn right_aligned(mut sizes: Vec<u32>, rank: usize) -> Option<Vec<u32>> {
-    while sizes.len() > rank && sizes[0] == 1 {
-        sizes.remove(0);
-    }
-    if sizes.len() > rank {
-        return None;
-    }
-    let mut full = vec![1; rank - sizes.len()];
-    full.extend(sizes);
-    Some(full)
-}
-
-fn check_output_sizes(output: &TensorDesc, meaningful: Vec<u32>, rule: &'static str) -> Result<()> {
-    let count = meaningful.len();
-    match right_aligned(meaningful, output.rank()) {
-        Some(expected) => check_same_sizes("output", output, &expected, rule),
-        None => Err(Error::RankMismatch {
-            tensor: "output",
-            actual: output.rank(),
-            expected_from: "the gathered dimensions",
-            expected: count,
-        }),
-    }
-}
-
 impl GatherDesc {
     /// Checks every rule of `DML_GATHER`.
     pub fn validate(&self) -> Result<()> {
@@ -143,9 +117,11 @@ impl GatherDesc {
             });
         }
         check_placeholders("indices", &self.indices, self.index_dimensions as usize)?;
-        check_output_sizes(
+        check_right_aligned_sizes(
+            "output",
             &self.output,
             self.gathered_sizes(),
+            "the gathered dimensions",
             "input sizes before the axis, the indices' sizes, input sizes after the axis",
         )
     }
@@ -168,29 +144,24 @@ impl GatherDesc {
         let indices_strides = signed(&self.indices);
         let indices_rank = self.indices.rank();
         let output_rank = self.output.rank();
-        let gathered = self.gathered_sizes().len() as i64;
+        let gathered = self.gathered_sizes().len();
         let mut indexed_strides = vec![0i64; output_rank];
         let mut tuple_strides = vec![0i64; output_rank];
-        // Output dimension o is position p of the gathered sizes (negative: a placeholder).
         let mut positions = vec![None; indices_rank];
-        for (o, (indexed, tuple)) in indexed_strides
-            .iter_mut()
-            .zip(tuple_strides.iter_mut())
-            .enumerate()
-        {
-            let p = o as i64 + gathered - output_rank as i64;
-            if p < 0 {
+        // Gathered dimension p: input dimensions before the axis, the index dimensions, input
+        // dimensions after the axis; output dimensions hold them right-aligned.
+        for p in 0..gathered {
+            let Some(o) = right_aligned_dimension(p, gathered, output_rank) else {
                 continue;
-            }
-            let p = p as usize;
+            };
             if p < axis {
-                *indexed = input_strides[p];
+                indexed_strides[o] = input_strides[p];
             } else if p < axis + index_dimensions {
                 let dimension = indices_rank - index_dimensions + (p - axis);
-                *tuple = indices_strides[dimension];
+                tuple_strides[o] = indices_strides[dimension];
                 positions[dimension] = Some(o);
             } else {
-                *indexed = input_strides[p - index_dimensions + 1];
+                indexed_strides[o] = input_strides[p - index_dimensions + 1];
             }
         }
         let map = IndexMap {
@@ -314,9 +285,11 @@ impl GatherNdDesc {
                 max: self.input_dimension_count - batch,
             });
         }
-        check_output_sizes(
+        check_right_aligned_sizes(
+            "output",
             &self.output,
             self.gathered_sizes(),
+            "the gathered dimensions",
             "the indices' meaningful sizes less the last, then the input's after batches and tuple",
         )
     }
@@ -349,8 +322,13 @@ impl GatherNdDesc {
         let mut indexed_strides = vec![0i64; output_rank];
         let mut tuple_strides = vec![0i64; output_rank];
         let mut positions = vec![None; indices_rank - 1];
-        for o in (output_rank - gathered)..output_rank {
-            let p = o - (output_rank - gathered);
+        // Gathered dimension p: the indices' meaningful dimensions less the tuple (batches
+        // first), then the input's after batches and tuple; output dimensions hold them
+        // right-aligned, and those cropped off the front are 1s that no stride reaches.
+        for p in 0..gathered {
+            let Some(o) = right_aligned_dimension(p, gathered, output_rank) else {
+                continue;
+            };
             if p < leading {
                 // A batch or index dimension of the indices (batches also step the input).
                 let dimension = indices_first + p;

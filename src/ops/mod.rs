@@ -88,10 +88,10 @@ impl OperatorDesc {
         }
     }
 
-    /// Validates, then lowers to the dispatches that compute the output.
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
-        self.validate()?;
-        Ok(match self {
+    /// Lowers a valid descriptor (see [`OperatorDesc::validate`]) to the dispatches that
+    /// compute the output.
+    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+        match self {
             OperatorDesc::Slice(d) => Lowered::steps(d.lower().steps(device)),
             OperatorDesc::Slice1(d) => Lowered::steps(d.lower().steps(device)),
             OperatorDesc::ScatterElements(d) => d.lower(device),
@@ -99,7 +99,7 @@ impl OperatorDesc {
             OperatorDesc::Gather(d) => d.lower(device),
             OperatorDesc::GatherElements(d) => d.lower(device),
             OperatorDesc::GatherNd(d) => d.lower(device),
-        })
+        }
     }
 }
 
@@ -387,9 +387,12 @@ pub(crate) fn merge_dimensions(sizes: &[u32], strides: &[&[i64]]) -> (Vec<u32>, 
             let contiguous = strides
                 .iter()
                 .zip(&merged)
-                .all(|(s, m)| m[last] == s[d] * size as i64);
-            if contiguous {
-                merged_sizes[last] *= size;
+                .all(|(s, m)| s[d].checked_mul(size as i64) == Some(m[last]));
+            // A valid tensor has at most 2^32 - 1 elements, so merged sizes fit a u32; if
+            // they did not, the dimensions stay apart rather than wrap.
+            let merged_size = merged_sizes[last].checked_mul(size);
+            if let (true, Some(merged_size)) = (contiguous, merged_size) {
+                merged_sizes[last] = merged_size;
                 for (s, m) in strides.iter().zip(merged.iter_mut()) {
                     m[last] = s[d];
                 }
@@ -408,6 +411,14 @@ pub(crate) fn merge_dimensions(sizes: &[u32], strides: &[&[i64]]) -> (Vec<u32>, 
         }
     }
     (merged_sizes, merged)
+}
+
+/// Where `count` meaningful dimensions sit in a tensor of `rank` dimensions that holds them
+/// right-aligned (DirectML's broadcasting rule): meaningful dimension `p` is tensor dimension
+/// `p + rank - count`. Leading meaningful dimensions past the rank (which must be 1s) are
+/// held nowhere: `None`. Ranks are compared right-aligned, never subtracted unsigned.
+pub(crate) fn right_aligned_dimension(p: usize, count: usize, rank: usize) -> Option<usize> {
+    (p + rank).checked_sub(count)
 }
 
 /// Exactly `MAX_RANK` values, zero padded, as the shaders' `array<vec4<u32>, 2>` expects.
@@ -482,6 +493,33 @@ pub(crate) fn check_same_sizes(
         }
     }
     Ok(())
+}
+
+/// Checks that `desc` holds the `meaningful` sizes right-aligned: its rank may crop leading
+/// 1s of them or add leading 1s, and its sizes then equal them (gather outputs, ScatterND
+/// updates). `expected_from` names where the meaningful sizes come from.
+pub(crate) fn check_right_aligned_sizes(
+    tensor: &'static str,
+    desc: &TensorDesc,
+    mut meaningful: Vec<u32>,
+    expected_from: &'static str,
+    rule: &'static str,
+) -> Result<()> {
+    let rank = desc.rank();
+    while meaningful.len() > rank && meaningful[0] == 1 {
+        meaningful.remove(0);
+    }
+    if meaningful.len() > rank {
+        return Err(Error::RankMismatch {
+            tensor,
+            actual: rank,
+            expected_from,
+            expected: meaningful.len(),
+        });
+    }
+    let mut expected = vec![1; rank - meaningful.len()];
+    expected.extend(meaningful);
+    check_same_sizes(tensor, desc, &expected, rule)
 }
 
 /// Checks `DML_*_ND`'s dimension counts: each in `[1, rank]`, with the dimensions before it

@@ -3,7 +3,7 @@
 use super::index_map::{IndexMap, optimised};
 use super::{
     DeviceFacts, Lowered, Slot, Step, StridedCopy, check_dimension_counts, check_index_type,
-    check_same_kind, check_same_sizes,
+    check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
 };
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
@@ -58,7 +58,8 @@ pub struct ScatterElementsDesc {
 /// * The indices' last size `q` is the tuple size, `1 <= q <= input_dimension_count`; each
 ///   tuple addresses the first `q` meaningful input dimensions.
 /// * `updates` sizes are the indices' meaningful sizes less the last, then the input's last
-///   `input_dimension_count - q` sizes, right-aligned and padded with leading 1s.
+///   `input_dimension_count - q` sizes, right-aligned: leading 1s added where the updates'
+///   rank is larger, cropped where it is smaller.
 /// * Ranks may differ between `input`, `indices` and `updates` (the DirectML page's own example
 ///   uses {8}, {4,1} and {4}); tensors read as right-aligned with leading 1s. `output` has the
 ///   input's sizes and data type.
@@ -196,21 +197,11 @@ impl ScatterNdDesc {
                 max: self.input_dimension_count,
             });
         }
-        let expected = self.expected_update_sizes();
-        if self.updates.rank() < expected.len() {
-            return Err(Error::RankMismatch {
-                tensor: "updates",
-                actual: self.updates.rank(),
-                expected_from: "indices and input (meaningful dimensions)",
-                expected: expected.len(),
-            });
-        }
-        let mut full = vec![1; self.updates.rank() - expected.len()];
-        full.extend(expected);
-        check_same_sizes(
+        check_right_aligned_sizes(
             "updates",
             &self.updates,
-            &full,
+            self.expected_update_sizes(),
+            "indices and input (meaningful dimensions)",
             "the indices' leading sizes, then the input's trailing sizes, right-aligned",
         )
     }
@@ -237,17 +228,21 @@ impl ScatterNdDesc {
         let input_rank = self.input.rank();
         let indices_rank = self.indices.rank();
         let tuple = self.tuple_size() as usize;
-        let trailing = self.input_dimension_count as usize - tuple;
         let batch = self.indices_dimension_count as usize - 1;
+        let meaningful = self.expected_update_sizes().len();
         let mut indexed_strides = vec![0i64; updates_rank];
         let mut tuple_strides = vec![0i64; updates_rank];
-        for j in 0..updates_rank {
-            if j >= updates_rank - trailing {
-                let t = j - (updates_rank - trailing);
-                indexed_strides[j] = output_strides[input_rank - trailing + t];
-            } else if j >= updates_rank - trailing - batch {
-                let b = j - (updates_rank - trailing - batch);
-                tuple_strides[j] = indices_strides[indices_rank - 1 - batch + b];
+        // Meaningful update dimension p: the indices' batch dimensions, then the input's
+        // trailing ones; the updates hold them right-aligned (cropped ones are 1s).
+        for p in 0..meaningful {
+            let Some(j) = right_aligned_dimension(p, meaningful, updates_rank) else {
+                continue;
+            };
+            if p < batch {
+                tuple_strides[j] = indices_strides[indices_rank - 1 - batch + p];
+            } else {
+                let trailing = meaningful - batch;
+                indexed_strides[j] = output_strides[input_rank - trailing + (p - batch)];
             }
         }
         let first = input_rank - self.input_dimension_count as usize;
@@ -265,16 +260,16 @@ impl ScatterNdDesc {
     }
 
     pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
-        // Indices dimension a (less the tuple's) is a batch dimension of the updates, or a
-        // leading placeholder.
+        // Indices dimension a (less the tuple's) is a batch dimension of the updates (where
+        // the updates hold it), or a leading placeholder.
         let indices_rank = self.indices.rank();
         let batch = self.indices_dimension_count as usize - 1;
-        let trailing = (self.input_dimension_count - self.tuple_size()) as usize;
-        let first_batch = self.updates.rank() - trailing - batch;
+        let meaningful = self.expected_update_sizes().len();
+        let updates_rank = self.updates.rank();
         let positions = (0..indices_rank - 1)
             .map(|a| {
-                (a >= indices_rank - 1 - batch)
-                    .then(|| first_batch + a - (indices_rank - 1 - batch))
+                let p = (a + batch + 1).checked_sub(indices_rank)?;
+                right_aligned_dimension(p, meaningful, updates_rank)
             })
             .collect();
         scatter(

@@ -1,0 +1,608 @@
+//! Random test cases, GPU-free: a seeded generator, random layouts and index values, and a
+//! random valid descriptor with its inputs for each of the seven operators. Shared by the
+//! differential tests of each family and by the fuzzer (`tests/fuzz.rs`).
+
+use dml_wgsl::{
+    DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES,
+    OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc,
+};
+
+/// SplitMix64: small, seeded, good enough to pick shapes and fill tensors.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `low..=high`.
+    pub fn range(&mut self, low: u64, high: u64) -> u64 {
+        low + self.next_u64() % (high - low + 1)
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+
+    /// One of `items`.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.range(0, items.len() as u64 - 1) as usize]
+    }
+
+    /// `n` random bytes, never all zero.
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut v: Vec<u8> = (0..n).map(|_| self.next_u64() as u8).collect();
+        if let Some(first) = v.first_mut() {
+            *first |= 1;
+        }
+        v
+    }
+
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.range(0, i as u64) as usize;
+            items.swap(i, j);
+        }
+    }
+}
+
+/// A descriptor and the bytes of its inputs, in `run`'s order.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub desc: OperatorDesc,
+    pub inputs: Vec<Vec<u8>>,
+}
+
+impl Case {
+    pub fn slices(&self) -> Vec<&[u8]> {
+        self.inputs.iter().map(|v| v.as_slice()).collect()
+    }
+}
+
+/// The seven operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Slice,
+    Slice1,
+    ScatterElements,
+    ScatterNd,
+    Gather,
+    GatherElements,
+    GatherNd,
+}
+
+impl Family {
+    pub const ALL: [Family; 7] = [
+        Family::Slice,
+        Family::Slice1,
+        Family::ScatterElements,
+        Family::ScatterNd,
+        Family::Gather,
+        Family::GatherElements,
+        Family::GatherNd,
+    ];
+
+    pub fn has_indices(self) -> bool {
+        !matches!(self, Family::Slice | Family::Slice1)
+    }
+}
+
+/// A random valid case of `family`: scatters in either duplicate mode, with duplicate targets
+/// or without.
+pub fn random_case(
+    rng: &mut Rng,
+    family: Family,
+    data_type: DataType,
+    index_type: DataType,
+) -> Case {
+    let duplicates = if rng.chance(50) {
+        DuplicateMode::LastWins
+    } else {
+        DuplicateMode::AnyUpdate
+    };
+    let unique = rng.chance(40);
+    match family {
+        Family::Slice => random_slice(rng, data_type),
+        Family::Slice1 => random_slice1(rng, data_type),
+        Family::ScatterElements => {
+            random_scatter_elements(rng, data_type, index_type, unique, duplicates)
+        }
+        Family::ScatterNd => random_scatter_nd(rng, data_type, index_type, unique, duplicates),
+        Family::Gather => random_gather(rng, data_type, index_type),
+        Family::GatherElements => random_gather_elements(rng, data_type, index_type),
+        Family::GatherNd => random_gather_nd(rng, data_type, index_type),
+    }
+}
+
+/// Per-dimension size caps keeping random cases small on a CPU adapter.
+pub fn cap(rank: usize) -> u64 {
+    [0, 600, 40, 12, 6, 4, 3, 3, 2][rank]
+}
+
+/// Per-dimension output-size caps of the random slices.
+pub fn slice_cap(rank: usize) -> u64 {
+    [0, 3000, 80, 18, 8, 5, 4, 3, 3][rank]
+}
+
+/// Random bytes for each of `desc`'s inputs.
+pub fn random_inputs(rng: &mut Rng, desc: &OperatorDesc) -> Vec<Vec<u8>> {
+    desc.inputs()
+        .iter()
+        .map(|(_, t)| rng.bytes(t.size_in_bytes() as usize))
+        .collect()
+}
+
+/// A random layout for `sizes`: packed, padded (gaps between rows), permuted (dimensions
+/// stored in another order), and for inputs sometimes broadcast (stride 0). Sometimes the
+/// total size carries padding at the end.
+pub fn random_layout(rng: &mut Rng, data_type: DataType, sizes: &[u32], input: bool) -> TensorDesc {
+    let mut t = TensorDesc::new(data_type, sizes);
+    let kind = rng.range(0, 3);
+    if kind > 0 {
+        let rank = sizes.len();
+        let mut order: Vec<usize> = (0..rank).collect();
+        if kind == 2 {
+            rng.shuffle(&mut order);
+        }
+        let mut strides = vec![0u32; rank];
+        let mut running = 1u64;
+        for &d in order.iter().rev() {
+            strides[d] = running as u32;
+            running =
+                (running * sizes[d] as u64) + if rng.chance(50) { rng.range(0, 3) } else { 0 };
+        }
+        if input && kind == 3 {
+            for stride in strides.iter_mut() {
+                if rng.chance(30) {
+                    *stride = 0;
+                }
+            }
+        }
+        t = t.with_strides(&strides);
+    }
+    if rng.chance(25) {
+        let minimum = t.minimum_size_in_bytes();
+        t = t.with_total_size(minimum + 4 * rng.range(1, 8));
+    }
+    t
+}
+
+/// A random index data type.
+pub fn random_index_type(rng: &mut Rng) -> DataType {
+    rng.pick(INDEX_TYPES)
+}
+
+/// Calls `f` with every coordinate of `sizes`, in row-major order.
+pub fn for_each_coordinate(sizes: &[u32], mut f: impl FnMut(&[u32])) {
+    let mut c = vec![0u32; sizes.len()];
+    'all: loop {
+        f(&c);
+        for d in (0..sizes.len()).rev() {
+            c[d] += 1;
+            if c[d] < sizes[d] {
+                continue 'all;
+            }
+            c[d] = 0;
+        }
+        break;
+    }
+}
+
+/// Writes `value(c)` for every coordinate `c` of the index tensor `t` into `bytes` (laid out
+/// by `t`; bytes no element covers keep their random contents).
+pub fn write_indices(t: &TensorDesc, bytes: &mut [u8], mut value: impl FnMut(&[u32]) -> i128) {
+    let width = t.data_type.size_in_bytes() as usize;
+    for_each_coordinate(&t.sizes, |c| {
+        let v = value(c);
+        let at = t.byte_offset(c) as usize;
+        bytes[at..at + width].copy_from_slice(&(v as i64).to_le_bytes()[..width]);
+    });
+}
+
+/// A random in-range index for a dimension of `bound`, negative half the time when the type
+/// is signed.
+pub fn random_index(rng: &mut Rng, bound: u32, data_type: DataType) -> i128 {
+    let v = rng.range(0, bound as u64 - 1) as i128;
+    if data_type.is_signed() && rng.chance(50) {
+        v - bound as i128
+    } else {
+        v
+    }
+}
+
+/// Overwrites one random element of the case's index tensor with a value out of range for
+/// every dimension the cases use: just past the sizes, past the negative range, the type's
+/// extremes, and for 64-bit types values whose low word alone would be in range.
+pub fn corrupt_one_index(rng: &mut Rng, case: &mut Case) {
+    let indices = case.desc.inputs()[1].1.clone();
+    let wide = indices.data_type.size_in_bytes() == 8;
+    let signed = indices.data_type.is_signed();
+    let mut bad: Vec<i128> = vec![100_000, u32::MAX as i128];
+    if signed {
+        bad.extend([-100_000, i32::MIN as i128, i32::MAX as i128]);
+    }
+    if wide {
+        bad.extend([(1i128 << 32) + 1, (1i128 << 40) + 3, u32::MAX as i128 + 1]);
+        if signed {
+            bad.extend([i64::MIN as i128, -(1i128 << 32) + 1, i64::MAX as i128]);
+        } else {
+            bad.push(u64::MAX as i128);
+        }
+    }
+    if !signed && !wide {
+        bad.retain(|&v| v <= u32::MAX as i128);
+    }
+    let value = rng.pick(&bad);
+    let at: Vec<u32> = indices
+        .sizes
+        .iter()
+        .map(|&s| rng.range(0, s as u64 - 1) as u32)
+        .collect();
+    let offset = indices.byte_offset(&at) as usize;
+    let width = indices.data_type.size_in_bytes() as usize;
+    case.inputs[1][offset..offset + width].copy_from_slice(&(value as i64).to_le_bytes()[..width]);
+}
+
+/// Sizes that sometimes begin with 1s (which right-aligned tensors may crop).
+fn sizes_with_leading_ones(rng: &mut Rng, rank: usize, most: u64) -> Vec<u32> {
+    let ones = if rank > 0 && rng.chance(30) {
+        rng.range(1, rank as u64) as usize
+    } else {
+        0
+    };
+    (0..rank)
+        .map(|d| {
+            if d < ones {
+                1
+            } else {
+                rng.range(1, most) as u32
+            }
+        })
+        .collect()
+}
+
+/// The rank of a tensor that holds `meaningful` sizes right-aligned: sometimes cropping their
+/// leading 1s, sometimes adding one; between 1 and 8.
+fn right_aligned_rank(rng: &mut Rng, meaningful: &[u32]) -> usize {
+    let ones = meaningful.iter().take_while(|&&s| s == 1).count();
+    let fewest = (meaningful.len() - ones).max(1);
+    if fewest < meaningful.len() && rng.chance(50) {
+        rng.range(fewest as u64, meaningful.len() as u64 - 1) as usize
+    } else {
+        (meaningful.len().max(1) + rng.range(0, 1) as usize).min(8)
+    }
+}
+
+/// `meaningful` right-aligned to `rank`: leading 1s cropped or added.
+pub fn right_aligned(meaningful: &[u32], rank: usize) -> Vec<u32> {
+    if meaningful.len() >= rank {
+        meaningful[meaningful.len() - rank..].to_vec()
+    } else {
+        let mut sizes = vec![1; rank - meaningful.len()];
+        sizes.extend(meaningful);
+        sizes
+    }
+}
+
+pub fn random_slice(rng: &mut Rng, data_type: DataType) -> Case {
+    loop {
+        let rank = rng.range(1, 8) as usize;
+        let (mut offsets, mut sizes, mut strides, mut input_sizes) =
+            (vec![], vec![], vec![], vec![]);
+        for _ in 0..rank {
+            let size = rng.range(1, slice_cap(rank)) as u32;
+            let stride = rng.range(1, 3) as u32;
+            let offset = rng.range(0, 3) as u32;
+            input_sizes.push(offset + stride * (size - 1) + 1 + rng.range(0, 2) as u32);
+            offsets.push(offset);
+            sizes.push(size);
+            strides.push(stride);
+        }
+        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
+            continue;
+        }
+        let desc = OperatorDesc::Slice(SliceDesc {
+            input: random_layout(rng, data_type, &input_sizes, true),
+            output: random_layout(rng, data_type, &sizes, false),
+            offsets,
+            sizes,
+            strides,
+        });
+        let inputs = random_inputs(rng, &desc);
+        return Case { desc, inputs };
+    }
+}
+
+pub fn random_slice1(rng: &mut Rng, data_type: DataType) -> Case {
+    loop {
+        let rank = rng.range(1, 8) as usize;
+        let (mut offsets, mut windows, mut strides, mut input_sizes, mut sizes) =
+            (vec![], vec![], vec![], vec![], vec![]);
+        for _ in 0..rank {
+            let window = rng.range(1, slice_cap(rank) * 2) as u32;
+            let magnitude = rng.range(1, 3) as i32;
+            let stride = if rng.chance(50) {
+                -magnitude
+            } else {
+                magnitude
+            };
+            let offset = rng.range(0, 3) as u32;
+            input_sizes.push(offset + window + rng.range(0, 2) as u32);
+            sizes.push(window.div_ceil(magnitude as u32));
+            offsets.push(offset);
+            windows.push(window);
+            strides.push(stride);
+        }
+        if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
+            continue;
+        }
+        let desc = OperatorDesc::Slice1(Slice1Desc {
+            input: random_layout(rng, data_type, &input_sizes, true),
+            output: random_layout(rng, data_type, &sizes, false),
+            input_window_offsets: offsets,
+            input_window_sizes: windows,
+            input_window_strides: strides,
+        });
+        let inputs = random_inputs(rng, &desc);
+        return Case { desc, inputs };
+    }
+}
+
+/// A random ScatterElements case. With `unique`, no two updates share a target.
+pub fn random_scatter_elements(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+    unique: bool,
+    duplicates: DuplicateMode,
+) -> Case {
+    let rank = rng.range(1, 8) as usize;
+    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let axis = rng.range(0, rank as u64 - 1) as usize;
+    let bound = input_sizes[axis];
+    let indices_sizes: Vec<u32> = (0..rank)
+        .map(|d| {
+            if d == axis {
+                let most = if unique { bound as u64 } else { cap(rank) };
+                rng.range(1, most) as u32
+            } else {
+                rng.range(1, input_sizes[d] as u64) as u32
+            }
+        })
+        .collect();
+    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        // Broadcast indices would repeat targets.
+        indices: random_layout(rng, index_type, &indices_sizes, !unique),
+        updates: random_layout(rng, data_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &input_sizes, false),
+        axis: axis as u32,
+        duplicates,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    // Unique targets: each line along the axis takes a prefix of its own permutation.
+    let mut lines: std::collections::HashMap<Vec<u32>, Vec<u32>> = Default::default();
+    write_indices(&indices, &mut inputs[1], |c| {
+        if !unique {
+            return random_index(rng, bound, index_type);
+        }
+        let mut line = c.to_vec();
+        line[axis] = 0;
+        let permutation = lines.entry(line).or_insert_with(|| {
+            let mut p: Vec<u32> = (0..bound).collect();
+            rng.shuffle(&mut p);
+            p
+        });
+        let v = permutation[c[axis] as usize] as i128;
+        if index_type.is_signed() && rng.chance(50) {
+            v - bound as i128
+        } else {
+            v
+        }
+    });
+    Case { desc, inputs }
+}
+
+/// A random ScatterND case, ranks and dimension counts included; the updates hold their
+/// meaningful sizes right-aligned, cropping leading 1s or adding them. With `unique`, no two
+/// tuples are equal.
+pub fn random_scatter_nd(
+    rng: &mut Rng,
+    data_type: DataType,
+    index_type: DataType,
+    unique: bool,
+    duplicates: DuplicateMode,
+) -> Case {
+    let input_rank = rng.range(1, 8) as usize;
+    let input_count = rng.range(1, input_rank as u64) as usize;
+    let mut input_sizes = vec![1u32; input_rank];
+    input_sizes[input_rank - input_count..].copy_from_slice(&sizes_with_leading_ones(
+        rng,
+        input_count,
+        cap(input_count).min(12),
+    ));
+    let tuple = rng.range(1, input_count as u64) as usize;
+    let first = input_rank - input_count;
+    let bounds: Vec<u32> = input_sizes[first..first + tuple].to_vec();
+    let slice_sizes: Vec<u32> = input_sizes[first + tuple..].to_vec();
+    let batch_rank = rng.range(0, 2.min(8 - slice_sizes.len()) as u64) as usize;
+    let tuple_space: u64 = bounds.iter().map(|&b| b as u64).product();
+    let batch_sizes: Vec<u32> = loop {
+        let b = sizes_with_leading_ones(rng, batch_rank, 9);
+        if !unique || b.iter().map(|&s| s as u64).product::<u64>() <= tuple_space {
+            break b;
+        }
+    };
+    let indices_rank = batch_rank + 1 + rng.range(0, 1) as usize;
+    let mut indices_sizes = vec![1u32; indices_rank - batch_rank - 1];
+    indices_sizes.extend(&batch_sizes);
+    indices_sizes.push(tuple as u32);
+    let meaningful = [batch_sizes.as_slice(), &slice_sizes].concat();
+    let updates_sizes = right_aligned(&meaningful, right_aligned_rank(rng, &meaningful));
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        // A broadcast tuple dimension would give every component one value.
+        indices: random_layout(rng, index_type, &indices_sizes, false),
+        updates: random_layout(rng, data_type, &updates_sizes, true),
+        output: random_layout(rng, data_type, &input_sizes, false),
+        input_dimension_count: input_count as u32,
+        indices_dimension_count: (batch_rank + 1) as u32,
+        duplicates,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    // Distinct tuples: distinct linear positions in the tuple space, decomposed.
+    let count: u64 = batch_sizes.iter().map(|&s| s as u64).product();
+    let mut linear: Vec<u64> = if unique {
+        let mut all: Vec<u64> = (0..tuple_space).collect();
+        rng.shuffle(&mut all);
+        all.truncate(count as usize);
+        all
+    } else {
+        (0..count).map(|_| rng.range(0, tuple_space - 1)).collect()
+    };
+    let tuples: Vec<Vec<u32>> = linear
+        .iter_mut()
+        .map(|l| {
+            let mut t = vec![0u32; tuple];
+            for k in (0..tuple).rev() {
+                t[k] = (*l % bounds[k] as u64) as u32;
+                *l /= bounds[k] as u64;
+            }
+            t
+        })
+        .collect();
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |c| {
+        let b = &c[indices_rank - 1 - batch_rank..indices_rank - 1];
+        let position = b
+            .iter()
+            .zip(&batch_sizes)
+            .fold(0usize, |acc, (&i, &s)| acc * s as usize + i as usize);
+        let k = c[indices_rank - 1] as usize;
+        let v = tuples[position][k] as i128;
+        if index_type.is_signed() && rng.chance(50) {
+            v - bounds[k] as i128
+        } else {
+            v
+        }
+    });
+    Case { desc, inputs }
+}
+
+pub fn random_gather(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
+    let rank = rng.range(1, 8) as usize;
+    let mut input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let index_dimensions = rng.range(0, rank as u64) as usize;
+    // More than one index dimension needs leading 1s before the axis to crop.
+    let axis = if index_dimensions >= 2 {
+        for size in input_sizes.iter_mut().take(index_dimensions - 1) {
+            *size = 1;
+        }
+        rng.range(index_dimensions as u64 - 1, rank as u64 - 1) as usize
+    } else {
+        rng.range(0, rank as u64 - 1) as usize
+    };
+    let mut indices_sizes = vec![1u32; rank - index_dimensions];
+    indices_sizes.extend((0..index_dimensions).map(|_| rng.range(1, cap(rank).min(5)) as u32));
+    let gathered = [
+        &input_sizes[..axis],
+        &indices_sizes[rank - index_dimensions..],
+        &input_sizes[axis + 1..],
+    ]
+    .concat();
+    let output_sizes = right_aligned(&gathered, rank);
+    let bound = input_sizes[axis];
+    let desc = OperatorDesc::Gather(GatherDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &output_sizes, false),
+        axis: axis as u32,
+        index_dimensions: index_dimensions as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        random_index(rng, bound, index_type)
+    });
+    Case { desc, inputs }
+}
+
+pub fn random_gather_elements(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
+    let rank = rng.range(1, 8) as usize;
+    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let axis = rng.range(0, rank as u64 - 1) as usize;
+    let indices_sizes: Vec<u32> = (0..rank)
+        .map(|d| {
+            if d == axis {
+                rng.range(1, cap(rank)) as u32
+            } else {
+                rng.range(1, input_sizes[d] as u64) as u32
+            }
+        })
+        .collect();
+    let bound = input_sizes[axis];
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, true),
+        output: random_layout(rng, data_type, &indices_sizes, false),
+        axis: axis as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        random_index(rng, bound, index_type)
+    });
+    Case { desc, inputs }
+}
+
+/// A random GatherND case; the output holds its meaningful sizes right-aligned, cropping
+/// leading 1s or adding them.
+pub fn random_gather_nd(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
+    let input_rank = rng.range(1, 8) as usize;
+    let input_count = rng.range(1, input_rank as u64) as usize;
+    let mut input_sizes = vec![1u32; input_rank];
+    input_sizes[input_rank - input_count..].copy_from_slice(&sizes_with_leading_ones(
+        rng,
+        input_count,
+        cap(input_count).min(10),
+    ));
+    let input_first = input_rank - input_count;
+    let leading_rank = rng.range(0, 2) as usize;
+    let batch = rng.range(0, (input_count - 1).min(leading_rank) as u64) as usize;
+    // The output keeps at most 8 dimensions: the leading ones and those after the tuple.
+    let fewest = (leading_rank + input_count)
+        .saturating_sub(batch + 8)
+        .max(1);
+    let tuple = rng.range(fewest as u64, (input_count - batch) as u64) as usize;
+    let mut leading: Vec<u32> = input_sizes[input_first..input_first + batch].to_vec();
+    leading.extend(sizes_with_leading_ones(rng, leading_rank - batch, 6));
+    let indices_count = leading_rank + 1;
+    let indices_rank = indices_count + rng.range(0, 1) as usize;
+    let mut indices_sizes = vec![1u32; indices_rank - indices_count];
+    indices_sizes.extend(&leading);
+    indices_sizes.push(tuple as u32);
+    let trailing = &input_sizes[input_first + batch + tuple..];
+    let meaningful = [leading.as_slice(), trailing].concat();
+    let output_sizes = right_aligned(&meaningful, right_aligned_rank(rng, &meaningful));
+    let bounds: Vec<u32> = input_sizes[input_first + batch..input_first + batch + tuple].to_vec();
+    let desc = OperatorDesc::GatherNd(GatherNdDesc {
+        input: random_layout(rng, data_type, &input_sizes, true),
+        indices: random_layout(rng, index_type, &indices_sizes, false),
+        output: random_layout(rng, data_type, &output_sizes, false),
+        input_dimension_count: input_count as u32,
+        indices_dimension_count: indices_count as u32,
+        batch_dimension_count: batch as u32,
+    });
+    let mut inputs = random_inputs(rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+        random_index(rng, bounds[c[indices_rank - 1] as usize], index_type)
+    });
+    Case { desc, inputs }
+}
