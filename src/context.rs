@@ -386,6 +386,17 @@ const NO_ADAPTER_HINT: &str =
 const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
      adapter (SwiftShader) when started with --enable-unsafe-webgpu";
 
+/// The value of a future that is ready at once (native devices pop error scopes at once);
+/// `None` if it is not (the browser answers later, and reports errors itself).
+fn ready<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
+    let mut future = std::pin::pin!(future);
+    let mut context = std::task::Context::from_waker(Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        Poll::Ready(value) => Some(value),
+        Poll::Pending => None,
+    }
+}
+
 /// The bytes of a `MAP_READ` buffer, once the GPU is done with it.
 async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
     map_read(device, buffer).await?;
@@ -564,6 +575,9 @@ impl CompiledOperator {
                 size: NonZeroU64::new(bytes),
             }
         };
+        // A buffer of another device passes every check above, and wgpu finds it only when the
+        // bind group is created: catch that here rather than in wgpu's default handler.
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut dispatches = Vec::new();
         for step in &self.steps {
             match step {
@@ -597,6 +611,9 @@ impl CompiledOperator {
                     dispatches.push((pipeline, bind_group, *workgroups));
                 }
             }
+        }
+        if let Some(Some(error)) = ready(scope.pop()) {
+            return Err(Error::Wgpu(error.to_string()));
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("dml-wgsl"),

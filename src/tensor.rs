@@ -130,8 +130,7 @@ impl TensorDesc {
     /// saturating at the largest multiple of 4 in a `u64` (a valid descriptor never gets
     /// there: [`TensorDesc::validate`] refuses layouts past 2^64 - 1 bytes).
     pub fn minimum_size_in_bytes(&self) -> u64 {
-        self.checked_minimum_size_in_bytes()
-            .unwrap_or(u64::MAX & !3)
+        self.checked_minimum_size_in_bytes().unwrap_or(!3)
     }
 
     /// [`TensorDesc::minimum_size_in_bytes`], or `None` where it passes `u64::MAX`. Computed

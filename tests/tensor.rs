@@ -245,7 +245,7 @@ fn element_counts_past_u64_saturate_and_are_refused() {
 fn layouts_spanning_more_than_u64_bytes_are_refused() {
     let t = TensorDesc::new(DataType::Float64, &[u32::MAX]).with_strides(&[u32::MAX]);
     assert_eq!(t.checked_minimum_size_in_bytes(), None);
-    assert_eq!(t.minimum_size_in_bytes(), u64::MAX & !3);
+    assert_eq!(t.minimum_size_in_bytes(), !3);
     assert_eq!(
         t.validate("input", false),
         Err(Error::LayoutOverflow {

@@ -27,7 +27,13 @@ pub fn context() -> &'static Context {
 
 /// A second context on the same adapter kind with some limits lowered (never raised past the
 /// adapter's: `change` sees the adapter's limits).
-pub fn limited_context(change: impl FnOnce(&mut wgpu::Limits)) -> Context {
+pub fn limited_context(change: impl Fn(&mut wgpu::Limits)) -> Context {
+    limited_contexts(1, change).remove(0)
+}
+
+/// `count` contexts on devices of one adapter (one wgpu instance), limits changed as in
+/// [`limited_context`].
+pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec<Context> {
     pollster::block_on(async {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
@@ -37,14 +43,18 @@ pub fn limited_context(change: impl FnOnce(&mut wgpu::Limits)) -> Context {
             .expect("an adapter");
         let mut limits = adapter.limits();
         change(&mut limits);
-        let (device, queue) = adapter
-            .request_device(&wgpu::DeviceDescriptor {
-                required_limits: limits,
-                ..Default::default()
-            })
-            .await
-            .expect("a device");
-        Context::from_device(device, queue)
+        let mut contexts = Vec::new();
+        for _ in 0..count {
+            let (device, queue) = adapter
+                .request_device(&wgpu::DeviceDescriptor {
+                    required_limits: limits.clone(),
+                    ..Default::default()
+                })
+                .await
+                .expect("a device");
+            contexts.push(Context::from_device(device, queue));
+        }
+        contexts
     })
 }
 
