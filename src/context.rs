@@ -504,6 +504,10 @@ impl CompiledOperator {
     /// tensor's size; only the tensor's bytes are bound, so the rest of the buffer is never
     /// touched. No input may share a buffer with the output, except a scatter's `input`
     /// bound to exactly the output's range (in place: the `output = input` copy is skipped).
+    /// Buffers and `encoder` must belong to this operator's device: a buffer of another device
+    /// gives `Err(Error::Wgpu)` (wgpu itself cannot tell buffers of another `wgpu::Instance`
+    /// apart, so keep one instance). Every failed check returns `Err` before anything is
+    /// recorded into `encoder`.
     ///
     /// Operators with indices reset their status here; after submitting, call
     /// [`CompiledOperator::check_status`] to learn of out-of-range indices.
