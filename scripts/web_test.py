@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Loads the tour page (built into target/web/ by `scripts/web.sh --build-only`) in headless
+"""Loads the tour page (built into $CARGO_TARGET_DIR/web/ by `scripts/web.sh --build-only`) in headless
 Chromium through chromedriver's WebDriver API, and checks what it shows: WebGPU's adapter,
 every example done, and the seed pages' outputs. Fails when the page has no WebGPU.
 
@@ -20,7 +20,8 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SITE = os.path.join(ROOT, "target", "web")
+# scripts/web.sh builds into $CARGO_TARGET_DIR/web (target/web by default).
+SITE = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR", "target"), "web")
 
 # What the page must show, whitespace removed: the seed examples and one of each family.
 EXPECTED = {
@@ -73,7 +74,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 def main():
     if not os.path.exists(os.path.join(SITE, "pkg", "web.js")):
-        sys.exit("target/web/ is not built: run `bash scripts/web.sh --build-only` first")
+        sys.exit(f"{SITE} is not built: run `bash scripts/web.sh --build-only` first")
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(QuietHandler, directory=SITE))
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -1,15 +1,15 @@
-//! `Context` (a device, its queue and the pipeline cache) and `CompiledOperator`.
+//! `Context`: a device, its queue and the pipeline cache; `compile` and `run`.
 
-use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
+use crate::compiled::{CompiledOperator, CompiledStep, STATUS_BYTES, TensorBinding};
 use crate::dispatch::workgroup_count;
 use crate::error::{Error, Result};
-use crate::ops::{DeviceFacts, IndexReport, OperatorDesc, Slot, Step};
-use crate::pipeline::{Pipeline, PipelineCache};
+use crate::ops::{DeviceFacts, OperatorDesc, Step};
+use crate::pipeline::PipelineCache;
 use crate::shaders::Kernel;
 
 /// Threads per workgroup, lowered if the device allows fewer.
@@ -388,7 +388,7 @@ const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium of
 
 /// The value of a future that is ready at once (native devices pop error scopes at once);
 /// `None` if it is not (the browser answers later, and reports errors itself).
-fn ready<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
+pub(crate) fn ready<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
     let mut future = std::pin::pin!(future);
     let mut context = std::task::Context::from_waker(Waker::noop());
     match future.as_mut().poll(&mut context) {
@@ -398,7 +398,7 @@ fn ready<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
 }
 
 /// The bytes of a `MAP_READ` buffer, once the GPU is done with it.
-async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
+pub(crate) async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
     map_read(device, buffer).await?;
     let data = buffer
         .get_mapped_range(..)
@@ -438,308 +438,4 @@ async fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<()> {
         }
     })
     .await
-}
-
-#[derive(Clone, Copy, Debug)]
-struct TensorBinding {
-    tensor: &'static str,
-    bytes: u64,
-}
-
-/// Bytes of an operator's status: first bad position, component, value (low, high).
-const STATUS_BYTES: u64 = 16;
-
-#[derive(Debug)]
-enum CompiledStep {
-    Dispatch {
-        pipeline: Arc<Pipeline>,
-        params: wgpu::Buffer,
-        slots: Vec<Slot>,
-        workgroups: [u32; 3],
-        skip_in_place: bool,
-    },
-    Clear(Slot),
-}
-
-/// A validated operator with its pipelines and parameters on the device, ready to be
-/// recorded any number of times into the application's command encoders.
-#[derive(Debug)]
-pub struct CompiledOperator {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    steps: Vec<CompiledStep>,
-    inputs: Vec<TensorBinding>,
-    output: TensorBinding,
-    storage_alignment: u32,
-    status: Option<wgpu::Buffer>,
-    scratch: Option<wgpu::Buffer>,
-    index_report: Option<IndexReport>,
-    in_place_allowed: bool,
-}
-
-impl CompiledOperator {
-    /// The byte size each input binding must have at least, in `record`'s order.
-    pub fn input_sizes(&self) -> Vec<u64> {
-        self.inputs.iter().map(|t| t.bytes).collect()
-    }
-
-    /// The byte size the output binding must have at least.
-    pub fn output_size(&self) -> u64 {
-        self.output.bytes
-    }
-
-    fn check_input_count(&self, actual: usize) -> Result<()> {
-        if actual != self.inputs.len() {
-            return Err(Error::InputCount {
-                expected: self.inputs.len(),
-                actual,
-            });
-        }
-        Ok(())
-    }
-
-    /// Records the operator into `encoder`, reading `inputs` (in the order of the desc's
-    /// fields) and writing `output`. Each binding needs `STORAGE` usage, an offset that is a
-    /// multiple of the device's `min_storage_buffer_offset_alignment`, and at least the
-    /// tensor's size; only the tensor's bytes are bound, so the rest of the buffer is never
-    /// touched. No input may share a buffer with the output, except a scatter's `input`
-    /// bound to exactly the output's range (in place: the `output = input` copy is skipped).
-    /// Buffers and `encoder` must belong to this operator's device: a buffer of another device
-    /// gives `Err(Error::Wgpu)` (wgpu itself cannot tell buffers of another `wgpu::Instance`
-    /// apart, so keep one instance). Every failed check returns `Err` before anything is
-    /// recorded into `encoder`.
-    ///
-    /// Operators with indices reset their status here; after submitting, call
-    /// [`CompiledOperator::check_status`] to learn of out-of-range indices.
-    pub fn record(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &[wgpu::BufferBinding],
-        output: wgpu::BufferBinding,
-    ) -> Result<()> {
-        self.record_with_timestamps(encoder, inputs, output, None)
-    }
-
-    /// [`CompiledOperator::record`], with the compute pass's timestamps written where
-    /// `timestamp_writes` says: the operator records all its dispatches into one compute
-    /// pass, so its beginning and end bracket the operator (the device needs
-    /// `TIMESTAMP_QUERY`, the query set must be of timestamps, and its indices in range).
-    pub fn record_with_timestamps(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        inputs: &[wgpu::BufferBinding],
-        output: wgpu::BufferBinding,
-        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
-    ) -> Result<()> {
-        if let Some(writes) = &timestamp_writes {
-            self.check_timestamp_writes(writes)?;
-        }
-        self.check_input_count(inputs.len())?;
-        for (t, b) in self.inputs.iter().zip(inputs) {
-            self.check_binding(t, b)?;
-        }
-        self.check_binding(&self.output, &output)?;
-        let mut in_place = false;
-        for (i, (t, b)) in self.inputs.iter().zip(inputs).enumerate() {
-            if b.buffer != output.buffer {
-                continue;
-            }
-            if i == 0 && self.in_place_allowed && b.offset == output.offset {
-                in_place = true;
-                continue;
-            }
-            return Err(Error::AliasedBindings {
-                tensor: t.tensor,
-                other: self.output.tensor,
-                rule: if i == 0 && self.in_place_allowed {
-                    "the input may share the output's buffer only at the same offset (in place)"
-                } else if i == 0 && self.index_report.is_some() {
-                    "in place needs the input and output layouts to be equal"
-                } else {
-                    "this input may not share a buffer with the output"
-                },
-            });
-        }
-        let bound = |slot: Slot| -> wgpu::BufferBinding {
-            let (buffer, offset, bytes) = match slot {
-                Slot::Input(i) => (inputs[i].buffer, inputs[i].offset, self.inputs[i].bytes),
-                Slot::Output => (output.buffer, output.offset, self.output.bytes),
-                Slot::Status => {
-                    let b = self.status.as_ref().expect("lowered with a status");
-                    (b, 0, b.size())
-                }
-                Slot::Scratch => {
-                    let b = self.scratch.as_ref().expect("lowered with scratch");
-                    (b, 0, b.size())
-                }
-            };
-            wgpu::BufferBinding {
-                buffer,
-                offset,
-                size: NonZeroU64::new(bytes),
-            }
-        };
-        // A buffer of another device passes every check above, and wgpu finds it only when the
-        // bind group is created: catch that here rather than in wgpu's default handler.
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut dispatches = Vec::new();
-        for step in &self.steps {
-            match step {
-                CompiledStep::Clear(slot) => {
-                    let b = bound(*slot);
-                    encoder.clear_buffer(b.buffer, 0, None);
-                }
-                CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => {}
-                CompiledStep::Dispatch {
-                    pipeline,
-                    params,
-                    slots,
-                    workgroups,
-                    ..
-                } => {
-                    let mut entries = vec![wgpu::BindGroupEntry {
-                        binding: 0,
-                        resource: params.as_entire_binding(),
-                    }];
-                    for (i, &slot) in slots.iter().enumerate() {
-                        entries.push(wgpu::BindGroupEntry {
-                            binding: i as u32 + 1,
-                            resource: wgpu::BindingResource::Buffer(bound(slot)),
-                        });
-                    }
-                    let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("dml-wgsl"),
-                        layout: &pipeline.bind_group_layout,
-                        entries: &entries,
-                    });
-                    dispatches.push((pipeline, bind_group, *workgroups));
-                }
-            }
-        }
-        if let Some(Some(error)) = ready(scope.pop()) {
-            return Err(Error::Wgpu(error.to_string()));
-        }
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("dml-wgsl"),
-            timestamp_writes,
-        });
-        for (pipeline, bind_group, [x, y, z]) in &dispatches {
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(*x, *y, *z);
-        }
-        Ok(())
-    }
-
-    /// Whether the operator reads index tensors and so reports out-of-range indices.
-    pub fn has_status(&self) -> bool {
-        self.status.is_some()
-    }
-
-    /// Copies the status of the last recorded execution into a new readback buffer.
-    fn copy_status(&self, encoder: &mut wgpu::CommandEncoder) -> Option<wgpu::Buffer> {
-        let status = self.status.as_ref()?;
-        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("dml-wgsl status readback"),
-            size: STATUS_BYTES,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_buffer_to_buffer(status, 0, &readback, 0, STATUS_BYTES);
-        Some(readback)
-    }
-
-    fn decode_status(&self, bytes: &[u8]) -> Result<()> {
-        match &self.index_report {
-            Some(report) => {
-                let words: [u32; 4] = bytemuck::pod_read_unaligned(&bytes[..16]);
-                report.decode(words)
-            }
-            None => Ok(()),
-        }
-    }
-
-    /// Reads the status of the most recent execution recorded with this operator (submit it
-    /// first): `Err(Error::IndexOutOfRange)` names the first out-of-range index tuple in the
-    /// indices' row-major order; those updates were skipped. Operators without indices
-    /// always return `Ok`.
-    pub async fn check_status(&self) -> Result<()> {
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("dml-wgsl status"),
-            });
-        let Some(readback) = self.copy_status(&mut encoder) else {
-            return Ok(());
-        };
-        self.queue.submit([encoder.finish()]);
-        self.decode_status(&read_back(&self.device, &readback).await?)
-    }
-
-    /// [`CompiledOperator::check_status`], blocking. Native targets only.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn check_status_blocking(&self) -> Result<()> {
-        pollster::block_on(self.check_status())
-    }
-
-    fn check_timestamp_writes(&self, writes: &wgpu::ComputePassTimestampWrites) -> Result<()> {
-        let rule = if !self
-            .device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
-        {
-            "the device lacks TIMESTAMP_QUERY"
-        } else if !matches!(writes.query_set.ty(), wgpu::QueryType::Timestamp) {
-            "the query set is not of timestamps"
-        } else if writes.beginning_of_pass_write_index.is_none()
-            && writes.end_of_pass_write_index.is_none()
-        {
-            "neither a beginning nor an end index is given"
-        } else if [
-            writes.beginning_of_pass_write_index,
-            writes.end_of_pass_write_index,
-        ]
-        .into_iter()
-        .flatten()
-        .any(|i| i >= writes.query_set.count())
-        {
-            "an index is past the query set's end"
-        } else if writes.beginning_of_pass_write_index.is_some()
-            && writes.beginning_of_pass_write_index == writes.end_of_pass_write_index
-        {
-            "the beginning and end indices are equal"
-        } else {
-            return Ok(());
-        };
-        Err(Error::InvalidTimestampWrites { rule })
-    }
-
-    fn check_binding(&self, t: &TensorBinding, b: &wgpu::BufferBinding) -> Result<()> {
-        let missing = wgpu::BufferUsages::STORAGE - b.buffer.usage();
-        if !missing.is_empty() {
-            return Err(Error::BindingUsage {
-                tensor: t.tensor,
-                missing,
-            });
-        }
-        if !b.offset.is_multiple_of(self.storage_alignment as u64) {
-            return Err(Error::BindingOffsetAlignment {
-                tensor: t.tensor,
-                offset: b.offset,
-                alignment: self.storage_alignment,
-            });
-        }
-        let available = match b.size {
-            Some(size) => size.get().min(b.buffer.size().saturating_sub(b.offset)),
-            None => b.buffer.size().saturating_sub(b.offset),
-        };
-        if available < t.bytes {
-            return Err(Error::BindingTooSmall {
-                tensor: t.tensor,
-                given: available,
-                required: t.bytes,
-            });
-        }
-        Ok(())
-    }
 }

@@ -38,6 +38,7 @@
     cfg(not(target_arch = "wasm32"))
 )))]
 
+mod compiled;
 mod context;
 mod dispatch;
 mod error;
@@ -47,7 +48,8 @@ pub mod reference;
 mod shaders;
 mod tensor;
 
-pub use context::{CompiledOperator, Context};
+pub use compiled::CompiledOperator;
+pub use context::Context;
 pub use error::{Error, Result};
 pub use ops::{
     DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,
