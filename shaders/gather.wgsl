@@ -38,7 +38,7 @@ fn gather_rows(
     }
     let first = group_index(t) * GROUP;
     let base = locate_base(first);
-    // All loads first, then the stores (see shaders/slice.wgsl).
+    // All loads first, then the stores (see shaders/strided_copy.wgsl).
     var dense: array<u32, GROUP>;
     var values: array<u32, GROUP>;
     var bad = 0u;

@@ -117,15 +117,16 @@ fn group_index(t: u32) -> u32 {
     return row * params.row_groups + block * params.tile + (rest - row * params.tile);
 }
 
-// Records an out-of-range tuple met at dense unit i. status[0] holds 0xffffffff - i
-// (0: none), so a cleared buffer means no error and atomicMax keeps the lowest i, whose
-// tuple is the first bad one in the indices' row-major order.
+// Records an out-of-range tuple met at dense unit i. The status words (src/status.rs):
+// FIRST_BAD_UNIT holds 0xffffffff - i (0: none), so a cleared buffer means no error and
+// atomicMax keeps the lowest i, whose tuple is the first bad one in the indices' row-major
+// order.
 fn report_out_of_range(i: u32) {
-    atomicMax(&status[0], 0xffffffffu - i);
+    atomicMax(&status[FIRST_BAD_UNIT], 0xffffffffu - i);
 }
 
 // One thread, after the main pass: the reported tuple's bad component and raw value, so the
-// host can name them exactly (status[1..4]: component, low word, high word).
+// host can name them exactly.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn describe_status(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -134,13 +135,13 @@ fn describe_status(
     if local != 0u || any(workgroup != vec3<u32>(0u)) {
         return;
     }
-    let encoded = atomicLoad(&status[0]);
+    let encoded = atomicLoad(&status[FIRST_BAD_UNIT]);
     if encoded == 0u {
         return;
     }
     let at = locate(0xffffffffu - encoded);
     let v = index_words(at.tuple + at.bad_component * params.tuple_stride);
-    atomicStore(&status[1], at.bad_component);
-    atomicStore(&status[2], v.x);
-    atomicStore(&status[3], v.y);
+    atomicStore(&status[BAD_COMPONENT], at.bad_component);
+    atomicStore(&status[VALUE_LOW], v.x);
+    atomicStore(&status[VALUE_HIGH], v.y);
 }

@@ -42,7 +42,7 @@ fn scatter_rows(
     }
     let first = group_index(t) * GROUP;
     let base = locate_base(first);
-    // All loads first, then the stores (see shaders/slice.wgsl).
+    // All loads first, then the stores (see shaders/strided_copy.wgsl).
     var at: array<Location, GROUP>;
     var values: array<u32, GROUP>;
     for (var e = 0u; e < GROUP; e += 1u) {

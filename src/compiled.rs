@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
-use crate::ops::{IndexReport, Slot};
+use crate::ops::{InPlace, IndexReport, Slot};
 use crate::pipeline::Pipeline;
+use crate::status::STATUS_BYTES;
 
 /// A tensor's role and the bytes its binding needs.
 #[derive(Clone, Copy, Debug)]
@@ -15,9 +16,6 @@ pub(crate) struct TensorBinding {
     pub tensor: &'static str,
     pub bytes: u64,
 }
-
-/// Bytes of an operator's status: first bad position, component, value (low, high).
-pub(crate) const STATUS_BYTES: u64 = 16;
 
 #[derive(Debug)]
 pub(crate) enum CompiledStep {
@@ -44,7 +42,7 @@ pub struct CompiledOperator {
     pub(crate) status: Option<wgpu::Buffer>,
     pub(crate) scratch: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
-    pub(crate) in_place_allowed: bool,
+    pub(crate) in_place: InPlace,
 }
 
 impl CompiledOperator {
@@ -114,20 +112,23 @@ impl CompiledOperator {
             if b.buffer != output.buffer {
                 continue;
             }
-            if i == 0 && self.in_place_allowed && b.offset == output.offset {
-                in_place = true;
-                continue;
-            }
+            let rule = match (i, self.in_place) {
+                (0, InPlace::SameLayout) if b.offset == output.offset => {
+                    in_place = true;
+                    continue;
+                }
+                (0, InPlace::SameLayout) => {
+                    "the input may share the output's buffer only at the same offset (in place)"
+                }
+                (0, InPlace::LayoutsDiffer) => {
+                    "in place needs the input and output layouts to be equal"
+                }
+                _ => "this input may not share a buffer with the output",
+            };
             return Err(Error::AliasedBindings {
                 tensor: t.tensor,
                 other: self.output.tensor,
-                rule: if i == 0 && self.in_place_allowed {
-                    "the input may share the output's buffer only at the same offset (in place)"
-                } else if i == 0 && self.index_report.is_some() {
-                    "in place needs the input and output layouts to be equal"
-                } else {
-                    "this input may not share a buffer with the output"
-                },
+                rule,
             });
         }
         let bound = |slot: Slot| -> wgpu::BufferBinding {
@@ -222,7 +223,7 @@ impl CompiledOperator {
     pub(crate) fn decode_status(&self, bytes: &[u8]) -> Result<()> {
         match &self.index_report {
             Some(report) => {
-                let words: [u32; 4] = bytemuck::pod_read_unaligned(&bytes[..16]);
+                let words = bytemuck::pod_read_unaligned(&bytes[..STATUS_BYTES as usize]);
                 report.decode(words)
             }
             None => Ok(()),

@@ -5,12 +5,13 @@ use std::task::{Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
-use crate::compiled::{CompiledOperator, CompiledStep, STATUS_BYTES, TensorBinding};
+use crate::compiled::{CompiledOperator, CompiledStep, TensorBinding};
 use crate::dispatch::workgroup_count;
 use crate::error::{Error, Result};
 use crate::ops::{DeviceFacts, OperatorDesc, Step};
 use crate::pipeline::PipelineCache;
 use crate::shaders::Kernel;
+use crate::status::STATUS_BYTES;
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
@@ -196,7 +197,7 @@ impl Context {
             scratch: (lowered.scratch_bytes > 0)
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
             index_report: lowered.index_report,
-            in_place_allowed: lowered.in_place_allowed,
+            in_place: lowered.in_place,
         })
     }
 

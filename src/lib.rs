@@ -46,6 +46,7 @@ pub mod ops;
 mod pipeline;
 pub mod reference;
 mod shaders;
+mod status;
 mod tensor;
 
 pub use compiled::CompiledOperator;

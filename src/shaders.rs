@@ -7,6 +7,8 @@
 //! storage type and how elements are loaded and stored; the registry writes that into a
 //! header it prepends to `shaders/common.wgsl` and the family's shader.
 
+use crate::status;
+
 /// The size class an element is moved as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Unit {
@@ -104,7 +106,7 @@ impl Binding {
 /// Every shader variant the library dispatches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Kernel {
-    /// `shaders/slice.wgsl`: Slice, Slice1 and every strided copy.
+    /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
     /// any-update pass or the two last-wins passes.
@@ -115,7 +117,7 @@ pub(crate) enum Kernel {
 
 const COMMON: &str = include_str!("../shaders/common.wgsl");
 const INDEX_MAP: &str = include_str!("../shaders/index_map.wgsl");
-const SLICE: &str = include_str!("../shaders/slice.wgsl");
+const STRIDED_COPY: &str = include_str!("../shaders/strided_copy.wgsl");
 const SCATTER: &str = include_str!("../shaders/scatter.wgsl");
 const GATHER: &str = include_str!("../shaders/gather.wgsl");
 
@@ -229,13 +231,21 @@ impl Kernel {
             text
         };
         match self {
-            Kernel::StridedCopy(_) => SLICE.to_string(),
+            Kernel::StridedCopy(_) => STRIDED_COPY.to_string(),
             Kernel::Scatter { unit, last_wins } => {
                 let text =
                     without_section(SCATTER, if last_wins { "any-update" } else { "last-wins" });
-                format!("{INDEX_MAP}\n{}", unit_sections(&text, unit))
+                format!(
+                    "{}{INDEX_MAP}\n{}",
+                    status::wgsl_constants(),
+                    unit_sections(&text, unit)
+                )
             }
-            Kernel::Gather(unit) => format!("{INDEX_MAP}\n{}", unit_sections(GATHER, unit)),
+            Kernel::Gather(unit) => format!(
+                "{}{INDEX_MAP}\n{}",
+                status::wgsl_constants(),
+                unit_sections(GATHER, unit)
+            ),
         }
     }
 

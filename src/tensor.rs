@@ -126,6 +126,11 @@ impl TensorDesc {
         }
     }
 
+    /// The element strides as signed values, as lowering computes with them.
+    pub(crate) fn signed_strides(&self) -> Vec<i64> {
+        self.effective_strides().iter().map(|&s| s as i64).collect()
+    }
+
     /// DirectML's minimum byte size, `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`,
     /// saturating at the largest multiple of 4 in a `u64` (a valid descriptor never gets
     /// there: [`TensorDesc::validate`] refuses layouts past 2^64 - 1 bytes).

@@ -245,6 +245,59 @@ fn narrow_output_rows_gather_whole_words() {
     }
 }
 
+/// A gather reads its input while it writes its output: no sharing, and the error says so
+/// (not the scatters' in-place rule about equal layouts).
+#[test]
+fn a_gather_input_may_not_share_the_output_buffer() {
+    let device = context().device();
+    let alignment = device.limits().min_storage_buffer_offset_alignment as u64;
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
+        input: TensorDesc::new(DataType::Float32, &[4, 4]),
+        indices: TensorDesc::new(DataType::Int32, &[4, 4]),
+        output: TensorDesc::new(DataType::Float32, &[4, 4]),
+        axis: 0,
+    });
+    let operator = context().compile(&desc).unwrap();
+    let buffer = |size: u64| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        })
+    };
+    let (shared, indices) = (buffer(alignment + 64), buffer(64));
+    for offset in [0, alignment] {
+        let mut encoder = device.create_command_encoder(&Default::default());
+        let error = operator
+            .record(
+                &mut encoder,
+                &[
+                    wgpu::BufferBinding {
+                        buffer: &shared,
+                        offset,
+                        size: std::num::NonZeroU64::new(64),
+                    },
+                    indices.as_entire_buffer_binding(),
+                ],
+                wgpu::BufferBinding {
+                    buffer: &shared,
+                    offset: 0,
+                    size: std::num::NonZeroU64::new(64),
+                },
+            )
+            .unwrap_err();
+        assert_eq!(
+            error,
+            Error::AliasedBindings {
+                tensor: "input",
+                other: "output",
+                rule: "this input may not share a buffer with the output",
+            }
+        );
+    }
+}
+
 // ---- round trips ----
 
 #[test]

@@ -2,11 +2,12 @@
 //! and GatherND (`DML_GATHER_ND1_OPERATOR_DESC`; no batch dimensions is `DML_GATHER_ND`).
 
 use super::index_map::{IndexMap, optimised};
-use super::scatter::signed;
-use super::{
-    DeviceFacts, Lowered, Slot, Step, check_dimension_counts, check_index_type, check_placeholders,
+use super::validate::{
+    check_dimension_counts, check_elements_axis, check_index_type, check_placeholders,
     check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
+    tuple_size,
 };
+use super::{DeviceFacts, InPlace, Lowered, Operator, Slot, Step};
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
 use crate::tensor::TensorDesc;
@@ -136,12 +137,26 @@ impl GatherDesc {
         ]
         .concat()
     }
+}
 
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+impl Operator for GatherDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![("input", &self.input), ("indices", &self.indices)]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        GatherDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
         let axis = self.axis as usize;
         let index_dimensions = self.index_dimensions as usize;
-        let input_strides = signed(&self.input);
-        let indices_strides = signed(&self.indices);
+        let input_strides = self.input.signed_strides();
+        let indices_strides = self.indices.signed_strides();
         let indices_rank = self.indices.rank();
         let output_rank = self.output.rank();
         let gathered = self.gathered_sizes().len();
@@ -167,7 +182,7 @@ impl GatherDesc {
         let map = IndexMap {
             element_bytes: self.input.data_type.size_in_bytes(),
             sizes: self.output.sizes.clone(),
-            dense_strides: signed(&self.output),
+            dense_strides: self.output.signed_strides(),
             indexed_strides,
             indices_strides: tuple_strides,
             tuple_stride: 0,
@@ -199,37 +214,34 @@ impl GatherElementsDesc {
             &self.indices.sizes,
             "the indices' sizes",
         )?;
-        if self.axis as usize >= rank {
-            return Err(Error::AxisOutOfRange {
-                axis: self.axis,
-                rank,
-            });
-        }
-        for d in (0..rank).filter(|&d| d != self.axis as usize) {
-            if self.indices.sizes[d] > self.input.sizes[d] {
-                return Err(Error::SizeTooLarge {
-                    tensor: "indices",
-                    dimension: d,
-                    actual: self.indices.sizes[d],
-                    limit: self.input.sizes[d],
-                    rule: "outside the axis, the indices' sizes are at most the input's",
-                });
-            }
-        }
-        Ok(())
+        check_elements_axis(&self.input, &self.indices, self.axis)
+    }
+}
+
+impl Operator for GatherElementsDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![("input", &self.input), ("indices", &self.indices)]
     }
 
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        GatherElementsDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
         let axis = self.axis as usize;
-        let input_strides = signed(&self.input);
+        let input_strides = self.input.signed_strides();
         let mut indexed_strides = input_strides.clone();
         indexed_strides[axis] = 0;
         let map = IndexMap {
             element_bytes: self.input.data_type.size_in_bytes(),
             sizes: self.output.sizes.clone(),
-            dense_strides: signed(&self.output),
+            dense_strides: self.output.signed_strides(),
             indexed_strides,
-            indices_strides: signed(&self.indices),
+            indices_strides: self.indices.signed_strides(),
             tuple_stride: 0,
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![input_strides[axis]],
@@ -278,7 +290,7 @@ impl GatherNdDesc {
                 });
             }
         }
-        let tuple = self.tuple_size();
+        let tuple = tuple_size(&self.indices);
         if tuple > self.input_dimension_count - batch {
             return Err(Error::TupleSize {
                 value: tuple,
@@ -294,27 +306,37 @@ impl GatherNdDesc {
         )
     }
 
-    fn tuple_size(&self) -> u32 {
-        *self.indices.sizes.last().expect("validated rank >= 1")
-    }
-
     fn gathered_sizes(&self) -> Vec<u32> {
         let indices_rank = self.indices.rank();
         let input_rank = self.input.rank();
         let leading = &self.indices.sizes
             [indices_rank - self.indices_dimension_count as usize..indices_rank - 1];
-        let skipped = (self.batch_dimension_count + self.tuple_size()) as usize;
+        let skipped = (self.batch_dimension_count + tuple_size(&self.indices)) as usize;
         let first = input_rank - self.input_dimension_count as usize;
         [leading, &self.input.sizes[first + skipped..]].concat()
     }
+}
 
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
-        let input_strides = signed(&self.input);
-        let indices_strides = signed(&self.indices);
+impl Operator for GatherNdDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![("input", &self.input), ("indices", &self.indices)]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        GatherNdDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
+        let input_strides = self.input.signed_strides();
+        let indices_strides = self.indices.signed_strides();
         let (input_rank, indices_rank, output_rank) =
             (self.input.rank(), self.indices.rank(), self.output.rank());
         let batch = self.batch_dimension_count as usize;
-        let tuple = self.tuple_size() as usize;
+        let tuple = tuple_size(&self.indices) as usize;
         let input_first = input_rank - self.input_dimension_count as usize;
         let indices_first = indices_rank - self.indices_dimension_count as usize;
         let leading = self.indices_dimension_count as usize - 1;
@@ -345,7 +367,7 @@ impl GatherNdDesc {
         let map = IndexMap {
             element_bytes: self.input.data_type.size_in_bytes(),
             sizes: self.output.sizes.clone(),
-            dense_strides: signed(&self.output),
+            dense_strides: self.output.signed_strides(),
             indexed_strides,
             indices_strides: tuple_strides,
             tuple_stride: indices_strides[indices_rank - 1],
@@ -391,6 +413,6 @@ fn gather(
         steps,
         scratch_bytes: 0,
         index_report: Some(report),
-        in_place_allowed: false,
+        in_place: InPlace::Forbidden,
     }
 }

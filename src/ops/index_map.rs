@@ -10,7 +10,8 @@
 //!   where `normalise` maps `[-bound_k, bound_k)` onto `[0, bound_k)` (negatives count from the
 //!   end, for signed index types) and anything else is out of range.
 
-use super::{DeviceFacts, IndexReport, Slot, Step, merge_dimensions, padded};
+use super::strided_copy::{merge_dimensions, padded};
+use super::{DeviceFacts, IndexReport, Slot, Step};
 use crate::shaders::{Kernel, Unit};
 use crate::tensor::DataType;
 
@@ -130,7 +131,7 @@ impl IndexMap {
             row_groups,
             rows,
         ];
-        // Strides travel as two's-complement u32 (see shaders/slice.wgsl).
+        // Strides travel as two's-complement u32 (see shaders/strided_copy.wgsl).
         let words = |v: &[i64]| padded(v.iter().map(|&s| s as u32));
         p.extend(padded(self.sizes.iter().copied()));
         p.extend(words(&self.dense_strides));

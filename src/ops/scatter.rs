@@ -1,10 +1,11 @@
 //! ScatterElements (`DML_SCATTER_OPERATOR_DESC`) and ScatterND (`DML_SCATTER_ND_OPERATOR_DESC`).
 
 use super::index_map::{IndexMap, optimised};
-use super::{
-    DeviceFacts, Lowered, Slot, Step, StridedCopy, check_dimension_counts, check_index_type,
-    check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
+use super::validate::{
+    check_dimension_counts, check_elements_axis, check_index_type, check_right_aligned_sizes,
+    check_same_kind, check_same_sizes, right_aligned_dimension, tuple_size,
 };
+use super::{DeviceFacts, InPlace, Lowered, Operator, Slot, Step, StridedCopy};
 use crate::error::{Error, Result};
 use crate::shaders::Kernel;
 use crate::tensor::TensorDesc;
@@ -108,45 +109,46 @@ impl ScatterElementsDesc {
             &self.indices.sizes,
             "the indices' sizes",
         )?;
-        if self.axis as usize >= rank {
-            return Err(Error::AxisOutOfRange {
-                axis: self.axis,
-                rank,
-            });
-        }
-        for d in (0..rank).filter(|&d| d != self.axis as usize) {
-            if self.indices.sizes[d] > self.input.sizes[d] {
-                return Err(Error::SizeTooLarge {
-                    tensor: "indices",
-                    dimension: d,
-                    actual: self.indices.sizes[d],
-                    limit: self.input.sizes[d],
-                    rule: "outside the axis, the indices' sizes are at most the input's",
-                });
-            }
-        }
-        Ok(())
+        check_elements_axis(&self.input, &self.indices, self.axis)
     }
 
     fn index_map(&self) -> IndexMap {
         let axis = self.axis as usize;
-        let output_strides = signed(&self.output);
+        let output_strides = self.output.signed_strides();
         let mut indexed_strides = output_strides.clone();
         indexed_strides[axis] = 0;
         IndexMap {
             element_bytes: self.input.data_type.size_in_bytes(),
             sizes: self.updates.sizes.clone(),
-            dense_strides: signed(&self.updates),
+            dense_strides: self.updates.signed_strides(),
             indexed_strides,
-            indices_strides: signed(&self.indices),
+            indices_strides: self.indices.signed_strides(),
             tuple_stride: 0,
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![output_strides[axis]],
             index_type: self.indices.data_type,
         }
     }
+}
 
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+impl Operator for ScatterElementsDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![
+            ("input", &self.input),
+            ("indices", &self.indices),
+            ("updates", &self.updates),
+        ]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        ScatterElementsDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
         let positions = (0..self.indices.rank()).map(Some).collect();
         scatter(
             &self.input,
@@ -190,7 +192,7 @@ impl ScatterNdDesc {
             &self.indices,
             self.indices_dimension_count,
         )?;
-        let tuple = self.tuple_size();
+        let tuple = tuple_size(&self.indices);
         if tuple > self.input_dimension_count {
             return Err(Error::TupleSize {
                 value: tuple,
@@ -206,28 +208,24 @@ impl ScatterNdDesc {
         )
     }
 
-    fn tuple_size(&self) -> u32 {
-        *self.indices.sizes.last().expect("validated rank >= 1")
-    }
-
     /// The meaningful update sizes: the indices' (less the tuple dimension), then the
     /// input's trailing `input_dimension_count - q`.
     fn expected_update_sizes(&self) -> Vec<u32> {
         let indices_rank = self.indices.rank();
         let batch = &self.indices.sizes
             [indices_rank - self.indices_dimension_count as usize..indices_rank - 1];
-        let trailing = (self.input_dimension_count - self.tuple_size()) as usize;
+        let trailing = (self.input_dimension_count - tuple_size(&self.indices)) as usize;
         let slice = &self.input.sizes[self.input.rank() - trailing..];
         [batch, slice].concat()
     }
 
     fn index_map(&self) -> IndexMap {
-        let output_strides = signed(&self.output);
-        let indices_strides = signed(&self.indices);
+        let output_strides = self.output.signed_strides();
+        let indices_strides = self.indices.signed_strides();
         let updates_rank = self.updates.rank();
         let input_rank = self.input.rank();
         let indices_rank = self.indices.rank();
-        let tuple = self.tuple_size() as usize;
+        let tuple = tuple_size(&self.indices) as usize;
         let batch = self.indices_dimension_count as usize - 1;
         let meaningful = self.expected_update_sizes().len();
         let mut indexed_strides = vec![0i64; updates_rank];
@@ -249,7 +247,7 @@ impl ScatterNdDesc {
         IndexMap {
             element_bytes: self.input.data_type.size_in_bytes(),
             sizes: self.updates.sizes.clone(),
-            dense_strides: signed(&self.updates),
+            dense_strides: self.updates.signed_strides(),
             indexed_strides,
             indices_strides: tuple_strides,
             tuple_stride: indices_strides[indices_rank - 1],
@@ -258,8 +256,26 @@ impl ScatterNdDesc {
             index_type: self.indices.data_type,
         }
     }
+}
 
-    pub(crate) fn lower(&self, device: &DeviceFacts) -> Lowered {
+impl Operator for ScatterNdDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![
+            ("input", &self.input),
+            ("indices", &self.indices),
+            ("updates", &self.updates),
+        ]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        ScatterNdDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
         // Indices dimension a (less the tuple's) is a batch dimension of the updates (where
         // the updates hold it), or a leading placeholder.
         let indices_rank = self.indices.rank();
@@ -283,11 +299,6 @@ impl ScatterNdDesc {
             device,
         )
     }
-}
-
-/// Element strides as signed values.
-pub(crate) fn signed(t: &TensorDesc) -> Vec<i64> {
-    t.effective_strides().iter().map(|&s| s as i64).collect()
 }
 
 /// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
@@ -322,9 +333,9 @@ fn scatter(
     let copy = StridedCopy {
         element_bytes: input.data_type.size_in_bytes(),
         sizes: input.sizes.clone(),
-        input_strides: signed(input),
+        input_strides: input.signed_strides(),
         input_base: 0,
-        output_strides: signed(output),
+        output_strides: output.signed_strides(),
         output_base: 0,
     };
     for mut step in copy.steps(device) {
@@ -356,7 +367,12 @@ fn scatter(
         steps,
         scratch_bytes,
         index_report: Some(report),
-        in_place_allowed: input.effective_strides() == output.effective_strides()
-            && input.size_in_bytes() == output.size_in_bytes(),
+        in_place: if input.effective_strides() == output.effective_strides()
+            && input.size_in_bytes() == output.size_in_bytes()
+        {
+            InPlace::SameLayout
+        } else {
+            InPlace::LayoutsDiffer
+        },
     }
 }

@@ -1,6 +1,7 @@
 //! Slice (`DML_SLICE_OPERATOR_DESC`) and Slice1 (`DML_SLICE1_OPERATOR_DESC`).
 
-use super::{StridedCopy, check_length, check_same_kind};
+use super::validate::{check_length, check_same_kind};
+use super::{DeviceFacts, Lowered, Operator, StridedCopy};
 use crate::error::{Error, Result};
 use crate::tensor::TensorDesc;
 
@@ -80,7 +81,7 @@ impl SliceDesc {
     }
 
     /// The copy this slice performs (the descriptor must be valid).
-    pub(crate) fn lower(&self) -> StridedCopy {
+    pub(crate) fn copy(&self) -> StridedCopy {
         let input_strides = self.input.effective_strides();
         StridedCopy {
             element_bytes: self.input.data_type.size_in_bytes(),
@@ -170,7 +171,7 @@ impl Slice1Desc {
     }
 
     /// The copy this slice performs (the descriptor must be valid).
-    pub(crate) fn lower(&self) -> StridedCopy {
+    pub(crate) fn copy(&self) -> StridedCopy {
         let input_strides = self.input.effective_strides();
         let rank = self.input.rank();
         // A negative stride starts at the window's last element.
@@ -197,5 +198,41 @@ impl Slice1Desc {
                 .collect(),
             output_base: 0,
         }
+    }
+}
+
+impl Operator for SliceDesc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![("input", &self.input)]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        SliceDesc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
+        Lowered::steps(self.copy().steps(device))
+    }
+}
+
+impl Operator for Slice1Desc {
+    fn inputs(&self) -> Vec<(&'static str, &TensorDesc)> {
+        vec![("input", &self.input)]
+    }
+
+    fn output(&self) -> &TensorDesc {
+        &self.output
+    }
+
+    fn validate(&self) -> Result<()> {
+        Slice1Desc::validate(self)
+    }
+
+    fn lower(&self, device: &DeviceFacts) -> Lowered {
+        Lowered::steps(self.copy().steps(device))
     }
 }

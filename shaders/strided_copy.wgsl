@@ -1,4 +1,4 @@
-// Slice and Slice1: a strided copy. For every coordinate c of `sizes`,
+// A strided copy (Slice, Slice1, a scatter's output = input). For every coordinate c of `sizes`,
 // output[output_base + c . output_strides] = input[input_base + c . input_strides],
 // in units of the header's element (1, 2, 4, 8 or 16 bytes). Strides are two's-complement:
 // wrapping u32 arithmetic reaches the right element for negative (reversed) strides.

@@ -1,0 +1,283 @@
+//! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
+//! merging every kernel family's lowering starts with.
+
+use super::{DeviceFacts, Slot, Step};
+use crate::shaders::{Kernel, Unit};
+use crate::tensor::MAX_RANK;
+
+/// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
+/// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.
+/// Offsets and strides count elements of `element_bytes`; input strides may be negative
+/// (reversed windows) or zero (broadcast).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct StridedCopy {
+    pub element_bytes: u32,
+    pub sizes: Vec<u32>,
+    pub input_strides: Vec<i64>,
+    pub input_base: u64,
+    pub output_strides: Vec<i64>,
+    pub output_base: u64,
+}
+
+impl StridedCopy {
+    /// Drops size-1 dimensions and merges neighbours that are contiguous in both tensors,
+    /// so most copies run at rank 1 to 3.
+    pub fn merged(&self) -> StridedCopy {
+        let (sizes, strides) =
+            merge_dimensions(&self.sizes, &[&self.input_strides, &self.output_strides]);
+        let [input_strides, output_strides] = <[Vec<i64>; 2]>::try_from(strides).unwrap();
+        StridedCopy {
+            sizes,
+            input_strides,
+            output_strides,
+            ..self.clone()
+        }
+    }
+
+    /// Reinterprets runs of elements as wider units (up to `max_unit` bytes) when the innermost
+    /// dimension is contiguous in both tensors and every offset stays aligned to the unit.
+    pub fn widened(&self, max_unit: u32) -> StridedCopy {
+        let inner = self.sizes.len() - 1;
+        let mut unit = max_unit.min(16);
+        while unit > self.element_bytes {
+            let k = (unit / self.element_bytes) as i64;
+            let fits = self.input_strides[inner] == 1
+                && self.output_strides[inner] == 1
+                && self.sizes[inner] as i64 % k == 0
+                && self.input_base as i64 % k == 0
+                && self.output_base as i64 % k == 0
+                && (0..inner)
+                    .all(|d| self.input_strides[d] % k == 0 && self.output_strides[d] % k == 0);
+            if fits {
+                let mut wide = self.clone();
+                wide.element_bytes = unit;
+                wide.sizes[inner] /= k as u32;
+                wide.input_base /= k as u64;
+                wide.output_base /= k as u64;
+                for d in 0..inner {
+                    wide.input_strides[d] /= k;
+                    wide.output_strides[d] /= k;
+                }
+                return wide;
+            }
+            unit /= 2;
+        }
+        self.clone()
+    }
+
+    /// The workgroup grid of `strided_copy_planes`, where the copy has at most 3
+    /// dimensions [A, B, C] and both B x C / workgroup size and A fit the dispatch limit.
+    fn planes(&self, device: &DeviceFacts) -> Option<[u32; 3]> {
+        let rank = self.sizes.len();
+        if rank > 3 || self.element_bytes == 16 {
+            return None;
+        }
+        let size = |d: usize| {
+            if d < rank {
+                self.sizes[rank - 1 - d] as u64
+            } else {
+                1
+            }
+        };
+        let x = (size(0) * size(1)).div_ceil(device.workgroup_size as u64);
+        let max = device.max_workgroups_per_dimension as u64;
+        (x <= max && size(2) <= max).then_some([x as u32, size(2) as u32, 1])
+    }
+
+    /// The same copy with leading dimensions of size 1 up to `rank`.
+    fn padded_to_rank(mut self, rank: usize) -> StridedCopy {
+        while self.sizes.len() < rank {
+            self.sizes.insert(0, 1);
+            self.input_strides.insert(0, 0);
+            self.output_strides.insert(0, 0);
+        }
+        self
+    }
+
+    /// The kernel dispatch for this copy, merged and widened.
+    pub fn steps(&self, device: &DeviceFacts) -> Vec<Step> {
+        let copy = self.merged().widened(device.unit_alignment);
+        let unit = Unit::from_bytes(copy.element_bytes);
+        let inner = *copy.sizes.last().expect("rank >= 1");
+        let rows: u64 = copy.sizes[..copy.sizes.len() - 1]
+            .iter()
+            .map(|&s| s as u64)
+            .product();
+        // Whole blocks of a workgroup's units per row: coalesced blocks; else row groups.
+        let block = device.workgroup_size * unit.copy_group();
+        let mut copy = copy;
+        let mut grid = None;
+        let (entry_point, row_groups, threads) =
+            if inner.is_multiple_of(block) && unit.copy_group() > 1 {
+                let blocks = inner / block;
+                (
+                    "strided_copy_blocks",
+                    blocks,
+                    rows * (blocks * device.workgroup_size) as u64,
+                )
+            } else if let Some(g) = copy.planes(device) {
+                // Short rows of at most 3 dimensions: one division a unit.
+                grid = Some(g);
+                let threads =
+                    g.iter().map(|&n| n as u64).product::<u64>() * device.workgroup_size as u64;
+                copy = copy.padded_to_rank(3);
+                ("strided_copy_planes", 0, threads)
+            } else {
+                let groups = inner.div_ceil(unit.copy_group());
+                ("strided_copy", groups, rows * groups as u64)
+            };
+        let mut params = vec![
+            threads as u32,
+            copy.sizes.len() as u32,
+            copy.input_base as u32,
+            copy.output_base as u32,
+            inner,
+            row_groups,
+            0,
+            0,
+        ];
+        params.extend(padded(copy.sizes.iter().copied()));
+        // Strides travel as two's-complement u32: the shader's wrapping arithmetic lands on
+        // the right element as long as the true offset fits, which the binding limit ensures.
+        params.extend(padded(copy.input_strides.iter().map(|&s| s as u32)));
+        params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
+        vec![Step::Dispatch {
+            kernel: Kernel::StridedCopy(unit),
+            entry_point,
+            params,
+            slots: vec![Slot::Input(0), Slot::Output],
+            invocations: threads,
+            grid,
+            skip_in_place: false,
+        }]
+    }
+}
+
+/// Drops size-1 dimensions and merges each dimension into its outer neighbour where, in every
+/// stride set, the outer stride steps exactly over the whole inner dimension. Row-major
+/// order of the iteration space is unchanged, so linear positions keep their meaning.
+/// Returns at least one dimension.
+pub(crate) fn merge_dimensions(sizes: &[u32], strides: &[&[i64]]) -> (Vec<u32>, Vec<Vec<i64>>) {
+    let mut merged_sizes: Vec<u32> = Vec::new();
+    let mut merged: Vec<Vec<i64>> = vec![Vec::new(); strides.len()];
+    for (d, &size) in sizes.iter().enumerate() {
+        if size == 1 {
+            continue;
+        }
+        if let Some(last) = merged_sizes.len().checked_sub(1) {
+            let contiguous = strides
+                .iter()
+                .zip(&merged)
+                .all(|(s, m)| s[d].checked_mul(size as i64) == Some(m[last]));
+            // A valid tensor has at most 2^32 - 1 elements, so merged sizes fit a u32; if
+            // they did not, the dimensions stay apart rather than wrap.
+            let merged_size = merged_sizes[last].checked_mul(size);
+            if let (true, Some(merged_size)) = (contiguous, merged_size) {
+                merged_sizes[last] = merged_size;
+                for (s, m) in strides.iter().zip(merged.iter_mut()) {
+                    m[last] = s[d];
+                }
+                continue;
+            }
+        }
+        merged_sizes.push(size);
+        for (s, m) in strides.iter().zip(merged.iter_mut()) {
+            m.push(s[d]);
+        }
+    }
+    if merged_sizes.is_empty() {
+        merged_sizes.push(1);
+        for m in merged.iter_mut() {
+            m.push(0);
+        }
+    }
+    (merged_sizes, merged)
+}
+
+/// Exactly `MAX_RANK` values, zero padded, as the shaders' `array<vec4<u32>, 2>` expects.
+pub(crate) fn padded(values: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut v: Vec<u32> = values.collect();
+    v.resize(MAX_RANK, 0);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::SliceDesc;
+    use crate::tensor::{DataType, TensorDesc};
+
+    fn slice(data_type: DataType, input: &[u32], offsets: &[u32], sizes: &[u32]) -> StridedCopy {
+        SliceDesc {
+            input: TensorDesc::new(data_type, input),
+            output: TensorDesc::new(data_type, sizes),
+            offsets: offsets.to_vec(),
+            sizes: sizes.to_vec(),
+            strides: vec![1; sizes.len()],
+        }
+        .copy()
+    }
+
+    #[test]
+    fn size_one_dimensions_drop_and_contiguous_dimensions_merge() {
+        let copy = slice(
+            DataType::Float32,
+            &[1, 3, 4, 5],
+            &[0, 0, 0, 0],
+            &[1, 3, 4, 5],
+        )
+        .merged();
+        assert_eq!(copy.sizes, [60]);
+        assert_eq!(copy.input_strides, [1]);
+        let crop = slice(
+            DataType::Float32,
+            &[64, 256, 56, 56],
+            &[0, 0, 1, 1],
+            &[64, 256, 54, 54],
+        )
+        .merged();
+        assert_eq!(crop.sizes, [64 * 256, 54, 54]);
+        assert_eq!(crop.input_strides, [56 * 56, 56, 1]);
+        assert_eq!(crop.output_strides, [54 * 54, 54, 1]);
+        assert_eq!(crop.input_base, 57);
+    }
+
+    #[test]
+    fn aligned_contiguous_rows_widen_to_16_byte_units() {
+        let copy = slice(
+            DataType::Float32,
+            &[8192, 8192],
+            &[1024, 512],
+            &[6144, 7168],
+        )
+        .merged()
+        .widened(16);
+        assert_eq!(copy.element_bytes, 16);
+        assert_eq!(copy.sizes, [6144, 1792]);
+        assert_eq!(copy.input_strides, [2048, 1]);
+        assert_eq!(copy.input_base, (1024 * 8192 + 512) / 4);
+        let bytes = slice(DataType::UInt8, &[4, 4], &[0, 0], &[4, 4])
+            .merged()
+            .widened(16);
+        assert_eq!((bytes.element_bytes, bytes.sizes.clone()), (16, vec![1]));
+    }
+
+    #[test]
+    fn widening_stops_at_the_device_alignment_and_at_misaligned_offsets() {
+        let copy = slice(DataType::UInt8, &[4, 64], &[1, 0], &[2, 64]).merged();
+        assert_eq!(copy.widened(8).element_bytes, 8);
+        assert_eq!(copy.widened(16).element_bytes, 16);
+        let odd = slice(DataType::UInt16, &[4, 64], &[1, 2], &[2, 60])
+            .merged()
+            .widened(16);
+        assert_eq!(
+            odd.element_bytes, 4,
+            "offset 2 x 2 bytes aligns to 4 bytes only"
+        );
+        let reversed = StridedCopy {
+            input_strides: vec![-1],
+            ..slice(DataType::Float32, &[16], &[0], &[16])
+        };
+        assert_eq!(reversed.widened(16).element_bytes, 4);
+    }
+}
