@@ -3,6 +3,7 @@
 // and range-checking the index tuple. The header declares the `indices` words and the
 // `status` atomics.
 
+// Mirrors IndexParams in src/params.rs (a test compares the two through naga).
 struct IndexParams {
     count: u32,
     rank: u32,
@@ -25,6 +26,31 @@ struct IndexParams {
 }
 
 @group(0) @binding(0) var<uniform> params: IndexParams;
+
+// Per-dimension values: 8 a field, as two vec4s (a uniform array's stride is 16 bytes).
+fn size_at(k: u32) -> u32 {
+    return params.sizes[k >> 2u][k & 3u];
+}
+
+fn dense_stride_at(k: u32) -> u32 {
+    return params.dense_strides[k >> 2u][k & 3u];
+}
+
+fn indexed_stride_at(k: u32) -> u32 {
+    return params.indexed_strides[k >> 2u][k & 3u];
+}
+
+fn indices_stride_at(k: u32) -> u32 {
+    return params.indices_strides[k >> 2u][k & 3u];
+}
+
+fn index_bound_at(k: u32) -> u32 {
+    return params.index_bounds[k >> 2u][k & 3u];
+}
+
+fn index_stride_at(k: u32) -> u32 {
+    return params.index_strides[k >> 2u][k & 3u];
+}
 
 // No valid index equals this: bounds are at most 2^32 - 1.
 const IN_RANGE: u32 = 0xffffffffu;
@@ -66,12 +92,12 @@ fn locate_base(i: u32) -> Location {
     var at = Location(0u, 0u, 0u, IN_RANGE);
     for (var d = params.rank; d > 0u; d -= 1u) {
         let k = d - 1u;
-        let size = params.sizes[k >> 2u][k & 3u];
+        let size = size_at(k);
         let c = rest % size;
         rest = rest / size;
-        at.dense += c * params.dense_strides[k >> 2u][k & 3u];
-        at.indexed += c * params.indexed_strides[k >> 2u][k & 3u];
-        at.tuple += c * params.indices_strides[k >> 2u][k & 3u];
+        at.dense += c * dense_stride_at(k);
+        at.indexed += c * indexed_stride_at(k);
+        at.tuple += c * indices_stride_at(k);
     }
     return at;
 }
@@ -80,9 +106,9 @@ fn locate_base(i: u32) -> Location {
 fn step_inner(base: Location, e: u32) -> Location {
     let k = params.rank - 1u;
     var at = base;
-    at.dense += e * params.dense_strides[k >> 2u][k & 3u];
-    at.indexed += e * params.indexed_strides[k >> 2u][k & 3u];
-    at.tuple += e * params.indices_strides[k >> 2u][k & 3u];
+    at.dense += e * dense_stride_at(k);
+    at.indexed += e * indexed_stride_at(k);
+    at.tuple += e * indices_stride_at(k);
     return at;
 }
 
@@ -90,13 +116,13 @@ fn step_inner(base: Location, e: u32) -> Location {
 fn apply_index(base: Location) -> Location {
     var at = base;
     for (var k = 0u; k < params.tuple_size; k += 1u) {
-        let bound = params.index_bounds[k >> 2u][k & 3u];
+        let bound = index_bound_at(k);
         let v = normalise(index_words(at.tuple + k * params.tuple_stride), bound);
         if v == IN_RANGE {
             at.bad_component = k;
             break;
         }
-        at.indexed += v * params.index_strides[k >> 2u][k & 3u];
+        at.indexed += v * index_stride_at(k);
     }
     return at;
 }

@@ -6,7 +6,8 @@
 // A thread copies COPY_GROUP neighbours along the innermost dimension: the outer
 // coordinates are worked out once a thread, not once an element.
 
-struct Params {
+// Mirrors StridedCopyParams in src/params.rs (a test compares the two through naga).
+struct StridedCopyParams {
     // Threads: rows (the product of the outer sizes) times row_groups.
     count: u32,
     rank: u32,
@@ -15,14 +16,41 @@ struct Params {
     // The innermost size, and the groups of COPY_GROUP units that cover it.
     inner: u32,
     row_groups: u32,
-    reserved0: u32,
-    reserved1: u32,
+    padding: vec2<u32>,
+    // Per dimension, 8 values as two vec4s (a uniform array's stride is 16 bytes).
     sizes: array<vec4<u32>, 2>,
     input_strides: array<vec4<u32>, 2>,
     output_strides: array<vec4<u32>, 2>,
 }
 
-@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(0) var<uniform> params: StridedCopyParams;
+
+fn size_at(k: u32) -> u32 {
+    return params.sizes[k >> 2u][k & 3u];
+}
+
+fn input_stride_at(k: u32) -> u32 {
+    return params.input_strides[k >> 2u][k & 3u];
+}
+
+fn output_stride_at(k: u32) -> u32 {
+    return params.output_strides[k >> 2u][k & 3u];
+}
+
+// The input and output elements where row `row` starts: its coordinates in every dimension
+// but the innermost, worked out once a thread.
+fn row_start(row: u32) -> vec2<u32> {
+    var rest = row;
+    var at = vec2<u32>(params.input_base, params.output_base);
+    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
+        let k = d - 1u;
+        let size = size_at(k);
+        let c = rest % size;
+        rest = rest / size;
+        at += c * vec2<u32>(input_stride_at(k), output_stride_at(k));
+    }
+    return at;
+}
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn strided_copy(
@@ -34,23 +62,14 @@ fn strided_copy(
     if t >= params.count {
         return;
     }
-    var rest = t / params.row_groups;
-    let first = (t - rest * params.row_groups) * COPY_GROUP;
-    var from_element = params.input_base;
-    var to_element = params.output_base;
-    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
-        let k = d - 1u;
-        let size = params.sizes[k >> 2u][k & 3u];
-        let c = rest % size;
-        rest = rest / size;
-        from_element += c * params.input_strides[k >> 2u][k & 3u];
-        to_element += c * params.output_strides[k >> 2u][k & 3u];
-    }
+    let row = t / params.row_groups;
+    let first = (t - row * params.row_groups) * COPY_GROUP;
     let k = params.rank - 1u;
-    let input_step = params.input_strides[k >> 2u][k & 3u];
-    let output_step = params.output_strides[k >> 2u][k & 3u];
-    from_element += first * input_step;
-    to_element += first * output_step;
+    let input_step = input_stride_at(k);
+    let output_step = output_stride_at(k);
+    let start = row_start(row);
+    let from_element = start.x + first * input_step;
+    let to_element = start.y + first * output_step;
     // All loads first, then the stores: a load cannot move past a store the compiler
     // must assume may alias it, and loads in flight together hide each other's latency.
     let n = min(COPY_GROUP, params.inner - first);
@@ -102,23 +121,14 @@ fn strided_copy_blocks(
         return;
     }
     let block = t / WORKGROUP_SIZE;
-    var rest = block / params.row_groups;
-    let first = (block - rest * params.row_groups) * (WORKGROUP_SIZE * COPY_GROUP) + local;
-    var from_element = params.input_base;
-    var to_element = params.output_base;
-    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
-        let k = d - 1u;
-        let size = params.sizes[k >> 2u][k & 3u];
-        let c = rest % size;
-        rest = rest / size;
-        from_element += c * params.input_strides[k >> 2u][k & 3u];
-        to_element += c * params.output_strides[k >> 2u][k & 3u];
-    }
+    let row = block / params.row_groups;
+    let first = (block - row * params.row_groups) * (WORKGROUP_SIZE * COPY_GROUP) + local;
     let k = params.rank - 1u;
-    let input_step = params.input_strides[k >> 2u][k & 3u];
-    let output_step = params.output_strides[k >> 2u][k & 3u];
-    from_element += first * input_step;
-    to_element += first * output_step;
+    let input_step = input_stride_at(k);
+    let output_step = output_stride_at(k);
+    let start = row_start(row);
+    let from_element = start.x + first * input_step;
+    let to_element = start.y + first * output_step;
     var values: array<Unit, COPY_GROUP>;
     for (var e = 0u; e < COPY_GROUP; e += 1u) {
         values[e] = load_input(from_element + e * WORKGROUP_SIZE * input_step);

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
-use crate::ops::{InPlace, IndexReport, Slot};
+use crate::ops::{InPlace, IndexReport};
 use crate::pipeline::Pipeline;
+use crate::shaders::{Kernel, Role};
 use crate::status::STATUS_BYTES;
 
 /// A tensor's role and the bytes its binding needs.
@@ -20,13 +21,13 @@ pub(crate) struct TensorBinding {
 #[derive(Debug)]
 pub(crate) enum CompiledStep {
     Dispatch {
+        kernel: Kernel,
         pipeline: Arc<Pipeline>,
         params: wgpu::Buffer,
-        slots: Vec<Slot>,
         workgroups: [u32; 3],
         skip_in_place: bool,
     },
-    Clear(Slot),
+    Clear(Role),
 }
 
 /// A validated operator with its pipelines and parameters on the device, ready to be
@@ -131,24 +132,30 @@ impl CompiledOperator {
                 rule,
             });
         }
-        let bound = |slot: Slot| -> wgpu::BufferBinding {
-            let (buffer, offset, bytes) = match slot {
-                Slot::Input(i) => (inputs[i].buffer, inputs[i].offset, self.inputs[i].bytes),
-                Slot::Output => (output.buffer, output.offset, self.output.bytes),
-                Slot::Status => {
-                    let b = self.status.as_ref().expect("lowered with a status");
-                    (b, 0, b.size())
-                }
-                Slot::Scratch => {
-                    let b = self.scratch.as_ref().expect("lowered with scratch");
-                    (b, 0, b.size())
-                }
+        // Each role's buffer: the caller's tensors in the desc's order (input, indices,
+        // updates), the output, and the operator's own status and scratch.
+        let bound = |role: Role| -> Result<wgpu::BufferBinding> {
+            let caller = |i: usize| {
+                Some((
+                    inputs.get(i)?.buffer,
+                    inputs[i].offset,
+                    self.inputs.get(i)?.bytes,
+                ))
             };
-            wgpu::BufferBinding {
+            let (buffer, offset, bytes) = match role {
+                Role::Input => caller(0),
+                Role::Indices => caller(1),
+                Role::Updates => caller(2),
+                Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
+                Role::Status => self.status.as_ref().map(|b| (b, 0, b.size())),
+                Role::Winners => self.scratch.as_ref().map(|b| (b, 0, b.size())),
+            }
+            .ok_or_else(|| Error::Wgpu(format!("internal: no buffer for the {role:?} binding")))?;
+            Ok(wgpu::BufferBinding {
                 buffer,
                 offset,
                 size: NonZeroU64::new(bytes),
-            }
+            })
         };
         // A buffer of another device passes every check above, and wgpu finds it only when the
         // bind group is created: catch that here rather than in wgpu's default handler.
@@ -156,15 +163,15 @@ impl CompiledOperator {
         let mut dispatches = Vec::new();
         for step in &self.steps {
             match step {
-                CompiledStep::Clear(slot) => {
-                    let b = bound(*slot);
+                CompiledStep::Clear(role) => {
+                    let b = bound(*role)?;
                     encoder.clear_buffer(b.buffer, 0, None);
                 }
                 CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => {}
                 CompiledStep::Dispatch {
+                    kernel,
                     pipeline,
                     params,
-                    slots,
                     workgroups,
                     ..
                 } => {
@@ -172,10 +179,10 @@ impl CompiledOperator {
                         binding: 0,
                         resource: params.as_entire_binding(),
                     }];
-                    for (i, &slot) in slots.iter().enumerate() {
+                    for (i, binding) in kernel.bindings().iter().enumerate() {
                         entries.push(wgpu::BindGroupEntry {
                             binding: i as u32 + 1,
-                            resource: wgpu::BindingResource::Buffer(bound(slot)),
+                            resource: wgpu::BindingResource::Buffer(bound(binding.role)?),
                         });
                     }
                     let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -6,7 +6,6 @@ use std::task::{Poll, Waker};
 use wgpu::util::DeviceExt;
 
 use crate::compiled::{CompiledOperator, CompiledStep, TensorBinding};
-use crate::dispatch::workgroup_count;
 use crate::error::{Error, Result};
 use crate::ops::{DeviceFacts, OperatorDesc, Step};
 use crate::pipeline::PipelineCache;
@@ -148,7 +147,7 @@ impl Context {
         }
         for step in &lowered.steps {
             if let Step::Dispatch { kernel, params, .. } = step {
-                self.check_kernel_limits(*kernel, params.len())?;
+                self.check_kernel_limits(*kernel, params.bytes().len())?;
             }
         }
         // Every step is checked before anything is created on the device.
@@ -156,11 +155,7 @@ impl Context {
             .steps
             .iter()
             .map(|step| match step {
-                Step::Dispatch {
-                    grid: Some(grid), ..
-                } => Ok(*grid),
-                Step::Dispatch { invocations, .. } => workgroup_count(
-                    *invocations,
+                Step::Dispatch { grid, .. } => grid.workgroups(
                     self.workgroup_size,
                     self.limits.max_compute_workgroups_per_dimension,
                 ),
@@ -203,7 +198,7 @@ impl Context {
 
     /// A kernel's bindings must fit the device's limits, or creating its pipeline would
     /// raise a wgpu error (downlevel devices may have as few as 4 storage buffers a stage).
-    fn check_kernel_limits(&self, kernel: Kernel, params_words: usize) -> Result<()> {
+    fn check_kernel_limits(&self, kernel: Kernel, params_bytes: usize) -> Result<()> {
         let storage = kernel.bindings().len() as u64;
         let limits = &self.limits;
         for (needed, limit_name, limit) in [
@@ -219,7 +214,7 @@ impl Context {
                 limits.max_bindings_per_bind_group as u64,
             ),
             (
-                params_words as u64 * 4,
+                params_bytes as u64,
                 "max_uniform_buffer_binding_size",
                 limits.max_uniform_buffer_binding_size,
             ),
@@ -238,30 +233,28 @@ impl Context {
 
     fn compile_step(&self, step: Step, workgroups: [u32; 3]) -> CompiledStep {
         match step {
-            Step::Clear(slot) => CompiledStep::Clear(slot),
+            Step::Clear(role) => CompiledStep::Clear(role),
             Step::Dispatch {
                 kernel,
-                entry_point,
+                entry,
                 params,
-                slots,
-                invocations: _,
                 grid: _,
                 skip_in_place,
             } => {
-                let pipeline =
-                    self.pipelines
-                        .get(&self.device, kernel, entry_point, self.workgroup_size);
+                let pipeline = self
+                    .pipelines
+                    .get(&self.device, kernel, entry, self.workgroup_size);
                 let params = self
                     .device
                     .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                         label: Some("dml-wgsl params"),
-                        contents: bytemuck::cast_slice(&params),
+                        contents: params.bytes(),
                         usage: wgpu::BufferUsages::UNIFORM,
                     });
                 CompiledStep::Dispatch {
+                    kernel,
                     pipeline,
                     params,
-                    slots,
                     workgroups,
                     skip_in_place,
                 }

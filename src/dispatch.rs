@@ -2,6 +2,28 @@
 
 use crate::error::{Error, Result};
 
+/// How a dispatch covers its work, decided by lowering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grid {
+    /// This many threads, one after the other: folded into 2-D and 3-D past the dispatch
+    /// limit (see [`workgroup_count`]).
+    Flat(u64),
+    /// These workgroup counts exactly (the planes of a strided copy).
+    Planes([u32; 3]),
+}
+
+impl Grid {
+    /// The workgroup counts to dispatch.
+    pub fn workgroups(self, workgroup_size: u32, max_per_dimension: u32) -> Result<[u32; 3]> {
+        match self {
+            Grid::Flat(invocations) => {
+                workgroup_count(invocations, workgroup_size, max_per_dimension)
+            }
+            Grid::Planes(groups) => Ok(groups),
+        }
+    }
+}
+
 /// The workgroup grid for `invocations` threads in groups of `workgroup_size`, folded into
 /// 2-D and then 3-D once a dimension would pass `max_per_dimension` (65535 on most adapters).
 /// The shaders flatten the grid back (`invocation_index` in `shaders/common.wgsl`) and

@@ -43,6 +43,7 @@ mod context;
 mod dispatch;
 mod error;
 pub mod ops;
+mod params;
 mod pipeline;
 pub mod reference;
 mod shaders;
@@ -76,7 +77,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
         .map(|k| ShaderVariant {
             label: k.label(),
             source: k.source(256),
-            entry_points: k.entry_points().to_vec(),
+            entry_points: k.entries().iter().map(|e| e.name()).collect(),
         })
         .collect()
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::shaders::Kernel;
+use crate::shaders::{Entry, Kernel};
 
 /// A compiled entry point and the explicit bind-group layout shared by its module's entries.
 #[derive(Debug)]
@@ -23,7 +23,7 @@ struct Module {
 #[derive(Debug, Default)]
 struct Entries {
     modules: HashMap<Kernel, Module>,
-    pipelines: HashMap<(Kernel, &'static str), Arc<Pipeline>>,
+    pipelines: HashMap<(Kernel, Entry), Arc<Pipeline>>,
 }
 
 /// Lazily built, insert-once, shared between threads.
@@ -33,29 +33,29 @@ pub(crate) struct PipelineCache {
 }
 
 impl PipelineCache {
-    /// The pipeline for `kernel`'s `entry_point`, built now if this is its first use.
+    /// The pipeline for `kernel`'s `entry`, built now if this is its first use.
     /// Building happens under the lock, so two threads asking at once build it only once.
     pub fn get(
         &self,
         device: &wgpu::Device,
         kernel: Kernel,
-        entry_point: &'static str,
+        entry: Entry,
         workgroup_size: u32,
     ) -> Arc<Pipeline> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = entries.pipelines.get(&(kernel, entry_point)) {
+        if let Some(p) = entries.pipelines.get(&(kernel, entry)) {
             return p.clone();
         }
         let module = entries
             .modules
             .entry(kernel)
             .or_insert_with(|| build_module(device, kernel, workgroup_size));
-        let label = format!("{} {entry_point}", kernel.label());
+        let label = format!("{} {}", kernel.label(), entry.name());
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&module.layout),
             module: &module.module,
-            entry_point: Some(entry_point),
+            entry_point: Some(entry.name()),
             compilation_options: wgpu::PipelineCompilationOptions::default(),
             cache: None,
         });
@@ -63,9 +63,7 @@ impl PipelineCache {
             pipeline,
             bind_group_layout: module.bind_group_layout.clone(),
         });
-        entries
-            .pipelines
-            .insert((kernel, entry_point), pipeline.clone());
+        entries.pipelines.insert((kernel, entry), pipeline.clone());
         pipeline
     }
 

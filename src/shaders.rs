@@ -90,10 +90,41 @@ pub(crate) enum Access {
     AtomicWords,
 }
 
+/// What a storage binding holds; the host binds each kernel's buffers by role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The operator's `input` tensor (its input 0).
+    Input,
+    /// The `indices` tensor (input 1).
+    Indices,
+    /// A scatter's `updates` tensor (input 2).
+    Updates,
+    /// The output tensor.
+    Output,
+    /// The operator's own status words (`src/status.rs`).
+    Status,
+    /// The operator's own scratch: per-element winners of a last-wins scatter.
+    Winners,
+}
+
+impl Role {
+    /// The binding's name in WGSL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Input => "input",
+            Role::Indices => "indices",
+            Role::Updates => "updates",
+            Role::Output => "output",
+            Role::Status => "status",
+            Role::Winners => "winners",
+        }
+    }
+}
+
 /// One storage binding (binding 0 is always the uniform `params`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Binding {
-    pub name: &'static str,
+    pub role: Role,
     pub access: Access,
 }
 
@@ -115,38 +146,158 @@ pub(crate) enum Kernel {
     Gather(Unit),
 }
 
+/// A part of a family's shader that only some variants keep, between the lines
+/// `// @<marker>-begin` and `// @<marker>-end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Section {
+    /// The scatter's single pass in `DuplicateMode::AnyUpdate`.
+    AnyUpdate,
+    /// The scatter's claim and write passes in `DuplicateMode::LastWins`.
+    LastWins,
+    /// Grouped entry points of 4-byte units.
+    Word,
+    /// Grouped entry points of 1- and 2-byte units.
+    SubWord,
+}
+
+impl Section {
+    pub const ALL: [Section; 4] = [
+        Section::AnyUpdate,
+        Section::LastWins,
+        Section::Word,
+        Section::SubWord,
+    ];
+
+    pub fn marker(self) -> &'static str {
+        match self {
+            Section::AnyUpdate => "any-update",
+            Section::LastWins => "last-wins",
+            Section::Word => "word",
+            Section::SubWord => "sub-word",
+        }
+    }
+}
+
+/// The three shader families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    StridedCopy,
+    Scatter,
+    Gather,
+}
+
+/// Every entry point the library dispatches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Entry {
+    StridedCopy,
+    StridedCopyBlocks,
+    StridedCopyPlanes,
+    Scatter,
+    ScatterWords,
+    ScatterRows,
+    ScatterBlocks,
+    ClaimTargets,
+    WriteWinners,
+    Gather,
+    GatherWords,
+    GatherRows,
+    GatherBlocks,
+    /// After a scatter or gather: the first out-of-range tuple's component and value.
+    DescribeStatus,
+}
+
+/// What the registry knows of an entry point.
+pub(crate) struct EntryInfo {
+    /// The WGSL function.
+    pub name: &'static str,
+    /// The families whose shader holds it.
+    pub families: &'static [Family],
+    /// The sections it lives in: a variant has it when it keeps them all.
+    pub sections: &'static [Section],
+}
+
+impl Entry {
+    pub const ALL: [Entry; 14] = [
+        Entry::StridedCopy,
+        Entry::StridedCopyBlocks,
+        Entry::StridedCopyPlanes,
+        Entry::Scatter,
+        Entry::ScatterWords,
+        Entry::ScatterRows,
+        Entry::ScatterBlocks,
+        Entry::ClaimTargets,
+        Entry::WriteWinners,
+        Entry::Gather,
+        Entry::GatherWords,
+        Entry::GatherRows,
+        Entry::GatherBlocks,
+        Entry::DescribeStatus,
+    ];
+
+    /// The one declaration of every entry point.
+    pub const fn info(self) -> EntryInfo {
+        use Family as F;
+        use Section as S;
+        let (name, families, sections): (_, &[Family], &[Section]) = match self {
+            Entry::StridedCopy => ("strided_copy", &[F::StridedCopy], &[]),
+            Entry::StridedCopyBlocks => ("strided_copy_blocks", &[F::StridedCopy], &[]),
+            Entry::StridedCopyPlanes => ("strided_copy_planes", &[F::StridedCopy], &[]),
+            Entry::Scatter => ("scatter", &[F::Scatter], &[S::AnyUpdate]),
+            Entry::ScatterWords => ("scatter_words", &[F::Scatter], &[S::AnyUpdate, S::SubWord]),
+            Entry::ScatterRows => ("scatter_rows", &[F::Scatter], &[S::AnyUpdate, S::Word]),
+            Entry::ScatterBlocks => ("scatter_blocks", &[F::Scatter], &[S::AnyUpdate, S::Word]),
+            Entry::ClaimTargets => ("claim_targets", &[F::Scatter], &[S::LastWins]),
+            Entry::WriteWinners => ("write_winners", &[F::Scatter], &[S::LastWins]),
+            Entry::Gather => ("gather", &[F::Gather], &[]),
+            Entry::GatherWords => ("gather_words", &[F::Gather], &[S::SubWord]),
+            Entry::GatherRows => ("gather_rows", &[F::Gather], &[S::Word]),
+            Entry::GatherBlocks => ("gather_blocks", &[F::Gather], &[S::Word]),
+            Entry::DescribeStatus => ("describe_status", &[F::Scatter, F::Gather], &[]),
+        };
+        EntryInfo {
+            name,
+            families,
+            sections,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
 const COMMON: &str = include_str!("../shaders/common.wgsl");
 const INDEX_MAP: &str = include_str!("../shaders/index_map.wgsl");
 const STRIDED_COPY: &str = include_str!("../shaders/strided_copy.wgsl");
 const SCATTER: &str = include_str!("../shaders/scatter.wgsl");
 const GATHER: &str = include_str!("../shaders/gather.wgsl");
 
-const fn binding(name: &'static str, access: Access) -> Binding {
-    Binding { name, access }
+const fn binding(role: Role, access: Access) -> Binding {
+    Binding { role, access }
 }
 
 const STRIDED_COPY_BINDINGS: &[Binding] = &[
-    binding("input", Access::ReadElements),
-    binding("output", Access::WriteElements),
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Output, Access::WriteElements),
 ];
 const SCATTER_BINDINGS: &[Binding] = &[
-    binding("updates", Access::ReadElements),
-    binding("indices", Access::ReadWords),
-    binding("output", Access::WriteElements),
-    binding("status", Access::AtomicWords),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
 ];
 const GATHER_BINDINGS: &[Binding] = &[
-    binding("input", Access::ReadElements),
-    binding("indices", Access::ReadWords),
-    binding("output", Access::WriteElements),
-    binding("status", Access::AtomicWords),
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
 ];
 const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
-    binding("updates", Access::ReadElements),
-    binding("indices", Access::ReadWords),
-    binding("output", Access::WriteElements),
-    binding("status", Access::AtomicWords),
-    binding("winners", Access::AtomicWords),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Winners, Access::AtomicWords),
 ];
 
 impl Kernel {
@@ -168,39 +319,50 @@ impl Kernel {
         }
     }
 
-    /// The entry points of the module.
-    pub fn entry_points(self) -> &'static [&'static str] {
+    pub fn family(self) -> Family {
         match self {
-            Kernel::StridedCopy(_) => {
-                &["strided_copy", "strided_copy_blocks", "strided_copy_planes"]
-            }
-            Kernel::Scatter {
-                unit: Unit::Byte | Unit::Half,
-                last_wins: false,
-            } => &["scatter", "scatter_words", "describe_status"],
-            Kernel::Scatter {
-                unit: Unit::Word,
-                last_wins: false,
-            } => &[
-                "scatter",
-                "scatter_rows",
-                "scatter_blocks",
-                "describe_status",
-            ],
-            Kernel::Scatter {
-                last_wins: false, ..
-            } => &["scatter", "describe_status"],
-            Kernel::Scatter {
-                last_wins: true, ..
-            } => &["claim_targets", "write_winners", "describe_status"],
-            Kernel::Gather(Unit::Byte | Unit::Half) => {
-                &["gather", "gather_words", "describe_status"]
-            }
-            Kernel::Gather(Unit::Word) => {
-                &["gather", "gather_rows", "gather_blocks", "describe_status"]
-            }
-            Kernel::Gather(_) => &["gather", "describe_status"],
+            Kernel::StridedCopy(_) => Family::StridedCopy,
+            Kernel::Scatter { .. } => Family::Scatter,
+            Kernel::Gather(_) => Family::Gather,
         }
+    }
+
+    /// The sections this variant keeps: the scatter's duplicate mode, and the grouped entry
+    /// points of its unit's width.
+    pub fn sections(self) -> Vec<Section> {
+        let unit = self.unit();
+        Section::ALL
+            .into_iter()
+            .filter(|section| match section {
+                Section::AnyUpdate => {
+                    self == Kernel::Scatter {
+                        unit,
+                        last_wins: false,
+                    }
+                }
+                Section::LastWins => {
+                    self == Kernel::Scatter {
+                        unit,
+                        last_wins: true,
+                    }
+                }
+                Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
+                Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
+            })
+            .collect()
+    }
+
+    /// The entry points of the module: its family's, in the sections it keeps.
+    pub fn entries(self) -> Vec<Entry> {
+        let (family, sections) = (self.family(), self.sections());
+        Entry::ALL
+            .into_iter()
+            .filter(|entry| {
+                let info = entry.info();
+                info.families.contains(&family)
+                    && info.sections.iter().all(|s| sections.contains(s))
+            })
+            .collect()
     }
 
     /// The storage bindings after the uniform, in binding order.
@@ -217,36 +379,19 @@ impl Kernel {
         }
     }
 
-    /// The family's source, with the sections this variant does not use removed: the
-    /// grouped entry points exist for 4-byte units (`word`) and 1- and 2-byte ones (`sub-word`).
+    /// The family's source with the sections this variant does not keep removed.
     fn family_source(self) -> String {
-        let unit_sections = |text: &str, unit: Unit| {
-            let mut text = text.to_string();
-            if unit != Unit::Word {
-                text = without_section(&text, "word");
-            }
-            if !unit.is_sub_word() {
-                text = without_section(&text, "sub-word");
-            }
-            text
+        let text = match self.family() {
+            Family::StridedCopy => return STRIDED_COPY.to_string(),
+            Family::Scatter => SCATTER,
+            Family::Gather => GATHER,
         };
-        match self {
-            Kernel::StridedCopy(_) => STRIDED_COPY.to_string(),
-            Kernel::Scatter { unit, last_wins } => {
-                let text =
-                    without_section(SCATTER, if last_wins { "any-update" } else { "last-wins" });
-                format!(
-                    "{}{INDEX_MAP}\n{}",
-                    status::wgsl_constants(),
-                    unit_sections(&text, unit)
-                )
-            }
-            Kernel::Gather(unit) => format!(
-                "{}{INDEX_MAP}\n{}",
-                status::wgsl_constants(),
-                unit_sections(GATHER, unit)
-            ),
+        let kept = self.sections();
+        let mut text = text.to_string();
+        for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
+            text = without_section(&text, section);
         }
+        format!("{}{INDEX_MAP}\n{text}", status::wgsl_constants())
     }
 
     /// What the kernel does, for errors about its needs.
@@ -293,9 +438,10 @@ impl Kernel {
     }
 }
 
-/// `text` without the lines from `// @<name>-begin` to `// @<name>-end`.
-fn without_section(text: &str, name: &str) -> String {
-    let (begin, end) = (format!("// @{name}-begin"), format!("// @{name}-end"));
+/// `text` without the lines from `// @<marker>-begin` to `// @<marker>-end` of `section`.
+fn without_section(text: &str, section: Section) -> String {
+    let marker = section.marker();
+    let (begin, end) = (format!("// @{marker}-begin"), format!("// @{marker}-end"));
     let mut inside = false;
     let mut kept = String::new();
     for line in text.lines() {
@@ -311,9 +457,39 @@ fn without_section(text: &str, name: &str) -> String {
     kept
 }
 
+/// Checks a family's section markers: each names a known section, and they pair up as
+/// begin and end, nested or not; a misspelt marker would otherwise leave its lines in every
+/// variant. (Run on every family source by a test.)
+#[cfg(test)]
+fn check_section_markers(text: &str) -> Result<(), String> {
+    let mut open: Vec<&str> = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let Some(marker) = line.trim().strip_prefix("// @") else {
+            continue;
+        };
+        let (name, edge) = marker
+            .rsplit_once('-')
+            .ok_or_else(|| format!("line {}: `{line}` is no section marker", number + 1))?;
+        if !Section::ALL.iter().any(|s| s.marker() == name) {
+            return Err(format!("line {}: unknown section `{name}`", number + 1));
+        }
+        match edge {
+            "begin" => open.push(name),
+            "end" if open.last() == Some(&name) => {
+                open.pop();
+            }
+            _ => return Err(format!("line {}: `{line}` out of order", number + 1)),
+        }
+    }
+    match open.pop() {
+        Some(name) => Err(format!("section `{name}` never ends")),
+        None => Ok(()),
+    }
+}
+
 /// The declaration of one storage binding and its element accessors.
 fn binding_source(index: u32, binding: &Binding, unit: Unit) -> String {
-    let name = binding.name;
+    let name = binding.role.name();
     let ty = unit.wgsl_type();
     match (binding.access, unit.is_sub_word()) {
         (Access::ReadElements, false) => format!(
@@ -350,5 +526,53 @@ fn binding_source(index: u32, binding: &Binding, unit: Unit) -> String {
                      old = swapped.old_value;\n    \
                  }}\n}}\n"
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_source_has_well_formed_section_markers() {
+        for (file, text) in [
+            ("strided_copy.wgsl", STRIDED_COPY),
+            ("scatter.wgsl", SCATTER),
+            ("gather.wgsl", GATHER),
+            ("index_map.wgsl", INDEX_MAP),
+            ("common.wgsl", COMMON),
+        ] {
+            assert_eq!(check_section_markers(text), Ok(()), "{file}");
+        }
+    }
+
+    #[test]
+    fn misspelt_or_unbalanced_markers_are_errors() {
+        assert!(check_section_markers("// @sub-words-begin\n// @sub-words-end\n").is_err());
+        assert!(check_section_markers("// @word-begin\n").is_err());
+        assert!(check_section_markers("// @word-end\n").is_err());
+        assert!(check_section_markers("// @word-begin\n// @sub-word-end\n").is_err());
+        assert!(check_section_markers("// @word-begin\nx\n// @word-end\n").is_ok());
+        let nested = "// @any-update-begin\n// @word-begin\n// @word-end\n// @any-update-end\n";
+        assert!(check_section_markers(nested).is_ok());
+    }
+
+    #[test]
+    fn every_entry_point_is_in_some_variant_and_defined_there() {
+        for entry in Entry::ALL {
+            let holders: Vec<Kernel> = Kernel::all()
+                .into_iter()
+                .filter(|k| k.entries().contains(&entry))
+                .collect();
+            assert!(!holders.is_empty(), "{entry:?} is in no variant");
+            for kernel in holders {
+                assert!(
+                    kernel
+                        .source(256)
+                        .contains(&format!("fn {}(", entry.name())),
+                    "{kernel:?} lacks {entry:?}"
+                );
+            }
+        }
     }
 }

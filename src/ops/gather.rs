@@ -1,15 +1,15 @@
 //! Gather (`DML_GATHER_OPERATOR_DESC`), GatherElements (`DML_GATHER_ELEMENTS_OPERATOR_DESC`)
 //! and GatherND (`DML_GATHER_ND1_OPERATOR_DESC`; no batch dimensions is `DML_GATHER_ND`).
 
-use super::index_map::{IndexMap, optimised};
+use super::index_map::{EntriesByRowShape, IndexMap, optimised};
 use super::validate::{
     check_dimension_counts, check_elements_axis, check_index_type, check_placeholders,
     check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
     tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, Slot, Step};
+use super::{DeviceFacts, InPlace, Lowered, Operator, Step};
 use crate::error::{Error, Result};
-use crate::shaders::Kernel;
+use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// `DML_GATHER_OPERATOR_DESC`: `output[a.., j.., b..] = input[a.., indices[j..], b..]`, where
@@ -391,23 +391,18 @@ fn gather(
     let map = optimised(&original, device);
     let report = original.report(&map, output_sizes, positions, tuples);
     let kernel = Kernel::Gather(map.unit());
-    let slots = vec![Slot::Input(0), Slot::Input(1), Slot::Output, Slot::Status];
     let words_fit = map.element_bytes < 4 && map.dense_rows_fill_words();
-    let entries = ["gather_words", "gather_rows", "gather_blocks", "gather"];
-    let (entry_point, per_thread, group) =
-        map.grouped_entry(entries, words_fit, device.workgroup_size);
+    let entries = EntriesByRowShape {
+        words: Entry::GatherWords,
+        rows: Entry::GatherRows,
+        blocks: Entry::GatherBlocks,
+        single: Entry::Gather,
+    };
+    let grouping = map.grouping(entries, words_fit, device.workgroup_size);
     let steps = vec![
-        Step::Clear(Slot::Status),
-        Step::Dispatch {
-            kernel,
-            entry_point,
-            params: map.params(group),
-            slots: slots.clone(),
-            invocations: map.invocations() / per_thread as u64,
-            grid: None,
-            skip_in_place: false,
-        },
-        map.describe_step(kernel, slots),
+        Step::Clear(Role::Status),
+        map.dispatch(kernel, grouping),
+        map.describe_step(kernel),
     ];
     Lowered {
         steps,

@@ -10,10 +10,34 @@
 //!   where `normalise` maps `[-bound_k, bound_k)` onto `[0, bound_k)` (negatives count from the
 //!   end, for signed index types) and anything else is out of range.
 
-use super::strided_copy::{merge_dimensions, padded};
-use super::{DeviceFacts, IndexReport, Slot, Step};
-use crate::shaders::{Kernel, Unit};
+use super::strided_copy::merge_dimensions;
+use super::{DeviceFacts, IndexReport, Step};
+use crate::dispatch::Grid;
+use crate::params::{IndexParams, Parameters, PerDimension};
+use crate::shaders::{Entry, Kernel, Unit};
 use crate::tensor::DataType;
+
+/// A family's entry points for each row shape (see [`IndexMap::grouping`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EntriesByRowShape {
+    /// Whole words of 1- or 2-byte units a thread.
+    pub words: Entry,
+    /// Four 4-byte units of a row a thread.
+    pub rows: Entry,
+    /// Coalesced blocks of a workgroup's 4-byte units.
+    pub blocks: Entry,
+    /// One unit a thread.
+    pub single: Entry,
+}
+
+/// The entry point a dispatch uses, the units each thread moves, and the units of a row that
+/// `group_index` counts as one group (a thread's, or a workgroup's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Grouping {
+    pub entry: Entry,
+    pub units_per_thread: u32,
+    pub group_units: u32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct IndexMap {
@@ -113,33 +137,30 @@ impl IndexMap {
         self.sizes.iter().map(|&s| s as u64).product()
     }
 
-    /// The uniform block `shaders/index_map.wgsl` declares as `IndexParams`, where
-    /// `group_index` counts groups of `group` units of a row (a thread's, or a workgroup's).
-    pub fn params(&self, group: u32) -> Vec<u32> {
+    /// The parameters of `shaders/index_map.wgsl`, where `group_index` counts groups of
+    /// `group` units of a row (a thread's, or a workgroup's).
+    pub fn params(&self, group: u32) -> IndexParams {
         let flags = self.index_type.is_signed() as u32
             | ((self.index_type.size_in_bytes() == 8) as u32) << 1;
         let inner = *self.sizes.last().expect("rank >= 1");
         let row_groups = inner / group;
         let rows = (self.invocations() / inner as u64) as u32;
-        let mut p = vec![
-            self.invocations() as u32,
-            self.sizes.len() as u32,
-            self.index_bounds.len() as u32,
-            flags,
-            self.tuple_stride as u32,
-            self.tile(group, row_groups, rows),
+        IndexParams {
+            count: self.invocations() as u32,
+            rank: self.sizes.len() as u32,
+            tuple_size: self.index_bounds.len() as u32,
+            index_flags: flags,
+            tuple_stride: self.tuple_stride as u32,
+            tile: self.tile(group, row_groups, rows),
             row_groups,
             rows,
-        ];
-        // Strides travel as two's-complement u32 (see shaders/strided_copy.wgsl).
-        let words = |v: &[i64]| padded(v.iter().map(|&s| s as u32));
-        p.extend(padded(self.sizes.iter().copied()));
-        p.extend(words(&self.dense_strides));
-        p.extend(words(&self.indexed_strides));
-        p.extend(words(&self.indices_strides));
-        p.extend(padded(self.index_bounds.iter().copied()));
-        p.extend(words(&self.index_strides));
-        p
+            sizes: PerDimension::new(self.sizes.iter().copied()),
+            dense_strides: PerDimension::strides(&self.dense_strides),
+            indexed_strides: PerDimension::strides(&self.indexed_strides),
+            indices_strides: PerDimension::strides(&self.indices_strides),
+            index_bounds: PerDimension::new(self.index_bounds.iter().copied()),
+            index_strides: PerDimension::strides(&self.index_strides),
+        }
     }
 
     /// Threads visit column blocks of this many groups, all rows of a block before the next
@@ -160,23 +181,41 @@ impl IndexMap {
         }
     }
 
-    /// The entry point by row shape, with the units a thread moves and the units
-    /// `group_index` counts: whole words for 1- and 2-byte units (`words`, when `words_fit`);
-    /// for 4-byte units, coalesced blocks of a workgroup's 4 units a thread (`blocks`) where
-    /// rows are whole blocks, else 4 neighbours a thread (`rows`); else one unit a thread.
-    pub fn grouped_entry(
+    /// The entry point by row shape: whole words for 1- and 2-byte units (`words`, when
+    /// `words_fit`); for 4-byte units, coalesced blocks of a workgroup's 4 units a thread
+    /// (`blocks`) where rows are whole blocks, else 4 neighbours a thread (`rows`); else one
+    /// unit a thread.
+    pub fn grouping(
         &self,
-        entries: [&'static str; 4],
+        entries: EntriesByRowShape,
         words_fit: bool,
         workgroup_size: u32,
-    ) -> (&'static str, u32, u32) {
-        let [words, rows, blocks, single] = entries;
+    ) -> Grouping {
         let inner = *self.sizes.last().expect("rank >= 1");
+        let grouping = |entry, units_per_thread, group_units| Grouping {
+            entry,
+            units_per_thread,
+            group_units,
+        };
+        let per_word = 4 / self.element_bytes.min(4);
         match self.element_bytes {
-            1 | 2 if words_fit => (words, 4 / self.element_bytes, 4 / self.element_bytes),
-            4 if inner.is_multiple_of(4 * workgroup_size) => (blocks, 4, 4 * workgroup_size),
-            4 if inner.is_multiple_of(4) => (rows, 4, 4),
-            _ => (single, 1, 1),
+            1 | 2 if words_fit => grouping(entries.words, per_word, per_word),
+            4 if inner.is_multiple_of(4 * workgroup_size) => {
+                grouping(entries.blocks, 4, 4 * workgroup_size)
+            }
+            4 if inner.is_multiple_of(4) => grouping(entries.rows, 4, 4),
+            _ => grouping(entries.single, 1, 1),
+        }
+    }
+
+    /// The dispatch of `kernel`'s entry point as `grouping` says.
+    pub fn dispatch(&self, kernel: Kernel, grouping: Grouping) -> Step {
+        Step::Dispatch {
+            kernel,
+            entry: grouping.entry,
+            params: Parameters::Index(self.params(grouping.group_units)),
+            grid: Grid::Flat(self.invocations() / grouping.units_per_thread as u64),
+            skip_in_place: false,
         }
     }
 
@@ -200,15 +239,14 @@ impl IndexMap {
         }
     }
 
-    /// The dispatch that finds the first out-of-range tuple's value after `kernel` ran.
-    pub fn describe_step(&self, kernel: Kernel, slots: Vec<Slot>) -> Step {
+    /// The dispatch that finds the first out-of-range tuple's value after `kernel` ran: one
+    /// thread.
+    pub fn describe_step(&self, kernel: Kernel) -> Step {
         Step::Dispatch {
             kernel,
-            entry_point: "describe_status",
-            params: self.params(1),
-            slots,
-            invocations: 1,
-            grid: None,
+            entry: Entry::DescribeStatus,
+            params: Parameters::Index(self.params(1)),
+            grid: Grid::Flat(1),
             skip_in_place: false,
         }
     }

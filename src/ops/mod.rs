@@ -18,8 +18,10 @@ pub use validate::INDEX_TYPES;
 pub(crate) use crate::status::IndexReport;
 pub(crate) use strided_copy::StridedCopy;
 
+use crate::dispatch::Grid;
 use crate::error::Result;
-use crate::shaders::Kernel;
+use crate::params::Parameters;
+use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// One DirectML operator with its tensors and parameters.
@@ -112,43 +114,31 @@ pub(crate) struct DeviceFacts {
     pub max_workgroups_per_dimension: u32,
 }
 
-/// A buffer an operator step reads or writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// The caller's input tensor, in the desc's order.
-    Input(usize),
-    /// The caller's output tensor.
-    Output,
-    /// The operator's own status words (out-of-range reports).
-    Status,
-    /// The operator's own scratch buffer (per-element winners of a last-wins scatter).
-    Scratch,
-}
-
 /// One GPU command of a lowered operator.
+// Steps are made once per `compile`, a few an operator: their size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(crate) enum Step {
-    /// A compute dispatch: binding 0 holds `params`, bindings 1.. the slots in order.
+    /// A compute dispatch: binding 0 holds `params`, the kernel's other bindings its buffers
+    /// by role.
     Dispatch {
         kernel: Kernel,
-        entry_point: &'static str,
-        params: Vec<u32>,
-        slots: Vec<Slot>,
-        invocations: u64,
-        /// Explicit workgroup counts (a 3-D grid), instead of folding `invocations`.
-        grid: Option<[u32; 3]>,
+        entry: Entry,
+        params: Parameters,
+        grid: Grid,
         /// The `output = input` copy, left out when the output is the input's own range.
         skip_in_place: bool,
     },
-    /// Zeroes one of the operator's own buffers before the dispatches.
-    Clear(Slot),
+    /// Zeroes one of the operator's own buffers (`Role::Status`, `Role::Winners`) before
+    /// the dispatches.
+    Clear(Role),
 }
 
 /// A lowered operator: its steps and what `context.rs` needs around them.
 #[derive(Clone, Debug)]
 pub(crate) struct Lowered {
     pub steps: Vec<Step>,
-    /// Bytes of scratch the steps use (`Slot::Scratch`).
+    /// Bytes of scratch the steps use (`Role::Winners`).
     pub scratch_bytes: u64,
     /// How to turn the status words into `Error::IndexOutOfRange`, for operators with indices.
     pub index_report: Option<IndexReport>,

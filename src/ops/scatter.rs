@@ -1,13 +1,13 @@
 //! ScatterElements (`DML_SCATTER_OPERATOR_DESC`) and ScatterND (`DML_SCATTER_ND_OPERATOR_DESC`).
 
-use super::index_map::{IndexMap, optimised};
+use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
 use super::validate::{
     check_dimension_counts, check_elements_axis, check_index_type, check_right_aligned_sizes,
     check_same_kind, check_same_sizes, right_aligned_dimension, tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, Slot, Step, StridedCopy};
+use super::{DeviceFacts, InPlace, Lowered, Operator, Step, StridedCopy};
 use crate::error::{Error, Result};
-use crate::shaders::Kernel;
+use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// How a scatter resolves several updates aimed at one output element (DirectML leaves
@@ -322,12 +322,10 @@ fn scatter(
         unit: map.unit(),
         last_wins,
     };
-    let mut slots = vec![Slot::Input(2), Slot::Input(1), Slot::Output, Slot::Status];
-    let mut steps = vec![Step::Clear(Slot::Status)];
+    let mut steps = vec![Step::Clear(Role::Status)];
     let mut scratch_bytes = 0;
     if last_wins {
-        slots.push(Slot::Scratch);
-        steps.push(Step::Clear(Slot::Scratch));
+        steps.push(Step::Clear(Role::Winners));
         scratch_bytes = output.size_in_bytes().div_ceil(map.element_bytes as u64) * 4;
     }
     let copy = StridedCopy {
@@ -344,25 +342,27 @@ fn scatter(
         }
         steps.push(step);
     }
+    let single = |entry| Grouping {
+        entry,
+        units_per_thread: 1,
+        group_units: 1,
+    };
     let passes = if last_wins {
-        vec![("claim_targets", 1, 1), ("write_winners", 1, 1)]
+        vec![single(Entry::ClaimTargets), single(Entry::WriteWinners)]
     } else {
         let words_fit = map.element_bytes < 4 && map.rows_fill_words();
-        let entries = ["scatter_words", "scatter_rows", "scatter_blocks", "scatter"];
-        vec![map.grouped_entry(entries, words_fit, device.workgroup_size)]
+        let entries = EntriesByRowShape {
+            words: Entry::ScatterWords,
+            rows: Entry::ScatterRows,
+            blocks: Entry::ScatterBlocks,
+            single: Entry::Scatter,
+        };
+        vec![map.grouping(entries, words_fit, device.workgroup_size)]
     };
-    for (entry_point, per_thread, group) in passes {
-        steps.push(Step::Dispatch {
-            kernel,
-            entry_point,
-            params: map.params(group),
-            slots: slots.clone(),
-            invocations: map.invocations() / per_thread as u64,
-            grid: None,
-            skip_in_place: false,
-        });
+    for grouping in passes {
+        steps.push(map.dispatch(kernel, grouping));
     }
-    steps.push(map.describe_step(kernel, slots));
+    steps.push(map.describe_step(kernel));
     Lowered {
         steps,
         scratch_bytes,

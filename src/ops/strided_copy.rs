@@ -1,9 +1,10 @@
 //! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
 //! merging every kernel family's lowering starts with.
 
-use super::{DeviceFacts, Slot, Step};
-use crate::shaders::{Kernel, Unit};
-use crate::tensor::MAX_RANK;
+use super::{DeviceFacts, Step};
+use crate::dispatch::Grid;
+use crate::params::{Parameters, PerDimension, StridedCopyParams};
+use crate::shaders::{Entry, Kernel, Unit};
 
 /// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
 /// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.
@@ -106,47 +107,43 @@ impl StridedCopy {
         // Whole blocks of a workgroup's units per row: coalesced blocks; else row groups.
         let block = device.workgroup_size * unit.copy_group();
         let mut copy = copy;
-        let mut grid = None;
-        let (entry_point, row_groups, threads) =
+        let (entry, row_groups, threads, grid) =
             if inner.is_multiple_of(block) && unit.copy_group() > 1 {
                 let blocks = inner / block;
+                let threads = rows * (blocks * device.workgroup_size) as u64;
                 (
-                    "strided_copy_blocks",
+                    Entry::StridedCopyBlocks,
                     blocks,
-                    rows * (blocks * device.workgroup_size) as u64,
+                    threads,
+                    Grid::Flat(threads),
                 )
-            } else if let Some(g) = copy.planes(device) {
+            } else if let Some(planes) = copy.planes(device) {
                 // Short rows of at most 3 dimensions: one division a unit.
-                grid = Some(g);
-                let threads =
-                    g.iter().map(|&n| n as u64).product::<u64>() * device.workgroup_size as u64;
+                let threads = planes.iter().map(|&n| n as u64).product::<u64>()
+                    * device.workgroup_size as u64;
                 copy = copy.padded_to_rank(3);
-                ("strided_copy_planes", 0, threads)
+                (Entry::StridedCopyPlanes, 0, threads, Grid::Planes(planes))
             } else {
                 let groups = inner.div_ceil(unit.copy_group());
-                ("strided_copy", groups, rows * groups as u64)
+                let threads = rows * groups as u64;
+                (Entry::StridedCopy, groups, threads, Grid::Flat(threads))
             };
-        let mut params = vec![
-            threads as u32,
-            copy.sizes.len() as u32,
-            copy.input_base as u32,
-            copy.output_base as u32,
+        let params = StridedCopyParams {
+            count: threads as u32,
+            rank: copy.sizes.len() as u32,
+            input_base: copy.input_base as u32,
+            output_base: copy.output_base as u32,
             inner,
             row_groups,
-            0,
-            0,
-        ];
-        params.extend(padded(copy.sizes.iter().copied()));
-        // Strides travel as two's-complement u32: the shader's wrapping arithmetic lands on
-        // the right element as long as the true offset fits, which the binding limit ensures.
-        params.extend(padded(copy.input_strides.iter().map(|&s| s as u32)));
-        params.extend(padded(copy.output_strides.iter().map(|&s| s as u32)));
+            sizes: PerDimension::new(copy.sizes.iter().copied()),
+            input_strides: PerDimension::strides(&copy.input_strides),
+            output_strides: PerDimension::strides(&copy.output_strides),
+            ..Default::default()
+        };
         vec![Step::Dispatch {
             kernel: Kernel::StridedCopy(unit),
-            entry_point,
-            params,
-            slots: vec![Slot::Input(0), Slot::Output],
-            invocations: threads,
+            entry,
+            params: Parameters::StridedCopy(params),
             grid,
             skip_in_place: false,
         }]
@@ -192,13 +189,6 @@ pub(crate) fn merge_dimensions(sizes: &[u32], strides: &[&[i64]]) -> (Vec<u32>, 
         }
     }
     (merged_sizes, merged)
-}
-
-/// Exactly `MAX_RANK` values, zero padded, as the shaders' `array<vec4<u32>, 2>` expects.
-pub(crate) fn padded(values: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut v: Vec<u32> = values.collect();
-    v.resize(MAX_RANK, 0);
-    v
 }
 
 #[cfg(test)]

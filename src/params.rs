@@ -1,0 +1,191 @@
+//! The kernels' uniform parameter blocks: one `#[repr(C)]` Pod struct per kernel family,
+//! mirrored by a WGSL struct of the same name and members. A test reflects every shader
+//! variant with naga and compares member names, offsets and the struct size with these.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::tensor::MAX_RANK;
+
+/// `MAX_RANK` values, one per dimension, as WGSL's `array<vec4<u32>, 2>` (a uniform array's
+/// stride is 16 bytes, so eight u32s travel as two vec4s).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct PerDimension([[u32; 4]; 2]);
+
+impl PerDimension {
+    /// The values, zero padded to `MAX_RANK` (at most `MAX_RANK` are given).
+    pub fn new(values: impl IntoIterator<Item = u32>) -> PerDimension {
+        let mut words = [0u32; MAX_RANK];
+        for (word, value) in words.iter_mut().zip(values) {
+            *word = value;
+        }
+        PerDimension([
+            [words[0], words[1], words[2], words[3]],
+            [words[4], words[5], words[6], words[7]],
+        ])
+    }
+
+    /// Signed strides as two's-complement u32: the shaders' wrapping arithmetic lands on the
+    /// right element as long as the true offset fits, which the binding limit ensures.
+    pub fn strides(values: &[i64]) -> PerDimension {
+        PerDimension::new(values.iter().map(|&s| s as u32))
+    }
+}
+
+/// Declares a parameter struct and the table of its members' names and offsets.
+macro_rules! parameters {
+    ($(#[$meta:meta])* $name:ident { $($(#[$field_meta:meta])* $field:ident: $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+        pub(crate) struct $name {
+            $($(#[$field_meta])* pub $field: $ty,)*
+        }
+
+        impl $name {
+            /// Each member's name and byte offset, for the layout test.
+            #[cfg(test)]
+            pub const MEMBERS: &'static [(&'static str, usize)] =
+                &[$((stringify!($field), std::mem::offset_of!($name, $field)),)*];
+        }
+    };
+}
+
+parameters! {
+    /// `shaders/strided_copy.wgsl`'s `StridedCopyParams`.
+    StridedCopyParams {
+        /// Threads: rows (the product of the outer sizes) times `row_groups`.
+        count: u32,
+        rank: u32,
+        input_base: u32,
+        output_base: u32,
+        /// The innermost size, and the groups (or blocks) of units that cover it.
+        inner: u32,
+        row_groups: u32,
+        /// The per-dimension arrays start at a 16-byte boundary.
+        padding: [u32; 2],
+        sizes: PerDimension,
+        input_strides: PerDimension,
+        output_strides: PerDimension,
+    }
+}
+
+parameters! {
+    /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
+    IndexParams {
+        /// Threads, or units for the grouped entry points (which divide it by their group).
+        count: u32,
+        rank: u32,
+        tuple_size: u32,
+        /// Bit 0: the index type is signed; bit 1: it is 64 bits wide.
+        index_flags: u32,
+        tuple_stride: u32,
+        /// Column blocks of this many groups (0: row-major).
+        tile: u32,
+        row_groups: u32,
+        rows: u32,
+        sizes: PerDimension,
+        dense_strides: PerDimension,
+        indexed_strides: PerDimension,
+        indices_strides: PerDimension,
+        index_bounds: PerDimension,
+        index_strides: PerDimension,
+    }
+}
+
+/// A kernel dispatch's parameters, of its family's type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Parameters {
+    StridedCopy(StridedCopyParams),
+    Index(IndexParams),
+}
+
+impl Parameters {
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            Parameters::StridedCopy(p) => bytemuck::bytes_of(p),
+            Parameters::Index(p) => bytemuck::bytes_of(p),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shaders::Kernel;
+
+    /// The WGSL struct `name` of `source`: its members' names and offsets, and its size.
+    fn reflect(source: &str, name: &str) -> (Vec<(String, usize)>, usize) {
+        let module = naga::front::wgsl::parse_str(source).expect("the shader parses");
+        let mut layouter = naga::proc::Layouter::default();
+        layouter
+            .update(module.to_ctx())
+            .expect("the shader's types lay out");
+        let (handle, ty) = module
+            .types
+            .iter()
+            .find(|(_, ty)| ty.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no struct {name}"));
+        let naga::TypeInner::Struct { members, span } = &ty.inner else {
+            panic!("{name} is not a struct");
+        };
+        let members = members
+            .iter()
+            .map(|m| (m.name.clone().unwrap_or_default(), m.offset as usize))
+            .collect();
+        assert_eq!(*span, layouter[handle].size, "{name}'s span");
+        (members, *span as usize)
+    }
+
+    fn rust_layout(members: &[(&str, usize)], size: usize) -> (Vec<(String, usize)>, usize) {
+        let members = members
+            .iter()
+            .map(|&(name, offset)| (name.to_string(), offset))
+            .collect();
+        (members, size)
+    }
+
+    #[test]
+    fn every_kernels_params_struct_matches_its_rust_struct() {
+        for kernel in Kernel::all() {
+            let source = kernel.source(256);
+            let (name, rust) = match kernel {
+                Kernel::StridedCopy(_) => (
+                    "StridedCopyParams",
+                    rust_layout(StridedCopyParams::MEMBERS, size_of::<StridedCopyParams>()),
+                ),
+                Kernel::Scatter { .. } | Kernel::Gather(_) => (
+                    "IndexParams",
+                    rust_layout(IndexParams::MEMBERS, size_of::<IndexParams>()),
+                ),
+            };
+            assert_eq!(reflect(&source, name), rust, "{kernel:?}");
+        }
+    }
+
+    #[test]
+    fn a_moved_member_changes_the_reflected_layout() {
+        // The test above would catch a WGSL member moved: swap two and reflect again.
+        let source = Kernel::all()[0].source(256);
+        let moved = source.replacen(
+            "    input_base: u32,\n    output_base: u32,",
+            "    output_base: u32,\n    input_base: u32,",
+            1,
+        );
+        assert_ne!(
+            moved, source,
+            "the members to swap are where the test expects"
+        );
+        assert_ne!(
+            reflect(&moved, "StridedCopyParams"),
+            rust_layout(StridedCopyParams::MEMBERS, size_of::<StridedCopyParams>()),
+        );
+    }
+
+    #[test]
+    fn per_dimension_values_pad_to_the_rank_limit() {
+        let p = PerDimension::new([1, 2, 3, 4, 5]);
+        assert_eq!(p.0, [[1, 2, 3, 4], [5, 0, 0, 0]]);
+        assert_eq!(PerDimension::strides(&[-1, 2]).0[0], [u32::MAX, 2, 0, 0]);
+    }
+}
