@@ -7,7 +7,9 @@
 //! memory outside the tensors and are reported ([`Error::IndexOutOfRange`]), duplicate
 //! scatter targets never tear ([`DuplicateMode`]).
 //!
-//! Describe an operator with DirectML-shaped descriptors ([`TensorDesc`], [`OperatorDesc`]),
+//! Describe an operator with DirectML-shaped descriptors ([`TensorDesc`], [`OperatorDesc`];
+//! each operator's desc has a `new` taking DirectML's members in order, and options beyond
+//! DirectML with defaults),
 //! then either [`Context::run`] it on bytes, or [`Context::compile`] it once and
 //! [`CompiledOperator::record`] it into your own command encoder on your own buffers.
 //!
@@ -16,13 +18,14 @@
 //!
 //! let context = Context::new_blocking()?;
 //! let input: Vec<f32> = (1..=16).map(|v| v as f32).collect();
-//! let desc = OperatorDesc::Slice(SliceDesc {
-//!     input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
-//!     output: TensorDesc::new(DataType::Float32, &[1, 1, 3, 2]),
-//!     offsets: vec![0, 0, 1, 2],
-//!     sizes: vec![1, 1, 3, 2],
-//!     strides: vec![1, 1, 1, 1],
-//! });
+//! let desc: OperatorDesc = SliceDesc::new(
+//!     TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]), // input
+//!     TensorDesc::new(DataType::Float32, &[1, 1, 3, 2]), // output
+//!     &[0, 0, 1, 2],                                     // offsets
+//!     &[1, 1, 3, 2],                                     // sizes
+//!     &[1, 1, 1, 1],                                     // strides
+//! )
+//! .into();
 //! let output = context.run_blocking(&desc, &[bytemuck::cast_slice(&input)])?;
 //! assert_eq!(bytemuck::cast_slice::<u8, f32>(&output), &[7., 8., 11., 12., 15., 16.]);
 //! # Ok::<(), dml_wgsl::Error>(())

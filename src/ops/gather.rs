@@ -33,6 +33,25 @@ pub struct GatherDesc {
     pub index_dimensions: u32,
 }
 
+impl GatherDesc {
+    /// A gather with DirectML's members, in `DML_GATHER_OPERATOR_DESC`'s order.
+    pub fn new(
+        input: TensorDesc,
+        indices: TensorDesc,
+        output: TensorDesc,
+        axis: u32,
+        index_dimensions: u32,
+    ) -> GatherDesc {
+        GatherDesc {
+            input,
+            indices,
+            output,
+            axis,
+            index_dimensions,
+        }
+    }
+}
+
 /// `DML_GATHER_ELEMENTS_OPERATOR_DESC`: along `axis`,
 /// `output[c] = input[c with c[axis] = indices[c]]` for every coordinate `c` of `indices`.
 ///
@@ -46,6 +65,23 @@ pub struct GatherElementsDesc {
     pub indices: TensorDesc,
     pub output: TensorDesc,
     pub axis: u32,
+}
+
+impl GatherElementsDesc {
+    /// A gather with DirectML's members, in `DML_GATHER_ELEMENTS_OPERATOR_DESC`'s order.
+    pub fn new(
+        input: TensorDesc,
+        indices: TensorDesc,
+        output: TensorDesc,
+        axis: u32,
+    ) -> GatherElementsDesc {
+        GatherElementsDesc {
+            input,
+            indices,
+            output,
+            axis,
+        }
+    }
 }
 
 /// `DML_GATHER_ND1_OPERATOR_DESC`: `output[batch, b.., t..] = input[batch, indices[batch, b.., :], t..]`.
@@ -69,6 +105,27 @@ pub struct GatherNdDesc {
     pub input_dimension_count: u32,
     pub indices_dimension_count: u32,
     pub batch_dimension_count: u32,
+}
+
+impl GatherNdDesc {
+    /// A gather with DirectML's members, in `DML_GATHER_ND1_OPERATOR_DESC`'s order.
+    pub fn new(
+        input: TensorDesc,
+        indices: TensorDesc,
+        output: TensorDesc,
+        input_dimension_count: u32,
+        indices_dimension_count: u32,
+        batch_dimension_count: u32,
+    ) -> GatherNdDesc {
+        GatherNdDesc {
+            input,
+            indices,
+            output,
+            input_dimension_count,
+            indices_dimension_count,
+            batch_dimension_count,
+        }
+    }
 }
 
 /// Validates the tensors every gather shares: types and the index type.

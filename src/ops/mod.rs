@@ -44,6 +44,27 @@ pub enum OperatorDesc {
     GatherNd(GatherNdDesc),
 }
 
+/// `OperatorDesc::from(desc)` and `desc.into()` for every operator's desc.
+macro_rules! operator_from {
+    ($($variant:ident($desc:ty),)*) => {
+        $(impl From<$desc> for OperatorDesc {
+            fn from(desc: $desc) -> OperatorDesc {
+                OperatorDesc::$variant(desc)
+            }
+        })*
+    };
+}
+
+operator_from! {
+    Slice(SliceDesc),
+    Slice1(Slice1Desc),
+    ScatterElements(ScatterElementsDesc),
+    ScatterNd(ScatterNdDesc),
+    Gather(GatherDesc),
+    GatherElements(GatherElementsDesc),
+    GatherNd(GatherNdDesc),
+}
+
 /// What every operator family provides; [`OperatorDesc::operator`] is the one place that
 /// dispatches a descriptor to its family.
 pub(crate) trait Operator {

@@ -51,6 +51,33 @@ pub struct ScatterElementsDesc {
     pub duplicates: DuplicateMode,
 }
 
+impl ScatterElementsDesc {
+    /// A scatter with DirectML's members, in `DML_SCATTER_OPERATOR_DESC`'s order, and the
+    /// default options beyond DirectML (see [`ScatterElementsDesc::with_duplicates`]).
+    pub fn new(
+        input: TensorDesc,
+        indices: TensorDesc,
+        updates: TensorDesc,
+        output: TensorDesc,
+        axis: u32,
+    ) -> ScatterElementsDesc {
+        ScatterElementsDesc {
+            input,
+            indices,
+            updates,
+            output,
+            axis,
+            duplicates: DuplicateMode::default(),
+        }
+    }
+
+    /// The same scatter with duplicate targets resolved as `duplicates` says.
+    pub fn with_duplicates(mut self, duplicates: DuplicateMode) -> ScatterElementsDesc {
+        self.duplicates = duplicates;
+        self
+    }
+}
+
 /// `DML_SCATTER_ND_OPERATOR_DESC`: `output = input`, then `output[indices[b, :], ..] = updates[b, ..]`.
 ///
 /// * Only the last `input_dimension_count` dimensions of `input` and the last
@@ -76,6 +103,35 @@ pub struct ScatterNdDesc {
     pub indices_dimension_count: u32,
     /// Beyond DirectML: how duplicate targets resolve.
     pub duplicates: DuplicateMode,
+}
+
+impl ScatterNdDesc {
+    /// A scatter with DirectML's members, in `DML_SCATTER_ND_OPERATOR_DESC`'s order, and
+    /// the default options beyond DirectML (see [`ScatterNdDesc::with_duplicates`]).
+    pub fn new(
+        input: TensorDesc,
+        indices: TensorDesc,
+        updates: TensorDesc,
+        output: TensorDesc,
+        input_dimension_count: u32,
+        indices_dimension_count: u32,
+    ) -> ScatterNdDesc {
+        ScatterNdDesc {
+            input,
+            indices,
+            updates,
+            output,
+            input_dimension_count,
+            indices_dimension_count,
+            duplicates: DuplicateMode::default(),
+        }
+    }
+
+    /// The same scatter with duplicate targets resolved as `duplicates` says.
+    pub fn with_duplicates(mut self, duplicates: DuplicateMode) -> ScatterNdDesc {
+        self.duplicates = duplicates;
+        self
+    }
 }
 
 impl ScatterElementsDesc {

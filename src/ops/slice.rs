@@ -21,6 +21,25 @@ pub struct SliceDesc {
     pub strides: Vec<u32>,
 }
 
+impl SliceDesc {
+    /// A slice with DirectML's members, in `DML_SLICE_OPERATOR_DESC`'s order.
+    pub fn new(
+        input: TensorDesc,
+        output: TensorDesc,
+        offsets: &[u32],
+        sizes: &[u32],
+        strides: &[u32],
+    ) -> SliceDesc {
+        SliceDesc {
+            input,
+            output,
+            offsets: offsets.to_vec(),
+            sizes: sizes.to_vec(),
+            strides: strides.to_vec(),
+        }
+    }
+}
+
 /// `DML_SLICE1_OPERATOR_DESC`: a window of the input, walked with signed strides.
 ///
 /// * The window of dimension `d` covers input elements
@@ -36,6 +55,25 @@ pub struct Slice1Desc {
     pub input_window_offsets: Vec<u32>,
     pub input_window_sizes: Vec<u32>,
     pub input_window_strides: Vec<i32>,
+}
+
+impl Slice1Desc {
+    /// A slice with DirectML's members, in `DML_SLICE1_OPERATOR_DESC`'s order.
+    pub fn new(
+        input: TensorDesc,
+        output: TensorDesc,
+        input_window_offsets: &[u32],
+        input_window_sizes: &[u32],
+        input_window_strides: &[i32],
+    ) -> Slice1Desc {
+        Slice1Desc {
+            input,
+            output,
+            input_window_offsets: input_window_offsets.to_vec(),
+            input_window_sizes: input_window_sizes.to_vec(),
+            input_window_strides: input_window_strides.to_vec(),
+        }
+    }
 }
 
 impl SliceDesc {
