@@ -1,17 +1,16 @@
-//! Shared test machinery: one GPU context per test binary, a seeded generator, and the
-//! guard-banded differential check against `dml_wgsl::reference`.
-#![allow(dead_code)]
+//! Shared native test machinery: one GPU context per test binary, contexts with lowered
+//! limits, and blocking forms of the differential check (`check.rs`, shared with the
+//! browser tests) over the random cases (`cases.rs`).
+#![allow(dead_code, unused_imports)] // each test binary uses its own part
 
 use std::sync::OnceLock;
 
 pub mod cases;
+pub mod check;
 
 pub use cases::*;
-use std::collections::HashMap;
-
-use dml_wgsl::{
-    Context, DuplicateMode, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
-};
+pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on};
+use dml_wgsl::{Context, OperatorDesc, reference};
 
 /// The test binary's context. A missing adapter fails the test, never skips it.
 pub fn context() -> &'static Context {
@@ -58,37 +57,8 @@ pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec
     })
 }
 
-/// Fills guard bands and bytes no element covers.
-pub const SENTINEL: u8 = 0xA7;
-
-/// Which bytes of `t`'s buffer range belong to an element.
-pub fn covered_bytes(t: &TensorDesc) -> Vec<bool> {
-    let mut covered = vec![false; t.size_in_bytes() as usize];
-    let strides = t.effective_strides();
-    let width = t.data_type.size_in_bytes() as u64;
-    let mut c = vec![0u32; t.rank()];
-    'all: loop {
-        let element: u64 = c.iter().zip(&strides).map(|(&c, &s)| c as u64 * s).sum();
-        for b in 0..width {
-            covered[(element * width + b) as usize] = true;
-        }
-        for d in (0..t.rank()).rev() {
-            c[d] += 1;
-            if c[d] < t.sizes[d] {
-                continue 'all;
-            }
-            c[d] = 0;
-        }
-        break;
-    }
-    covered
-}
-
-/// Runs `desc` on the GPU through `compile` + `record`, with every tensor placed after a
-/// guard band inside a larger buffer, and checks bit for bit against the reference (whose
-/// status must be `Ok`): covered output bytes equal the reference's, every other byte of the
-/// output buffer (uncovered bytes, the guard bands) still holds the sentinel. Returns the
-/// output bytes.
+/// Runs `desc` on the GPU through `compile` + `record` with guard bands and checks bit for
+/// bit against the reference (whose status must be `Ok`). Returns the reference's output.
 pub fn check_against_reference(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<u8> {
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
     let expected = reference::run(desc, &slices).expect("reference run");
@@ -104,103 +74,19 @@ pub fn check_scatter_any_update(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
     check_on(context(), desc, &slices, Expect::AnyUpdate).expect("compile and record");
 }
 
-/// What a differential check holds the GPU's output to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Expect {
-    /// The reference's bytes, exactly.
-    Exact,
-    /// Each scatter target equals one of the updates aimed at it (`DuplicateMode::AnyUpdate`).
-    AnyUpdate,
-    /// `AnyUpdate` for a scatter in that mode, `Exact` for everything else.
-    ByMode,
-}
-
-/// The differential check behind the others, on any context: runs `desc` through `compile` +
-/// `record` with guard bands and holds the output, the guard bands and the status
-/// (`check_status`, out-of-range indices included) to the reference's. Panics on a mismatch;
-/// returns `Err` where `compile` or `record` refuse the case (a device's limits).
+/// [`check::check_on`], blocking.
 pub fn check_on(
     context: &Context,
     desc: &OperatorDesc,
     inputs: &[&[u8]],
     expect: Expect,
 ) -> dml_wgsl::Result<()> {
-    let (expected, status) = reference::run_with_status(desc, inputs).expect("reference");
-    let (actual, recorded) = run_guarded_on(context, desc, inputs)?;
-    assert_eq!(recorded, status, "check_status after record for {desc:?}");
-    let output = desc.output();
-    let guard = guard_size_on(context) as usize;
-    let body = &actual[guard..guard + output.size_in_bytes() as usize];
-    assert!(
-        actual[..guard].iter().all(|&b| b == SENTINEL),
-        "guard band before the output was written: {desc:?}"
-    );
-    assert!(
-        actual[guard + body.len()..].iter().all(|&b| b == SENTINEL),
-        "guard band after the output was written: {desc:?}"
-    );
-    let covered = covered_bytes(output);
-    let any_update = match expect {
-        Expect::Exact => false,
-        Expect::AnyUpdate => true,
-        Expect::ByMode => matches!(
-            desc,
-            OperatorDesc::ScatterElements(ScatterElementsDesc {
-                duplicates: DuplicateMode::AnyUpdate,
-                ..
-            }) | OperatorDesc::ScatterNd(ScatterNdDesc {
-                duplicates: DuplicateMode::AnyUpdate,
-                ..
-            })
-        ),
-    };
-    let mut candidates: HashMap<usize, Vec<&[u8]>> = HashMap::new();
-    let width = output.data_type.size_in_bytes() as usize;
-    if any_update {
-        let writes = reference::scatter_writes(desc, inputs).expect("writes");
-        assert_eq!(writes.status, status);
-        for w in &writes.writes {
-            let from = w.updates_offset as usize;
-            candidates
-                .entry(w.output_offset as usize)
-                .or_default()
-                .push(&inputs[2][from..from + width]);
-        }
-    }
-    for at in (0..body.len()).step_by(width) {
-        let end = (at + width).min(body.len());
-        let got = &body[at..end];
-        match candidates.get(&at) {
-            Some(options) => assert!(
-                options.contains(&got),
-                "element at byte {at}: {got:?} is none of the updates {options:?} ({desc:?})"
-            ),
-            None => {
-                for i in at..end {
-                    let want = if covered[i] { expected[i] } else { SENTINEL };
-                    assert_eq!(
-                        body[i], want,
-                        "output byte {i} (covered: {}) differs for {desc:?}",
-                        covered[i]
-                    );
-                }
-            }
-        }
-    }
-    Ok(())
+    pollster::block_on(check::check_on(context, desc, inputs, expect))
 }
 
-/// The guard band: the device's storage offset alignment, at least 256 bytes.
+/// The guard band of the test binary's context.
 pub fn guard_size() -> u64 {
     guard_size_on(context())
-}
-
-pub fn guard_size_on(context: &Context) -> u64 {
-    (context
-        .device()
-        .limits()
-        .min_storage_buffer_offset_alignment as u64)
-        .max(256)
 }
 
 /// Runs through `record` with guard bands; returns the whole output buffer (guards included).
@@ -213,72 +99,7 @@ pub fn run_guarded_with_status(
     desc: &OperatorDesc,
     inputs: &[&[u8]],
 ) -> (Vec<u8>, dml_wgsl::Result<()>) {
-    run_guarded_on(context(), desc, inputs).expect("compile and record")
-}
-
-/// [`run_guarded_with_status`] on any context; `Err` where `compile` or `record` refuse.
-pub fn run_guarded_on(
-    context: &Context,
-    desc: &OperatorDesc,
-    inputs: &[&[u8]],
-) -> dml_wgsl::Result<(Vec<u8>, dml_wgsl::Result<()>)> {
-    use wgpu::util::DeviceExt;
-    let device = context.device();
-    let operator = context.compile(desc)?;
-    let guard = guard_size_on(context);
-    let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-    let padded = |data: &[u8], bytes: u64| {
-        let mut v = vec![SENTINEL; (guard * 2 + bytes) as usize];
-        v[guard as usize..(guard + bytes) as usize].copy_from_slice(&data[..bytes as usize]);
-        v
-    };
-    let buffers: Vec<wgpu::Buffer> = inputs
-        .iter()
-        .zip(operator.input_sizes())
-        .map(|(data, bytes)| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("guarded input"),
-                contents: &padded(data, bytes),
-                usage: storage,
-            })
-        })
-        .collect();
-    let out_bytes = operator.output_size();
-    let total = guard * 2 + out_bytes;
-    let output = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("guarded output"),
-        contents: &vec![SENTINEL; total as usize],
-        usage: storage,
-    });
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: total,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let bindings: Vec<wgpu::BufferBinding> = buffers
-        .iter()
-        .zip(operator.input_sizes())
-        .map(|(b, bytes)| wgpu::BufferBinding {
-            buffer: b,
-            offset: guard,
-            size: std::num::NonZeroU64::new(bytes),
-        })
-        .collect();
-    let mut encoder = device.create_command_encoder(&Default::default());
-    operator.record(
-        &mut encoder,
-        &bindings,
-        wgpu::BufferBinding {
-            buffer: &output,
-            offset: guard,
-            size: std::num::NonZeroU64::new(out_bytes),
-        },
-    )?;
-    encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, total);
-    context.queue().submit([encoder.finish()]);
-    let bytes = read_buffer_on(device, &readback);
-    Ok((bytes, operator.check_status_blocking()))
+    pollster::block_on(check::run_guarded_on(context(), desc, inputs)).expect("compile and record")
 }
 
 /// For a case with an out-of-range index: `run`'s error equals the reference's; through
@@ -297,17 +118,7 @@ pub fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> dml_wgsl::
     error
 }
 
-/// Maps a MAP_READ buffer and returns its bytes (blocking).
+/// Maps a MAP_READ buffer of the test binary's device and returns its bytes (blocking).
 pub fn read_buffer(buffer: &wgpu::Buffer) -> Vec<u8> {
-    read_buffer_on(context().device(), buffer)
-}
-
-pub fn read_buffer_on(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Vec<u8> {
-    buffer.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .expect("poll");
-    let data = buffer.get_mapped_range(..).expect("mapped").to_vec();
-    buffer.unmap();
-    data
+    pollster::block_on(check::read_back(context().device(), buffer))
 }
