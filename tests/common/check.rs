@@ -232,7 +232,10 @@ pub async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Vec<u8> 
     std::future::poll_fn(|cx| {
         let mut state = shared.lock().unwrap();
         match state.0.take() {
-            Some(result) => Poll::Ready(result.expect("map")),
+            Some(result) => {
+                result.expect("map");
+                Poll::Ready(())
+            }
             None => {
                 state.1 = Some(cx.waker().clone());
                 Poll::Pending
