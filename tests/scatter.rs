@@ -6,9 +6,10 @@
 mod common;
 
 use common::{
-    Case, Rng, SENTINEL, check_against_reference, check_out_of_range, check_scatter_any_update,
-    context, guard_size, random_index, random_scatter_elements, random_scatter_nd, run_guarded,
-    write_indices,
+    Case, Rng, SENTINEL, Worked, check_against_reference, check_out_of_range,
+    check_scatter_any_update, context, guard_size, random_index, random_scatter_elements,
+    random_scatter_nd, run_guarded, scatter_nd_page_example, scatter_page_example_1,
+    scatter_page_example_2, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc,
@@ -29,75 +30,31 @@ fn run_f32(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<f32> {
     bytemuck::cast_slice(&out).to_vec()
 }
 
-fn seed_1d(duplicates: DuplicateMode) -> OperatorDesc {
-    OperatorDesc::ScatterElements(ScatterElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[5]),
-        indices: TensorDesc::new(DataType::UInt32, &[4]),
-        updates: TensorDesc::new(DataType::Float32, &[4]),
-        output: TensorDesc::new(DataType::Float32, &[5]),
-        axis: 0,
-        duplicates,
-    })
+fn run_worked(worked: &Worked) -> Vec<f32> {
+    run_f32(&worked.case.desc, &worked.case.inputs)
 }
 
 #[test]
 fn seed_example_1_scatter_1d() {
-    let inputs = [
-        f32_bytes(&[0., 1., 2., 3., 4.]),
-        u32_bytes(&[3, 1, 3, 0]),
-        f32_bytes(&[5., 6., 7., 8.]),
-    ];
     // The page's output, with the last of the two updates aimed at element 3 winning.
-    assert_eq!(
-        run_f32(&seed_1d(DuplicateMode::LastWins), &inputs),
-        [8., 6., 2., 7., 4.]
-    );
+    let last_wins = scatter_page_example_1(DuplicateMode::LastWins);
+    assert_eq!(run_worked(&last_wins), last_wins.output);
     // By default element 3 holds one of its two updates, whole.
-    let out = run_f32(&seed_1d(DuplicateMode::AnyUpdate), &inputs);
+    let out = run_worked(&scatter_page_example_1(DuplicateMode::AnyUpdate));
     assert_eq!([out[0], out[1], out[2], out[4]], [8., 6., 2., 4.]);
     assert!(out[3] == 5. || out[3] == 7., "{}", out[3]);
 }
 
 #[test]
 fn seed_example_2_scatter_2d() {
-    // The page says the input is {2,3}; its own data and output are {3,3}.
-    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[3, 3]),
-        indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
-        updates: TensorDesc::new(DataType::Float32, &[2, 3]),
-        output: TensorDesc::new(DataType::Float32, &[3, 3]),
-        axis: 0,
-        duplicates: DuplicateMode::AnyUpdate,
-    });
-    let inputs = [
-        f32_bytes(&[0.; 9]),
-        u32_bytes(&[1, 0, 2, 0, 2, 1]),
-        f32_bytes(&[10., 11., 12., 20., 21., 22.]),
-    ];
-    assert_eq!(
-        run_f32(&desc, &inputs),
-        [20., 11., 0., 10., 0., 22., 0., 21., 12.]
-    );
+    let worked = scatter_page_example_2();
+    assert_eq!(run_worked(&worked), worked.output);
 }
 
 #[test]
 fn seed_example_scatter_nd() {
-    // The page lists the indices as FLOAT32; they are UINT32.
-    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-        input: TensorDesc::new(DataType::Float32, &[8]),
-        indices: TensorDesc::new(DataType::UInt32, &[4, 1]),
-        updates: TensorDesc::new(DataType::Float32, &[4]),
-        output: TensorDesc::new(DataType::Float32, &[8]),
-        input_dimension_count: 1,
-        indices_dimension_count: 2,
-        duplicates: DuplicateMode::AnyUpdate,
-    });
-    let inputs = [
-        f32_bytes(&[1., 2., 3., 4., 5., 6., 7., 8.]),
-        u32_bytes(&[4, 3, 1, 7]),
-        f32_bytes(&[9., 10., 11., 12.]),
-    ];
-    assert_eq!(run_f32(&desc, &inputs), [1., 11., 3., 10., 9., 6., 7., 12.]);
+    let worked = scatter_nd_page_example();
+    assert_eq!(run_worked(&worked), worked.output);
 }
 
 #[test]

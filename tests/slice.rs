@@ -5,8 +5,8 @@
 mod common;
 
 use common::{
-    Rng, check_against_reference, context, random_inputs, random_layout, random_slice,
-    random_slice1, slice_cap,
+    Rng, Worked, check_against_reference, context, random_inputs, random_layout, random_slice,
+    random_slice1, slice_cap, slice_page_example,
 };
 use dml_wgsl::{DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
 
@@ -21,28 +21,22 @@ fn run_f32(desc: &OperatorDesc, input: &[f32]) -> Vec<f32> {
     bytemuck::cast_slice(&out).to_vec()
 }
 
+fn check_worked(worked: Worked) {
+    let out = context()
+        .run_blocking(&worked.case.desc, &worked.case.slices())
+        .expect("run");
+    assert_eq!(bytemuck::cast_slice::<u8, f32>(&out), worked.output);
+    check_against_reference(&worked.case.desc, &worked.case.inputs);
+}
+
 #[test]
 fn seed_example_1_contiguous_slice() {
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[1, 1, 3, 2]),
-        offsets: vec![0, 0, 1, 2],
-        sizes: vec![1, 1, 3, 2],
-        strides: vec![1, 1, 1, 1],
-    });
-    assert_eq!(run_f32(&desc, &seed_input()), [7., 8., 11., 12., 15., 16.]);
+    check_worked(slice_page_example(false));
 }
 
 #[test]
 fn seed_example_2_strided_slice() {
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[1, 1, 4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[1, 1, 2, 2]),
-        offsets: vec![0, 0, 1, 0],
-        sizes: vec![1, 1, 2, 2],
-        strides: vec![1, 1, 2, 3],
-    });
-    assert_eq!(run_f32(&desc, &seed_input()), [5., 8., 13., 16.]);
+    check_worked(slice_page_example(true));
 }
 
 #[test]

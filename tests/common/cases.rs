@@ -1,6 +1,7 @@
-//! Random test cases, GPU-free: a seeded generator, random layouts and index values, and a
-//! random valid descriptor with its inputs for each of the seven operators. Shared by the
-//! differential tests of each family and by the fuzzer (`tests/fuzz.rs`).
+//! Test cases, GPU-free: a seeded generator, random layouts and index values, a random valid
+//! descriptor with its inputs for each of the seven operators, and the DirectML pages'
+//! examples with their outputs. Shared by the native tests of each family, the fuzzer
+//! (`tests/fuzz.rs`) and the browser tests (`tests/web.rs`).
 
 use dml_wgsl::{
     DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES,
@@ -605,4 +606,132 @@ pub fn random_gather_nd(rng: &mut Rng, data_type: DataType, index_type: DataType
         random_index(rng, bounds[c[indices_rank - 1] as usize], index_type)
     });
     Case { desc, inputs }
+}
+
+// ---- the DirectML pages' examples, with the outputs the pages give ----
+
+/// A hand-checked case: the operator, its inputs and the Float32 output it must give.
+pub struct Worked {
+    pub case: Case,
+    pub output: Vec<f32>,
+}
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    bytemuck::cast_slice(values).to_vec()
+}
+
+fn worked(desc: impl Into<OperatorDesc>, inputs: &[Vec<u8>], output: &[f32]) -> Worked {
+    Worked {
+        case: Case {
+            desc: desc.into(),
+            inputs: inputs.to_vec(),
+        },
+        output: output.to_vec(),
+    }
+}
+
+/// DML_SLICE's examples: slices of the 4x4 input 1..=16 (`second`: the strided example 2).
+pub fn slice_page_example(second: bool) -> Worked {
+    let input = f32_bytes(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
+    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    let (sizes, offsets, strides, output): (&[u32], &[u32], &[u32], &[f32]) = if second {
+        (
+            &[1, 1, 2, 2],
+            &[0, 0, 1, 0],
+            &[1, 1, 2, 3],
+            &[5., 8., 13., 16.],
+        )
+    } else {
+        (
+            &[1, 1, 3, 2],
+            &[0, 0, 1, 2],
+            &[1, 1, 1, 1],
+            &[7., 8., 11., 12., 15., 16.],
+        )
+    };
+    let desc = SliceDesc::new(
+        f32_tensor(&[1, 1, 4, 4]),
+        f32_tensor(sizes),
+        offsets,
+        sizes,
+        strides,
+    );
+    worked(desc, &[input], output)
+}
+
+/// DML_SCATTER's 1-D example; the output given is the last-wins one (two updates aim at
+/// element 3).
+pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
+    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    let desc = ScatterElementsDesc::new(
+        f32_tensor(&[5]),
+        TensorDesc::new(DataType::UInt32, &[4]),
+        f32_tensor(&[4]),
+        f32_tensor(&[5]),
+        0,
+    )
+    .with_duplicates(duplicates);
+    let inputs = [
+        f32_bytes(&[0., 1., 2., 3., 4.]),
+        bytemuck::cast_slice(&[3u32, 1, 3, 0]).to_vec(),
+        f32_bytes(&[5., 6., 7., 8.]),
+    ];
+    worked(desc, &inputs, &[8., 6., 2., 7., 4.])
+}
+
+/// DML_SCATTER's 2-D example (the page says the input is {2,3}; its own data is {3,3}).
+pub fn scatter_page_example_2() -> Worked {
+    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    let desc = ScatterElementsDesc::new(
+        f32_tensor(&[3, 3]),
+        TensorDesc::new(DataType::UInt32, &[2, 3]),
+        f32_tensor(&[2, 3]),
+        f32_tensor(&[3, 3]),
+        0,
+    );
+    let inputs = [
+        f32_bytes(&[0.; 9]),
+        bytemuck::cast_slice(&[1u32, 0, 2, 0, 2, 1]).to_vec(),
+        f32_bytes(&[10., 11., 12., 20., 21., 22.]),
+    ];
+    worked(desc, &inputs, &[20., 11., 0., 10., 0., 22., 0., 21., 12.])
+}
+
+/// DML_SCATTER_ND's example (the page lists the indices as FLOAT32; they are UINT32).
+pub fn scatter_nd_page_example() -> Worked {
+    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    let desc = ScatterNdDesc::new(
+        f32_tensor(&[8]),
+        TensorDesc::new(DataType::UInt32, &[4, 1]),
+        f32_tensor(&[4]),
+        f32_tensor(&[8]),
+        1,
+        2,
+    );
+    let inputs = [
+        f32_bytes(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+        bytemuck::cast_slice(&[4u32, 3, 1, 7]).to_vec(),
+        f32_bytes(&[9., 10., 11., 12.]),
+    ];
+    worked(desc, &inputs, &[1., 11., 3., 10., 9., 6., 7., 12.])
+}
+
+/// A 1-D scatter whose second index, 5, is out of range for 5 elements (the third, -6, too).
+pub fn out_of_range_scatter() -> Case {
+    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    let desc = ScatterElementsDesc::new(
+        f32_tensor(&[5]),
+        TensorDesc::new(DataType::Int32, &[3]),
+        f32_tensor(&[3]),
+        f32_tensor(&[5]),
+        0,
+    );
+    Case {
+        desc: desc.into(),
+        inputs: vec![
+            f32_bytes(&[0., 1., 2., 3., 4.]),
+            bytemuck::cast_slice(&[4i32, 5, -6]).to_vec(),
+            f32_bytes(&[7., 8., 9.]),
+        ],
+    }
 }
