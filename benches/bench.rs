@@ -14,11 +14,19 @@
 use std::io::Write;
 use std::time::Instant;
 
+use std::borrow::Cow;
+
 use dml_wgsl::{
-    CompiledOperator, Context, DataType, DuplicateMode, GatherElementsDesc, OperatorDesc,
-    ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
+    CompiledOperator, Context, DataType, GatherElementsDesc, OperatorDesc, ScatterElementsDesc,
+    ScatterNdDesc, SliceDesc, TensorDesc,
 };
 use wgpu::util::DeviceExt;
+
+// The tests' seeded generator (and case helpers the benchmark does not need).
+#[allow(dead_code)]
+#[path = "../tests/common/cases.rs"]
+mod cases;
+use cases::Rng;
 
 struct Options {
     quick: bool,
@@ -60,39 +68,6 @@ fn options() -> Options {
         }
     }
     o
-}
-
-/// SplitMix64, seeded: random data, never all zeros.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let mut v = Vec::with_capacity(n + 8);
-        while v.len() < n {
-            v.extend_from_slice(&self.next().to_le_bytes());
-        }
-        v.truncate(n);
-        v
-    }
-
-    /// The first `k` entries of a random permutation of `0..n`.
-    fn permutation_prefix(&mut self, n: u64, k: usize) -> Vec<i64> {
-        let mut p: Vec<i64> = (0..n as i64).collect();
-        for i in 0..k {
-            let j = i + (self.next() % (n - i as u64)) as usize;
-            p.swap(i, j);
-        }
-        p.truncate(k);
-        p
-    }
 }
 
 struct Bench {
@@ -318,362 +293,72 @@ impl Bench {
         self.rows.push(row);
     }
 
-    /// Compiles and times `desc` on buffers holding `inputs`; returns the milliseconds.
-    fn operator(
-        &mut self,
-        name: &str,
-        desc: &OperatorDesc,
-        inputs: &[(&str, &[u8])],
-        bytes: u64,
-        in_place: bool,
-    ) -> f64 {
-        let operator = self.context.compile(desc).expect("compile");
+    /// Compiles and times a workload; returns the milliseconds.
+    fn operator(&mut self, name: &str, prepared: &Prepared) -> f64 {
+        let operator = self.context.compile(&prepared.desc).expect("compile");
         let bound = Bound {
-            inputs: inputs
+            inputs: prepared
+                .inputs
                 .iter()
                 .map(|(name, data)| self.input(name, data))
                 .collect(),
-            output: (!in_place).then(|| self.output(operator.output_size())),
+            output: (!prepared.in_place).then(|| self.output(operator.output_size())),
         };
-        let (ms, how) = self.time_operator(&operator, &bound, in_place);
-        self.push(name, ms, bytes, how);
+        let (ms, how) = self.time_operator(&operator, &bound, prepared.in_place);
+        self.push(name, ms, prepared.bytes, how);
         ms
     }
-}
 
-fn f32_tensor(sizes: &[u32]) -> TensorDesc {
-    TensorDesc::new(DataType::Float32, sizes)
-}
-
-fn main() {
-    env_logger::init();
-    let o = options();
-    let context = Context::new_blocking().expect("an adapter");
-    let info = context.adapter_info();
-    let adapter = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
-    let timestamps = context
-        .device()
-        .features()
-        .contains(wgpu::Features::TIMESTAMP_QUERY);
-    let period_ns = context.queue().get_timestamp_period() as f64;
-    println!(
-        "adapter: {adapter}; timing: {}",
-        if timestamps {
-            "GPU timestamp queries"
-        } else {
-            "wall clock (no timestamp queries)"
-        }
-    );
-    let mut b = Bench {
-        context,
-        adapter,
-        reps: o.reps,
-        timestamps,
-        period_ns,
-        rows: Vec::new(),
-        inputs: Default::default(),
-        output: Default::default(),
-    };
-    let wanted = |name: &str| {
-        o.only
-            .as_ref()
-            .is_none_or(|only| only.iter().any(|w| w == name))
-    };
-    // Sizes: WORKLOADS.md's, or a 16th per dimension with --quick.
-    let s = |n: u32| if o.quick { (n / 16).max(1) } else { n };
-    let mut rng = Rng(0x5EED);
-    let n = s(8192);
-    let a = rng.bytes((n * n * 4) as usize);
-    let e4 = |v: &[i64]| -> Vec<u8> { bytemuck::cast_slice(v).to_vec() };
-
-    let mut roof_ms = f64::NAN;
-    for round in 0..o.repeat {
-        if round > 0 {
-            println!("\nround {}", round + 1);
-            b.rows.clear();
-        }
-        // The roof: the same bytes copied by this library's widest kernel and by copy_buffer_to_buffer.
-        if wanted("copy_256MiB") {
-            let full = OperatorDesc::Slice(SliceDesc {
-                input: f32_tensor(&[n, n]),
-                output: f32_tensor(&[n, n]),
-                offsets: vec![0, 0],
-                sizes: vec![n, n],
-                strides: vec![1, 1],
-            });
-            roof_ms = b.operator(
-                "copy_256MiB",
-                &full,
-                &[("a", &a)],
-                2 * (n * n * 4) as u64,
-                false,
-            );
-            if b.context
-                .device()
-                .features()
-                .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS)
-            {
-                let source = b.buffer(&a);
-                let target = b.empty((n * n * 4) as u64);
-                let ms = b.time_copy(&source, &target);
-                println!(
-                    "{:32} {:10.4} ms {:9.1} GB/s   copy_buffer_to_buffer, for comparison",
-                    "copy_256MiB (copy_buffer)",
-                    ms,
-                    2.0 * (n * n * 4) as f64 / (ms * 1e-3) / 1e9
-                );
+    fn new(context: Context, reps: usize) -> Bench {
+        let info = context.adapter_info();
+        let adapter = format!("{} ({:?}, {:?})", info.name, info.backend, info.device_type);
+        let timestamps = context
+            .device()
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY);
+        let period_ns = context.queue().get_timestamp_period() as f64;
+        println!(
+            "adapter: {adapter}; timing: {}",
+            if timestamps {
+                "GPU timestamp queries"
+            } else {
+                "wall clock (no timestamp queries)"
             }
-        }
-
-        let slice = |input: &[u32], offsets: &[u32], sizes: &[u32], strides: &[u32]| {
-            OperatorDesc::Slice(SliceDesc {
-                input: f32_tensor(input),
-                output: f32_tensor(sizes),
-                offsets: offsets.to_vec(),
-                sizes: sizes.to_vec(),
-                strides: strides.to_vec(),
-            })
-        };
-        if wanted("slice_contig") {
-            let (r, c) = (s(6144), s(7168));
-            let d = slice(&[n, n], &[s(1024), s(512)], &[r, c], &[1, 1]);
-            b.operator(
-                "slice_contig",
-                &d,
-                &[("a", &a)],
-                2 * (r * c * 4) as u64,
-                false,
-            );
-        }
-        if wanted("slice_strided") {
-            let m = s(4096);
-            let d = slice(&[n, n], &[1, 1], &[m, m], &[2, 2]);
-            b.operator(
-                "slice_strided",
-                &d,
-                &[("a", &a)],
-                2 * (m * m * 4) as u64,
-                false,
-            );
-        }
-        if wanted("slice_nchw_crop") {
-            let (batch, channels) = (s(64), s(256));
-            let x = rng.bytes((batch * channels * 56 * 56 * 4) as usize);
-            let d = slice(
-                &[batch, channels, 56, 56],
-                &[0, 0, 1, 1],
-                &[batch, channels, 54, 54],
-                &[1, 1, 1, 1],
-            );
-            b.operator(
-                "slice_nchw_crop",
-                &d,
-                &[("nchw", &x)],
-                2 * (batch * channels * 54 * 54 * 4) as u64,
-                false,
-            );
-        }
-
-        // ScatterElements along axis 0 of [n, n]: indices [k, n].
-        let k = s(4096);
-        let p = rng.permutation_prefix(n as u64, k as usize);
-        let rows_index: Vec<i64> = (0..k as usize)
-            .flat_map(|i| std::iter::repeat_n(p[i], n as usize))
-            .collect();
-        let n_usize = n as usize;
-        let diag_index: Vec<i64> = (0..k as usize * n_usize)
-            .map(|at| (p[at / n_usize] + (at % n_usize) as i64) % n as i64)
-            .collect();
-        let updates = rng.bytes((k * n * 4) as usize);
-        let scatter = |data_type: DataType, axis: u32, indices: &[u32]| {
-            OperatorDesc::ScatterElements(ScatterElementsDesc {
-                input: TensorDesc::new(data_type, &[n, n]),
-                indices: TensorDesc::new(DataType::Int64, indices),
-                updates: TensorDesc::new(data_type, indices),
-                output: TensorDesc::new(data_type, &[n, n]),
-                axis,
-                duplicates: DuplicateMode::AnyUpdate,
-            })
-        };
-        let scatter_bytes = |width: u64| {
-            2 * (n * n) as u64 * width + 2 * (k * n) as u64 * width + (k * n) as u64 * 8
-        };
-        if wanted("scatter_elements_rows") {
-            let d = scatter(DataType::Float32, 0, &[k, n]);
-            b.operator(
-                "scatter_elements_rows",
-                &d,
-                &[
-                    ("a", &a),
-                    ("rows_index", &e4(&rows_index)),
-                    ("updates", &updates),
-                ],
-                scatter_bytes(4),
-                false,
-            );
-        }
-        if wanted("scatter_elements_diag") {
-            let d = scatter(DataType::Float32, 0, &[k, n]);
-            b.operator(
-                "scatter_elements_diag",
-                &d,
-                &[
-                    ("a", &a),
-                    ("diag_index", &e4(&diag_index)),
-                    ("updates", &updates),
-                ],
-                scatter_bytes(4),
-                false,
-            );
-        }
-        if wanted("scatter_elements_rows_inplace") {
-            let d = scatter(DataType::Float32, 0, &[k, n]);
-            let bytes = 2 * (k * n) as u64 * 4 + (k * n) as u64 * 8;
-            b.operator(
-                "scatter_elements_rows_inplace",
-                &d,
-                &[
-                    ("a_inplace", &a),
-                    ("rows_index", &e4(&rows_index)),
-                    ("updates", &updates),
-                ],
-                bytes,
-                true,
-            );
-        }
-        if wanted("scatter_elements_axis1") {
-            // idx[i, j] = (p[j] + i) mod n over [n, k]: the transpose of the diagonal pattern.
-            let axis1: Vec<i64> = (0..n as i64)
-                .flat_map(|i| p.iter().map(move |&pj| (pj + i) % n as i64))
-                .collect();
-            let d = scatter(DataType::Float32, 1, &[n, k]);
-            b.operator(
-                "scatter_elements_axis1",
-                &d,
-                &[
-                    ("a", &a),
-                    ("axis1_index", &e4(&axis1)),
-                    ("updates", &updates),
-                ],
-                scatter_bytes(4),
-                false,
-            );
-        }
-        if wanted("scatter_nd_rows") {
-            let (rows, width, picked) = (s(262144), 256u32, s(65536));
-            let input = rng.bytes((rows * width * 4) as usize);
-            let ids = rng.permutation_prefix(rows as u64, picked as usize);
-            let rows_updates = rng.bytes((picked * width * 4) as usize);
-            let d = OperatorDesc::ScatterNd(ScatterNdDesc {
-                input: f32_tensor(&[rows, width]),
-                indices: TensorDesc::new(DataType::Int64, &[picked, 1]),
-                updates: f32_tensor(&[picked, width]),
-                output: f32_tensor(&[rows, width]),
-                input_dimension_count: 2,
-                indices_dimension_count: 2,
-                duplicates: DuplicateMode::AnyUpdate,
-            });
-            let bytes =
-                2 * (rows * width * 4) as u64 + 2 * (picked * width * 4) as u64 + picked as u64 * 8;
-            b.operator(
-                "scatter_nd_rows",
-                &d,
-                &[
-                    ("nd_input", &input),
-                    ("nd_ids", &e4(&ids)),
-                    ("nd_updates", &rows_updates),
-                ],
-                bytes,
-                false,
-            );
-        }
-        if wanted("scatter_nd_points") {
-            let points = (n as u64 * n as u64 / 16) as usize;
-            let flat = rng.permutation_prefix(n as u64 * n as u64, points);
-            let pairs: Vec<i64> = flat
-                .iter()
-                .flat_map(|&f| [f / n as i64, f % n as i64])
-                .collect();
-            let point_updates = rng.bytes(points * 4);
-            let d = OperatorDesc::ScatterNd(ScatterNdDesc {
-                input: f32_tensor(&[n, n]),
-                indices: TensorDesc::new(DataType::Int64, &[points as u32, 2]),
-                updates: f32_tensor(&[points as u32]),
-                output: f32_tensor(&[n, n]),
-                input_dimension_count: 2,
-                indices_dimension_count: 2,
-                duplicates: DuplicateMode::AnyUpdate,
-            });
-            let bytes = 2 * (n * n * 4) as u64 + 2 * points as u64 * 4 + 2 * points as u64 * 8;
-            b.operator(
-                "scatter_nd_points",
-                &d,
-                &[
-                    ("a", &a),
-                    ("points", &e4(&pairs)),
-                    ("point_updates", &point_updates),
-                ],
-                bytes,
-                false,
-            );
-        }
-        if wanted("gather_elements_diag") {
-            let d = OperatorDesc::GatherElements(GatherElementsDesc {
-                input: f32_tensor(&[n, n]),
-                indices: TensorDesc::new(DataType::Int64, &[k, n]),
-                output: f32_tensor(&[k, n]),
-                axis: 0,
-            });
-            let bytes = 2 * (k * n * 4) as u64 + (k * n) as u64 * 8;
-            b.operator(
-                "gather_elements_diag",
-                &d,
-                &[("a", &a), ("diag_index", &e4(&diag_index))],
-                bytes,
-                false,
-            );
-        }
-        for (data_type, name, width) in [
-            (DataType::UInt8, "scatter_elements_rows_u8", 1u32),
-            (DataType::Float16, "scatter_elements_rows_f16", 2),
-        ] {
-            if wanted(name) {
-                let d = scatter(data_type, 0, &[k, n]);
-                let input = &a[..(n * n * width) as usize];
-                let narrow = &updates[..(k * n * width) as usize];
-                b.operator(
-                    name,
-                    &d,
-                    &[
-                        (name, input),
-                        ("rows_index", &e4(&rows_index)),
-                        (
-                            if width == 1 {
-                                "updates_u8"
-                            } else {
-                                "updates_f16"
-                            },
-                            narrow,
-                        ),
-                    ],
-                    scatter_bytes(width as u64),
-                    false,
-                );
-            }
-        }
-        if wanted("slice_tiny_64x64") {
-            b.tiny();
+        );
+        Bench {
+            context,
+            adapter,
+            reps,
+            timestamps,
+            period_ns,
+            rows: Vec::new(),
+            inputs: Default::default(),
+            output: Default::default(),
         }
     }
-    // The fraction of the copy roof, and the JSON lines.
-    if let Some(path) = &o.json {
+
+    /// copy_buffer_to_buffer of `data`'s bytes, for comparison with the roof copy.
+    fn copy_buffer_comparison(&self, data: &[u8]) {
+        let features = self.context.device().features();
+        if !features.contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS) {
+            return;
+        }
+        let source = self.buffer(data);
+        let target = self.empty(data.len() as u64);
+        let ms = self.time_copy(&source, &target);
+        println!(
+            "{:32} {:10.4} ms {:9.1} GB/s   copy_buffer_to_buffer, for comparison",
+            "copy_256MiB (copy_buffer)",
+            ms,
+            2.0 * data.len() as f64 / (ms * 1e-3) / 1e9
+        );
+    }
+
+    /// One JSON object a line, with the fields of `torch_peer.py` and the roof fraction.
+    fn write_json(&self, path: &str, roof_gbps: f64) {
         let mut f = std::fs::File::create(path).expect("json file");
-        for r in &b.rows {
-            let roof = if roof_ms.is_nan() {
-                f64::NAN
-            } else {
-                r.gbps() / (2.0 * (n * n * 4) as f64 / (roof_ms * 1e-3) / 1e9)
-            };
+        for r in &self.rows {
+            let roof = r.gbps() / roof_gbps;
             writeln!(
                 f,
                 "{{\"workload\": \"{}\", \"ms\": {}, \"bytes\": {}, \"GBps\": {}, \"impl\": \"{}\", \"adapter\": \"{}\", \"roof_fraction\": {}, \"timing\": \"{}\"}}",
@@ -682,18 +367,348 @@ fn main() {
                 r.bytes,
                 r.gbps(),
                 r.implementation,
-                b.adapter.replace('"', "'"),
+                self.adapter.replace('"', "'"),
                 if roof.is_nan() { "null".to_string() } else { format!("{roof:.4}") },
                 r.note
             )
             .unwrap();
         }
     }
+}
+
+fn f32_tensor(sizes: &[u32]) -> TensorDesc {
+    TensorDesc::new(DataType::Float32, sizes)
+}
+
+/// The data the workloads share, made once from a seed: an [n, n] Float32 tensor, [k, n]
+/// updates, and the index patterns of WORKLOADS.md over a random choice of k rows.
+struct Data {
+    quick: bool,
+    n: u32,
+    k: u32,
+    rng: Rng,
+    a: Vec<u8>,
+    updates: Vec<u8>,
+    /// k distinct rows of 0..n.
+    rows: Vec<i64>,
+    rows_index: Vec<u8>,
+    diag_index: Vec<u8>,
+}
+
+impl Data {
+    fn new(quick: bool) -> Data {
+        let scale = |n: u32| if quick { (n / 16).max(1) } else { n };
+        let (n, k) = (scale(8192), scale(4096));
+        let mut rng = Rng::new(0x5EED);
+        let a = rng.bytes((n * n * 4) as usize);
+        let rows = permutation_prefix(&mut rng, n as u64, k as usize);
+        let (nu, ni) = (n as usize, n as i64);
+        let rows_index: Vec<i64> = (0..k as usize)
+            .flat_map(|i| std::iter::repeat_n(rows[i], nu))
+            .collect();
+        let diag_index: Vec<i64> = (0..k as usize * nu)
+            .map(|at| (rows[at / nu] + (at % nu) as i64) % ni)
+            .collect();
+        let updates = rng.bytes((k * n * 4) as usize);
+        Data {
+            quick,
+            n,
+            k,
+            rng,
+            a,
+            updates,
+            rows,
+            rows_index: int64s(&rows_index),
+            diag_index: int64s(&diag_index),
+        }
+    }
+
+    /// A size of WORKLOADS.md, or a 16th of it with --quick.
+    fn s(&self, n: u32) -> u32 {
+        if self.quick { (n / 16).max(1) } else { n }
+    }
+
+    /// The bytes of the roof copy: [n, n] Float32 read and written.
+    fn roof_bytes(&self) -> u64 {
+        2 * (self.n as u64 * self.n as u64 * 4)
+    }
+
+    /// ScatterElements of [k, n] (or [n, k] along axis 1) into [n, n] of `data_type`.
+    fn scatter(&self, data_type: DataType, axis: u32, indices: &[u32]) -> OperatorDesc {
+        let n = self.n;
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[n, n]),
+            TensorDesc::new(DataType::Int64, indices),
+            TensorDesc::new(data_type, indices),
+            TensorDesc::new(data_type, &[n, n]),
+            axis,
+        )
+        .into()
+    }
+
+    /// What a ScatterElements of [k, n] moves: the copy, updates read and written, indices.
+    fn scatter_bytes(&self, width: u64) -> u64 {
+        let (n, k) = (self.n as u64, self.k as u64);
+        2 * n * n * width + 2 * k * n * width + k * n * 8
+    }
+}
+
+fn int64s(values: &[i64]) -> Vec<u8> {
+    bytemuck::cast_slice(values).to_vec()
+}
+
+/// The first `k` entries of a random permutation of `0..n`.
+fn permutation_prefix(rng: &mut Rng, n: u64, k: usize) -> Vec<i64> {
+    let mut p: Vec<i64> = (0..n as i64).collect();
+    for i in 0..k {
+        let j = i + rng.range(0, n - 1 - i as u64) as usize;
+        p.swap(i, j);
+    }
+    p.truncate(k);
+    p
+}
+
+/// A workload ready to time: the operator, its inputs by buffer name (each name's buffer is
+/// made once and kept), the bytes it moves as WORKLOADS.md counts them, and whether the
+/// output is bound to the input's own buffer (in place).
+struct Prepared<'d> {
+    desc: OperatorDesc,
+    inputs: Vec<(&'static str, Cow<'d, [u8]>)>,
+    bytes: u64,
+    in_place: bool,
+}
+
+impl<'d> Prepared<'d> {
+    fn new(desc: OperatorDesc, inputs: &[(&'static str, &'d [u8])], bytes: u64) -> Self {
+        Prepared {
+            desc,
+            inputs: inputs
+                .iter()
+                .map(|&(name, data)| (name, Cow::Borrowed(data)))
+                .collect(),
+            bytes,
+            in_place: false,
+        }
+    }
+}
+
+/// Float32 slice of `input` with `offsets`, `sizes` and `strides`.
+fn slice(input: &[u32], offsets: &[u32], sizes: &[u32], strides: &[u32]) -> OperatorDesc {
+    SliceDesc::new(
+        f32_tensor(input),
+        f32_tensor(sizes),
+        offsets,
+        sizes,
+        strides,
+    )
+    .into()
+}
+
+/// Makes a workload from the shared data.
+type Prepare = fn(&mut Data) -> Prepared<'_>;
+
+/// The workloads of WORKLOADS.md, in order (slice_tiny_64x64 is `Bench::tiny`).
+const WORKLOADS: &[(&str, Prepare)] = &[
+    ("copy_256MiB", |d| {
+        let n = d.n;
+        let bytes = d.roof_bytes();
+        Prepared::new(
+            slice(&[n, n], &[0, 0], &[n, n], &[1, 1]),
+            &[("a", &d.a)],
+            bytes,
+        )
+    }),
+    ("slice_contig", |d| {
+        let (r, c) = (d.s(6144), d.s(7168));
+        let desc = slice(&[d.n, d.n], &[d.s(1024), d.s(512)], &[r, c], &[1, 1]);
+        Prepared::new(desc, &[("a", &d.a)], 2 * (r * c * 4) as u64)
+    }),
+    ("slice_strided", |d| {
+        let m = d.s(4096);
+        let desc = slice(&[d.n, d.n], &[1, 1], &[m, m], &[2, 2]);
+        Prepared::new(desc, &[("a", &d.a)], 2 * (m * m * 4) as u64)
+    }),
+    ("slice_nchw_crop", |d| {
+        let (batch, channels) = (d.s(64), d.s(256));
+        let x = d.rng.bytes((batch * channels * 56 * 56 * 4) as usize);
+        let desc = slice(
+            &[batch, channels, 56, 56],
+            &[0, 0, 1, 1],
+            &[batch, channels, 54, 54],
+            &[1, 1, 1, 1],
+        );
+        let bytes = 2 * (batch * channels * 54 * 54 * 4) as u64;
+        let mut prepared = Prepared::new(desc, &[], bytes);
+        prepared.inputs.push(("nchw", Cow::Owned(x)));
+        prepared
+    }),
+    ("scatter_elements_rows", |d| {
+        let desc = d.scatter(DataType::Float32, 0, &[d.k, d.n]);
+        let inputs = [
+            ("a", &d.a[..]),
+            ("rows_index", &d.rows_index),
+            ("updates", &d.updates),
+        ];
+        Prepared::new(desc, &inputs, d.scatter_bytes(4))
+    }),
+    ("scatter_elements_diag", |d| {
+        let desc = d.scatter(DataType::Float32, 0, &[d.k, d.n]);
+        let inputs = [
+            ("a", &d.a[..]),
+            ("diag_index", &d.diag_index),
+            ("updates", &d.updates),
+        ];
+        Prepared::new(desc, &inputs, d.scatter_bytes(4))
+    }),
+    ("scatter_elements_rows_inplace", |d| {
+        let desc = d.scatter(DataType::Float32, 0, &[d.k, d.n]);
+        let (k, n) = (d.k as u64, d.n as u64);
+        let inputs = [
+            ("a_inplace", &d.a[..]),
+            ("rows_index", &d.rows_index),
+            ("updates", &d.updates),
+        ];
+        let mut prepared = Prepared::new(desc, &inputs, 2 * k * n * 4 + k * n * 8);
+        prepared.in_place = true;
+        prepared
+    }),
+    ("scatter_elements_axis1", |d| {
+        // idx[i, j] = (rows[j] + i) mod n over [n, k]: the transpose of the diagonal pattern.
+        let ni = d.n as i64;
+        let axis1: Vec<i64> = (0..ni)
+            .flat_map(|i| d.rows.iter().map(move |&r| (r + i) % ni))
+            .collect();
+        let desc = d.scatter(DataType::Float32, 1, &[d.n, d.k]);
+        let mut prepared = Prepared::new(desc, &[("a", &d.a)], d.scatter_bytes(4));
+        prepared
+            .inputs
+            .push(("axis1_index", Cow::Owned(int64s(&axis1))));
+        prepared.inputs.push(("updates", Cow::Borrowed(&d.updates)));
+        prepared
+    }),
+    ("scatter_nd_rows", |d| {
+        let (rows, width, picked) = (d.s(262144), 256u32, d.s(65536));
+        let input = d.rng.bytes((rows * width * 4) as usize);
+        let ids = permutation_prefix(&mut d.rng, rows as u64, picked as usize);
+        let updates = d.rng.bytes((picked * width * 4) as usize);
+        let desc = ScatterNdDesc::new(
+            f32_tensor(&[rows, width]),
+            TensorDesc::new(DataType::Int64, &[picked, 1]),
+            f32_tensor(&[picked, width]),
+            f32_tensor(&[rows, width]),
+            2,
+            2,
+        );
+        let bytes =
+            2 * (rows * width * 4) as u64 + 2 * (picked * width * 4) as u64 + picked as u64 * 8;
+        let mut prepared = Prepared::new(desc.into(), &[], bytes);
+        prepared.inputs = vec![
+            ("nd_input", Cow::Owned(input)),
+            ("nd_ids", Cow::Owned(int64s(&ids))),
+            ("nd_updates", Cow::Owned(updates)),
+        ];
+        prepared
+    }),
+    ("scatter_nd_points", |d| {
+        let n = d.n;
+        let points = (n as u64 * n as u64 / 16) as usize;
+        let flat = permutation_prefix(&mut d.rng, n as u64 * n as u64, points);
+        let pairs: Vec<i64> = flat
+            .iter()
+            .flat_map(|&f| [f / n as i64, f % n as i64])
+            .collect();
+        let point_updates = d.rng.bytes(points * 4);
+        let desc = ScatterNdDesc::new(
+            f32_tensor(&[n, n]),
+            TensorDesc::new(DataType::Int64, &[points as u32, 2]),
+            f32_tensor(&[points as u32]),
+            f32_tensor(&[n, n]),
+            2,
+            2,
+        );
+        let bytes = d.roof_bytes() + 2 * points as u64 * 4 + 2 * points as u64 * 8;
+        let mut prepared = Prepared::new(desc.into(), &[("a", &d.a)], bytes);
+        prepared.inputs.push(("points", Cow::Owned(int64s(&pairs))));
+        prepared
+            .inputs
+            .push(("point_updates", Cow::Owned(point_updates)));
+        prepared
+    }),
+    ("gather_elements_diag", |d| {
+        let (n, k) = (d.n, d.k);
+        let desc = GatherElementsDesc::new(
+            f32_tensor(&[n, n]),
+            TensorDesc::new(DataType::Int64, &[k, n]),
+            f32_tensor(&[k, n]),
+            0,
+        );
+        let bytes = 2 * (k * n * 4) as u64 + (k * n) as u64 * 8;
+        let inputs = [("a", &d.a[..]), ("diag_index", &d.diag_index)];
+        Prepared::new(desc.into(), &inputs, bytes)
+    }),
+    ("scatter_elements_rows_u8", |d| {
+        narrow_rows(d, DataType::UInt8)
+    }),
+    ("scatter_elements_rows_f16", |d| {
+        narrow_rows(d, DataType::Float16)
+    }),
+];
+
+/// scatter_elements_rows on 1- or 2-byte elements: the same bytes, read as narrower ones.
+fn narrow_rows(d: &mut Data, data_type: DataType) -> Prepared<'_> {
+    let width = data_type.size_in_bytes();
+    let (n, k) = (d.n, d.k);
+    let desc = d.scatter(data_type, 0, &[k, n]);
+    let names = if width == 1 {
+        ["scatter_elements_rows_u8", "updates_u8"]
+    } else {
+        ["scatter_elements_rows_f16", "updates_f16"]
+    };
+    let inputs = [
+        (names[0], &d.a[..(n * n * width) as usize]),
+        ("rows_index", &d.rows_index),
+        (names[1], &d.updates[..(k * n * width) as usize]),
+    ];
+    Prepared::new(desc, &inputs, d.scatter_bytes(width as u64))
+}
+
+fn main() {
+    env_logger::init();
+    let o = options();
+    let mut b = Bench::new(Context::new_blocking().expect("an adapter"), o.reps);
+    let wanted = |name: &str| {
+        o.only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|w| w == name))
+    };
+    let mut data = Data::new(o.quick);
+    let mut roof_ms = f64::NAN;
+    for round in 0..o.repeat {
+        if round > 0 {
+            println!("\nround {}", round + 1);
+            b.rows.clear();
+        }
+        for &(name, prepare) in WORKLOADS.iter().filter(|(name, _)| wanted(name)) {
+            let prepared = prepare(&mut data);
+            let ms = b.operator(name, &prepared);
+            if name == "copy_256MiB" {
+                // The roof: the same bytes by this library's widest copy, and by the API's.
+                roof_ms = ms;
+                b.copy_buffer_comparison(&data.a);
+            }
+        }
+        if wanted("slice_tiny_64x64") {
+            b.tiny();
+        }
+    }
+    let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;
+    if let Some(path) = &o.json {
+        b.write_json(path, roof_gbps);
+    }
     if !roof_ms.is_nan() {
-        let roof = 2.0 * (n * n * 4) as f64 / (roof_ms * 1e-3) / 1e9;
-        println!("\nfraction of the copy roof ({roof:.1} GB/s):");
+        println!("\nfraction of the copy roof ({roof_gbps:.1} GB/s):");
         for r in &b.rows {
-            println!("{:32} {:6.1} %", r.workload, 100.0 * r.gbps() / roof);
+            println!("{:32} {:6.1} %", r.workload, 100.0 * r.gbps() / roof_gbps);
         }
     }
 }
@@ -753,15 +768,9 @@ impl Bench {
 
     /// slice_tiny_64x64: GPU time, wall-clock submit-to-done, and 1000 recorded into one encoder.
     fn tiny(&mut self) {
-        let desc = OperatorDesc::Slice(SliceDesc {
-            input: f32_tensor(&[64, 64]),
-            output: f32_tensor(&[32, 32]),
-            offsets: vec![0, 0],
-            sizes: vec![32, 32],
-            strides: vec![2, 2],
-        });
+        let desc = slice(&[64, 64], &[0, 0], &[32, 32], &[2, 2]);
         let bytes = 2 * 32 * 32 * 4;
-        let mut rng = Rng(7);
+        let mut rng = Rng::new(7);
         let operator = self.context.compile(&desc).expect("compile");
         let bound = Bound {
             inputs: vec![self.buffer(&rng.bytes(64 * 64 * 4))],
