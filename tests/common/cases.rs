@@ -620,6 +620,10 @@ fn f32_bytes(values: &[f32]) -> Vec<u8> {
     bytemuck::cast_slice(values).to_vec()
 }
 
+fn f32_tensor(sizes: &[u32]) -> TensorDesc {
+    TensorDesc::new(DataType::Float32, sizes)
+}
+
 fn worked(desc: impl Into<OperatorDesc>, inputs: &[Vec<u8>], output: &[f32]) -> Worked {
     Worked {
         case: Case {
@@ -633,7 +637,6 @@ fn worked(desc: impl Into<OperatorDesc>, inputs: &[Vec<u8>], output: &[f32]) -> 
 /// DML_SLICE's examples: slices of the 4x4 input 1..=16 (`second`: the strided example 2).
 pub fn slice_page_example(second: bool) -> Worked {
     let input = f32_bytes(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
-    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
     let (sizes, offsets, strides, output): (&[u32], &[u32], &[u32], &[f32]) = if second {
         (
             &[1, 1, 2, 2],
@@ -662,7 +665,6 @@ pub fn slice_page_example(second: bool) -> Worked {
 /// DML_SCATTER's 1-D example; the output given is the last-wins one (two updates aim at
 /// element 3).
 pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
-    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
     let desc = ScatterElementsDesc::new(
         f32_tensor(&[5]),
         TensorDesc::new(DataType::UInt32, &[4]),
@@ -681,7 +683,6 @@ pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
 
 /// DML_SCATTER's 2-D example (the page says the input is {2,3}; its own data is {3,3}).
 pub fn scatter_page_example_2() -> Worked {
-    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
     let desc = ScatterElementsDesc::new(
         f32_tensor(&[3, 3]),
         TensorDesc::new(DataType::UInt32, &[2, 3]),
@@ -699,7 +700,6 @@ pub fn scatter_page_example_2() -> Worked {
 
 /// DML_SCATTER_ND's example (the page lists the indices as FLOAT32; they are UINT32).
 pub fn scatter_nd_page_example() -> Worked {
-    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
     let desc = ScatterNdDesc::new(
         f32_tensor(&[8]),
         TensorDesc::new(DataType::UInt32, &[4, 1]),
@@ -718,7 +718,6 @@ pub fn scatter_nd_page_example() -> Worked {
 
 /// A 1-D scatter whose second index, 5, is out of range for 5 elements (the third, -6, too).
 pub fn out_of_range_scatter() -> Case {
-    let f32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
     let desc = ScatterElementsDesc::new(
         f32_tensor(&[5]),
         TensorDesc::new(DataType::Int32, &[3]),
