@@ -137,6 +137,20 @@ pub enum Error {
     )]
     TupleSize { value: u32, max: u32 },
 
+    // ---- typed slices (`Context::run_typed`) ----
+    #[error("{tensor}: a slice of {slice:?} elements for a tensor of {expected:?}")]
+    SliceDataType {
+        tensor: &'static str,
+        slice: DataType,
+        expected: DataType,
+    },
+    #[error("{tensor}: a slice of {given} elements; the tensor's layout spans {required}")]
+    SliceLength {
+        tensor: &'static str,
+        given: u64,
+        required: u64,
+    },
+
     // ---- buffers and limits ----
     #[error("{actual} input buffers given; the operator takes {expected}")]
     InputCount { expected: usize, actual: usize },

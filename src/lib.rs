@@ -52,6 +52,7 @@ pub mod reference;
 mod shaders;
 mod status;
 mod tensor;
+mod typed;
 
 pub use compiled::CompiledOperator;
 pub use context::Context;
@@ -61,6 +62,7 @@ pub use ops::{
     ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
 };
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
+pub use typed::{Element, Elements};
 
 /// One shader variant the library can dispatch.
 #[derive(Clone, Debug)]

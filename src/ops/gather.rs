@@ -24,6 +24,26 @@ use crate::tensor::TensorDesc;
 /// * An index must lie in `[-n, n)` (signed) or `[0, n)` (unsigned), `n = input.sizes[axis]`.
 ///   An out-of-range index never reads outside the input: its output elements are written as
 ///   zero and `run` reports [`Error::IndexOutOfRange`].
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, GatherDesc, OperatorDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // Columns 2 and 0 (as -1 and 0: negative indices count from the end) of a 2x3 matrix.
+/// let desc: OperatorDesc = GatherDesc::new(
+///     TensorDesc::new(DataType::Float32, &[2, 3]), // input
+///     TensorDesc::new(DataType::Int32, &[1, 2]),   // indices
+///     TensorDesc::new(DataType::Float32, &[2, 2]), // output
+///     1,                                           // axis
+///     1,                                           // index_dimensions
+/// )
+/// .into();
+/// let input = [1f32, 2., 3., 4., 5., 6.];
+/// let columns = [-1i32, 0];
+/// let output: Vec<f32> = context.run_typed_blocking(&desc, &[(&input).into(), (&columns).into()])?;
+/// assert_eq!(output, [3., 1., 6., 4.]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatherDesc {
     pub input: TensorDesc,
@@ -59,6 +79,27 @@ impl GatherDesc {
 ///   input's data type; outside `axis` the indices' sizes are at most the input's (DirectML
 ///   asks for equality; smaller is accepted, as PyTorch and ONNX do).
 /// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`].
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, GatherElementsDesc, OperatorDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // DirectML's example: along axis 0, each output element picks its column's row.
+/// let desc: OperatorDesc = GatherElementsDesc::new(
+///     TensorDesc::new(DataType::Float16, &[3, 3]), // input
+///     TensorDesc::new(DataType::UInt32, &[2, 3]),  // indices
+///     TensorDesc::new(DataType::Float16, &[2, 3]), // output
+///     0,                                           // axis
+/// )
+/// .into();
+/// let input: Vec<half::f16> = (1..=9).map(|v| half::f16::from_f32(v as f32)).collect();
+/// let indices = [1u32, 2, 0, 2, 0, 0];
+/// let output: Vec<half::f16> =
+///     context.run_typed_blocking(&desc, &[(&input).into(), (&indices).into()])?;
+/// let output: Vec<f32> = output.iter().map(|v| v.to_f32()).collect();
+/// assert_eq!(output, [4., 8., 3., 7., 2., 3.]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatherElementsDesc {
     pub input: TensorDesc,
@@ -97,6 +138,27 @@ impl GatherElementsDesc {
 ///   leading 1s. (DirectML's page writes the trailing part as the input's last `q` sizes; its
 ///   own ScatterND example settles it as here, as ONNX defines GatherND.)
 /// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`], per component.
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, GatherNdDesc, OperatorDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // Elements [1, 0] and [0, 2] of a 2x3 matrix (2-tuples address elements).
+/// let desc: OperatorDesc = GatherNdDesc::new(
+///     TensorDesc::new(DataType::Int16, &[2, 3]), // input
+///     TensorDesc::new(DataType::Int64, &[2, 2]), // indices
+///     TensorDesc::new(DataType::Int16, &[2]),    // output
+///     2,                                         // input_dimension_count
+///     2,                                         // indices_dimension_count
+///     0,                                         // batch_dimension_count
+/// )
+/// .into();
+/// let input = [10i16, 11, 12, 20, 21, 22];
+/// let tuples = [1i64, 0, 0, 2];
+/// let output: Vec<i16> = context.run_typed_blocking(&desc, &[(&input).into(), (&tuples).into()])?;
+/// assert_eq!(output, [20, 12]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GatherNdDesc {
     pub input: TensorDesc,

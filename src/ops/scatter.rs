@@ -40,6 +40,32 @@ pub enum DuplicateMode {
 /// * Several updates aimed at one element: see [`DuplicateMode`].
 /// * `output` may be bound to the input's own buffer range (in place, same layout): the
 ///   `output = input` copy is then skipped.
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, DuplicateMode, OperatorDesc, ScatterElementsDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // DirectML's 1-D example: two updates aim at element 3; in last-wins mode the later one
+/// // (7) stays.
+/// let desc: OperatorDesc = ScatterElementsDesc::new(
+///     TensorDesc::new(DataType::Float32, &[5]), // input
+///     TensorDesc::new(DataType::Int32, &[4]),   // indices
+///     TensorDesc::new(DataType::Float32, &[4]), // updates
+///     TensorDesc::new(DataType::Float32, &[5]), // output
+///     0,                                        // axis
+/// )
+/// .with_duplicates(DuplicateMode::LastWins)
+/// .into();
+/// let input = [0f32, 1., 2., 3., 4.];
+/// let indices = [3i32, 1, -2, 0]; // -2 counts from the end: element 3
+/// let updates = [5f32, 6., 7., 8.];
+/// let output: Vec<f32> = context.run_typed_blocking(
+///     &desc,
+///     &[(&input).into(), (&indices).into(), (&updates).into()],
+/// )?;
+/// assert_eq!(output, [8., 6., 2., 7., 4.]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScatterElementsDesc {
     pub input: TensorDesc,
@@ -93,6 +119,29 @@ impl ScatterElementsDesc {
 ///   input's sizes and data type.
 /// * Index ranges, out-of-range updates, duplicates and in-place operation as for
 ///   [`ScatterElementsDesc`], per tuple component.
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, OperatorDesc, ScatterNdDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // Rows 2 and 0 of a 3x2 matrix replaced (1-tuples address rows).
+/// let desc: OperatorDesc = ScatterNdDesc::new(
+///     TensorDesc::new(DataType::Int64, &[3, 2]), // input
+///     TensorDesc::new(DataType::UInt32, &[2, 1]), // indices
+///     TensorDesc::new(DataType::Int64, &[2, 2]), // updates
+///     TensorDesc::new(DataType::Int64, &[3, 2]), // output
+///     2,                                         // input_dimension_count
+///     2,                                         // indices_dimension_count
+/// )
+/// .into();
+/// let input = [1i64, 2, 3, 4, 5, 6];
+/// let rows = [2u32, 0];
+/// let updates = [-5i64, -6, -1, -2];
+/// let output: Vec<i64> =
+///     context.run_typed_blocking(&desc, &[(&input).into(), (&rows).into(), (&updates).into()])?;
+/// assert_eq!(output, [-1, -2, 3, 4, -5, -6]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScatterNdDesc {
     pub input: TensorDesc,

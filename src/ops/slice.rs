@@ -12,6 +12,25 @@ use crate::tensor::TensorDesc;
 /// * `sizes` must equal the output's sizes; every `strides` value is at least 1.
 /// * Every element read lies inside the input: `offsets + strides * (sizes - 1) < input.sizes`.
 /// * Input and output share data type and rank; any of the 11 data types.
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, OperatorDesc, SliceDesc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // Every other column of rows 1 and 2 of a 3x4 matrix.
+/// let desc: OperatorDesc = SliceDesc::new(
+///     TensorDesc::new(DataType::Int32, &[3, 4]), // input
+///     TensorDesc::new(DataType::Int32, &[2, 2]), // output
+///     &[1, 0],                                   // offsets
+///     &[2, 2],                                   // sizes
+///     &[1, 2],                                   // strides
+/// )
+/// .into();
+/// let input: Vec<i32> = (0..12).collect();
+/// let output: Vec<i32> = context.run_typed_blocking(&desc, &[(&input).into()])?;
+/// assert_eq!(output, [4, 6, 8, 10]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SliceDesc {
     pub input: TensorDesc,
@@ -48,6 +67,25 @@ impl SliceDesc {
 ///   element backwards.
 /// * The output's size is `ceil(input_window_sizes[d] / |input_window_strides[d]|)`.
 /// * Input and output share data type and rank; any of the 11 data types.
+///
+/// ```
+/// use dml_wgsl::{Context, DataType, OperatorDesc, Slice1Desc, TensorDesc};
+///
+/// let context = Context::new_blocking()?;
+/// // Elements 2..=6 of a vector, walked backwards in steps of 2.
+/// let desc: OperatorDesc = Slice1Desc::new(
+///     TensorDesc::new(DataType::UInt8, &[8]), // input
+///     TensorDesc::new(DataType::UInt8, &[3]), // output
+///     &[2],                                   // input_window_offsets
+///     &[5],                                   // input_window_sizes
+///     &[-2],                                  // input_window_strides
+/// )
+/// .into();
+/// let input: Vec<u8> = (10..18).collect();
+/// let output: Vec<u8> = context.run_typed_blocking(&desc, &[(&input).into()])?;
+/// assert_eq!(output, [16, 14, 12]);
+/// # Ok::<(), dml_wgsl::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Slice1Desc {
     pub input: TensorDesc,
