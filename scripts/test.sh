@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, GPU (on the default adapter; lavapipe without a GPU)
-# and doc tests natively; then the browser tests (tests/web.rs, wasm32 in headless Chromium
-# on WebGPU) and the tour page (examples/web, loaded in headless Chromium and checked).
-# A missing adapter, native or WebGPU, fails the tests; nothing is skipped.
+# and doc tests natively, then again on wgpu's GL backend (llvmpipe through EGL without a
+# GPU); the application example (examples/decode.rs); then the browser tests (tests/web.rs,
+# wasm32 in headless Chromium on WebGPU) and the tour page (examples/web, loaded in headless
+# Chromium and checked). A missing adapter, native, GL or WebGPU, fails the tests; nothing
+# is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lavapipe.sh
 ensure_vulkan_driver
+ensure_gl_driver
 . scripts/wasm.sh
 ensure_wasm_tools
 echo "== native: cargo test"
 cargo test
+echo "== native on wgpu's GL backend: WGPU_BACKEND=gl cargo test"
+WGPU_BACKEND=gl cargo test
+echo "== an application on its own device: cargo run --release --example decode"
+cargo run --release --example decode
 echo "== browser: cargo test --target wasm32-unknown-unknown --test web (headless Chromium, WebGPU)"
 # Only tests/web.rs: the other test files are native-only, and doc tests do not run in a browser.
 cargo test --target wasm32-unknown-unknown --test web -- --nocapture

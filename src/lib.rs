@@ -34,6 +34,30 @@
 //! Every descriptor is validated before any GPU work, and each broken rule is its own
 //! [`Error`] variant naming the field, the value and the rule; the library never lets wgpu's
 //! default error handler fire. [`mod@reference`] holds the CPU semantics the GPU is tested against.
+//! With Rust element types instead of bytes, [`Context::run_typed`] takes and returns typed
+//! slices ([`Element`], [`Elements`]).
+//!
+//! ## Semantics
+//!
+//! Each operator's desc states its shapes, index ranges and rules, with a runnable example:
+//! [`SliceDesc`], [`Slice1Desc`], [`ScatterElementsDesc`], [`ScatterNdDesc`], [`GatherDesc`],
+//! [`GatherElementsDesc`], [`GatherNdDesc`]; [`TensorDesc`] the layout rules. Where DirectML
+//! leaves behaviour undefined, this crate defines it:
+//!
+//! * **Out-of-range indices** never touch memory outside the tensors: a scatter skips the
+//!   update, a gather writes zero, and [`Error::IndexOutOfRange`] names the first one in the
+//!   indices' row-major order (from [`Context::run`], or
+//!   [`CompiledOperator::check_status`] after `record`). Signed indices in `[-n, 0)` count
+//!   from the end; 64-bit indices are compared whole.
+//! * **Duplicate scatter targets** never tear: see [`DuplicateMode`].
+//! * **Right-aligned sizes**: a gather's output and ScatterND's updates hold their
+//!   meaningful sizes right-aligned, adding or cropping leading 1s.
+//! * **Errors, not panics**: every rule is checked before GPU work, each its own [`Error`]
+//!   variant naming the field, the value and the rule; sizes whose products overflow are
+//!   errors too.
+//!
+//! The README's "Semantics" section (in the repository and on crates.io) gathers these with
+//! the tensor rules in one place.
 
 // The doc tests use the blocking (native-only) API: for wasm32 they compile to nothing.
 #![doc(test(attr(
