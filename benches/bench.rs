@@ -808,6 +808,36 @@ impl Bench {
             implementation: "dml-wgsl".into(),
             note: "wall clock submit-to-done".into(),
         });
+        // Recording alone: `record` of the same operator on the same buffers, 1000 times into
+        // one encoder, over 20 rounds; the median round's time per operator. (Submitting and
+        // waiting are left out: this is the CPU cost an application pays per operator.)
+        let mut rounds: Vec<f64> = (0..20)
+            .map(|_| {
+                let mut encoder = device.create_command_encoder(&Default::default());
+                let start = Instant::now();
+                for _ in 0..1000 {
+                    operator
+                        .record(&mut encoder, std::slice::from_ref(&input), output.clone())
+                        .unwrap();
+                }
+                let per_operator = start.elapsed().as_secs_f64() * 1e3 / 1000.0;
+                drop(encoder);
+                per_operator
+            })
+            .collect();
+        rounds.sort_by(|a, b| a.total_cmp(b));
+        let record_ms = rounds[rounds.len() / 2];
+        println!(
+            "{:32} {:10.4} ms (CPU: record alone, same buffers, median of 20 rounds of 1000)",
+            "slice_tiny_64x64 record", record_ms
+        );
+        self.rows.push(Row {
+            workload: "slice_tiny_64x64_record_cpu".into(),
+            ms: record_ms,
+            bytes,
+            implementation: "dml-wgsl".into(),
+            note: "CPU time of record alone".into(),
+        });
         // 1000 operators in one encoder, each writing its own output (1000 different tiny
         // results, as an application would record them): GPU time between the first pass's
         // start and the last's end, and wall clock of recording, submitting and waiting.

@@ -2,7 +2,7 @@
 //! encoders on the caller's buffers.
 
 use std::num::NonZeroU64;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
@@ -44,7 +44,21 @@ pub struct CompiledOperator {
     pub(crate) scratch: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
     pub(crate) in_place: InPlace,
+    /// The bind groups of the last few binding sets `record` saw, least recent first.
+    pub(crate) bind_groups: Mutex<Vec<(BindingKey, StepBindGroups)>>,
 }
+
+/// How many binding sets a compiled operator keeps bind groups for. Their buffers stay alive
+/// while cached: a few per operator, dropped as newer ones come or with the operator.
+const BIND_GROUP_CACHE: usize = 4;
+
+/// One bind group per step (`None` where the step binds nothing), shared with the cache.
+type StepBindGroups = Arc<Vec<Option<wgpu::BindGroup>>>;
+
+/// What a set of bind groups depends on: each binding's buffer and offset, inputs then the
+/// output (the sizes bound are the tensors' own).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct BindingKey(Vec<(wgpu::Buffer, u64)>);
 
 impl CompiledOperator {
     /// The byte size each input binding must have at least, in `record`'s order.
@@ -157,22 +171,73 @@ impl CompiledOperator {
                 size: NonZeroU64::new(bytes),
             })
         };
-        // A buffer of another device passes every check above, and wgpu finds it only when the
-        // bind group is created: catch that here rather than in wgpu's default handler.
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut dispatches = Vec::new();
+        // The bind groups of these bindings: from the cache, or made now.
+        let key = BindingKey(
+            inputs
+                .iter()
+                .chain([&output])
+                .map(|b| (b.buffer.clone(), b.offset))
+                .collect(),
+        );
+        let groups = match self.cached_bind_groups(&key) {
+            Some(groups) => groups,
+            None => {
+                let groups = Arc::new(self.make_bind_groups(in_place, &bound)?);
+                self.cache_bind_groups(key, groups.clone());
+                groups
+            }
+        };
         for step in &self.steps {
-            match step {
-                CompiledStep::Clear(role) => {
-                    let b = bound(*role)?;
-                    encoder.clear_buffer(b.buffer, 0, None);
-                }
-                CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => {}
+            if let CompiledStep::Clear(role) = step {
+                encoder.clear_buffer(bound(*role)?.buffer, 0, None);
+            }
+        }
+        let dispatches: Vec<_> = self
+            .steps
+            .iter()
+            .zip(groups.iter())
+            .filter_map(|(step, group)| match (step, group) {
+                (
+                    CompiledStep::Dispatch {
+                        pipeline,
+                        workgroups,
+                        ..
+                    },
+                    Some(group),
+                ) => Some((pipeline, group, *workgroups)),
+                _ => None,
+            })
+            .collect();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("dml-wgsl"),
+            timestamp_writes,
+        });
+        for (pipeline, bind_group, [x, y, z]) in &dispatches {
+            pass.set_pipeline(&pipeline.pipeline);
+            pass.set_bind_group(0, *bind_group, &[]);
+            pass.dispatch_workgroups(*x, *y, *z);
+        }
+        Ok(())
+    }
+
+    /// One bind group per step (`None` for clears and for the copy skipped in place).
+    fn make_bind_groups<'a>(
+        &self,
+        in_place: bool,
+        bound: &dyn Fn(Role) -> Result<wgpu::BufferBinding<'a>>,
+    ) -> Result<Vec<Option<wgpu::BindGroup>>> {
+        // A buffer of another device passes every check in `record`, and wgpu finds it only
+        // when the bind group is created: catch that here rather than in wgpu's default handler.
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut groups = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let group = match step {
+                CompiledStep::Clear(_) => None,
+                CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => None,
                 CompiledStep::Dispatch {
                     kernel,
                     pipeline,
                     params,
-                    workgroups,
                     ..
                 } => {
                     let mut entries = vec![wgpu::BindGroupEntry {
@@ -185,28 +250,37 @@ impl CompiledOperator {
                             resource: wgpu::BindingResource::Buffer(bound(binding.role)?),
                         });
                     }
-                    let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                         label: Some("dml-wgsl"),
                         layout: &pipeline.bind_group_layout,
                         entries: &entries,
-                    });
-                    dispatches.push((pipeline, bind_group, *workgroups));
+                    }))
                 }
-            }
+            };
+            groups.push(group);
         }
         if let Some(Some(error)) = ready(scope.pop()) {
             return Err(Error::Wgpu(error.to_string()));
         }
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("dml-wgsl"),
-            timestamp_writes,
-        });
-        for (pipeline, bind_group, [x, y, z]) in &dispatches {
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(*x, *y, *z);
+        Ok(groups)
+    }
+
+    /// The bind groups made for `key` by a recent `record`, now the most recent.
+    fn cached_bind_groups(&self, key: &BindingKey) -> Option<StepBindGroups> {
+        let mut cache = self.bind_groups.lock().unwrap_or_else(|p| p.into_inner());
+        let at = cache.iter().position(|(k, _)| k == key)?;
+        let entry = cache.remove(at);
+        let groups = entry.1.clone();
+        cache.push(entry);
+        Some(groups)
+    }
+
+    fn cache_bind_groups(&self, key: BindingKey, groups: StepBindGroups) {
+        let mut cache = self.bind_groups.lock().unwrap_or_else(|p| p.into_inner());
+        if cache.len() == BIND_GROUP_CACHE {
+            cache.remove(0);
         }
-        Ok(())
+        cache.push((key, groups));
     }
 
     /// Whether the operator reads index tensors and so reports out-of-range indices.

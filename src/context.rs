@@ -193,6 +193,7 @@ impl Context {
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
             index_report: lowered.index_report,
             in_place: lowered.in_place,
+            bind_groups: Mutex::default(),
         })
     }
 

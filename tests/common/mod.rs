@@ -3,7 +3,7 @@
 //! browser tests) over the random cases (`cases.rs`).
 #![allow(dead_code, unused_imports)] // each test binary uses its own part
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 pub mod cases;
 pub mod check;
@@ -12,10 +12,15 @@ pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on};
 use dml_wgsl::{Context, OperatorDesc, reference};
 
+/// Held while a test opens a wgpu instance, adapter and device: on the NVIDIA H100 (driver
+/// 580), tests opening devices on several threads at once hung in about 1 run in 6.
+static OPENING_DEVICES: Mutex<()> = Mutex::new(());
+
 /// The test binary's context. A missing adapter fails the test, never skips it.
 pub fn context() -> &'static Context {
     static CONTEXT: OnceLock<Context> = OnceLock::new();
     CONTEXT.get_or_init(|| {
+        let _opening = OPENING_DEVICES.lock().unwrap_or_else(|p| p.into_inner());
         let context = Context::new_blocking().unwrap_or_else(|e| {
             panic!("GPU tests need an adapter (lavapipe: apt-get install mesa-vulkan-drivers): {e}")
         });
@@ -33,6 +38,7 @@ pub fn limited_context(change: impl Fn(&mut wgpu::Limits)) -> Context {
 /// `count` contexts on devices of one adapter (one wgpu instance), limits changed as in
 /// [`limited_context`].
 pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec<Context> {
+    let _opening = OPENING_DEVICES.lock().unwrap_or_else(|p| p.into_inner());
     pollster::block_on(async {
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
