@@ -1,6 +1,27 @@
 # Sourced by scripts/tour.sh and scripts/test.sh: makes sure a Vulkan driver is present (on a
 # machine without a GPU, Mesa's lavapipe: Debian package mesa-vulkan-drivers), and for the
 # GL run, Mesa's EGL.
+
+# Installs Debian packages `$2...` (what they are for: `$1`) as root or with password-less
+# sudo; otherwise prints the command and fails.
+install_debian_packages() {
+    local what="$1"
+    shift
+    local install="apt-get install -y --no-install-recommends $*"
+    if command -v apt-get >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ]; then
+            echo "Installing $what: $install"
+            (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && return 0
+        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            echo "Installing $what: sudo $install"
+            (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && return 0
+        fi
+    fi
+    echo "$what is missing. On Debian, install it with:" >&2
+    echo "    sudo $install" >&2
+    return 1
+}
+
 ensure_vulkan_driver() {
     # Any Vulkan driver manifest will do (an unmatched glob stays literal and does not exist).
     local manifest
@@ -9,22 +30,10 @@ ensure_vulkan_driver() {
             return 0
         fi
     done
-    local install="apt-get install -y --no-install-recommends mesa-vulkan-drivers"
-    if command -v apt-get >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ]; then
-            echo "Installing Mesa's lavapipe Vulkan driver: $install"
-            (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && return 0
-        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            echo "Installing Mesa's lavapipe Vulkan driver: sudo $install"
-            (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && return 0
-        fi
-    fi
-    echo "No Vulkan driver found. On Debian, install Mesa's CPU driver (lavapipe) with:" >&2
-    echo "    sudo $install" >&2
-    return 1
+    install_debian_packages "Mesa's lavapipe Vulkan driver" mesa-vulkan-drivers
 }
-# wgpu's GL backend on a machine without a GPU: Mesa's llvmpipe through EGL (Debian packages
-# libegl1, libegl-mesa0, libgles2).
+
+# wgpu's GL backend on a machine without a GPU: Mesa's llvmpipe through EGL.
 ensure_gl_driver() {
     # The library list in a variable: `ldconfig -p | grep -q` fails under pipefail when grep
     # stops reading early.
@@ -33,19 +42,8 @@ ensure_gl_driver() {
     if [[ "$libraries" == *libEGL_mesa.so* && "$libraries" == *libGLESv2.so* ]]; then
         return 0
     fi
-    local install="apt-get install -y --no-install-recommends libegl1 libegl-mesa0 libgles2"
-    if command -v apt-get >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ]; then
-            echo "Installing Mesa's EGL and GLES (llvmpipe for wgpu's GL backend): $install"
-            (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && return 0
-        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            echo "Installing Mesa's EGL and GLES: sudo $install"
-            (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && return 0
-        fi
-    fi
-    echo "The GL run needs Mesa's EGL and GLES. On Debian:" >&2
-    echo "    sudo $install" >&2
-    return 1
+    install_debian_packages "Mesa's EGL and GLES (llvmpipe for wgpu's GL backend)" \
+        libegl1 libegl-mesa0 libgles2
 }
 
 # The Vulkan loader's window-system layers warn without this; nothing here opens a window.
