@@ -138,17 +138,22 @@ impl TensorDesc {
         self.checked_minimum_size_in_bytes().unwrap_or(!3)
     }
 
-    /// [`TensorDesc::minimum_size_in_bytes`], or `None` where it passes `u64::MAX`. Computed
-    /// in `u128`, where eight products of two 32-bit numbers cannot overflow.
+    /// [`TensorDesc::minimum_size_in_bytes`], or `None` where it passes `u64::MAX`.
     pub fn checked_minimum_size_in_bytes(&self) -> Option<u64> {
+        let bytes = self.span_u128() * self.data_type.size_in_bytes() as u128;
+        u64::try_from(bytes.next_multiple_of(4)).ok()
+    }
+
+    /// The elements the layout spans, `sum((size - 1) * stride) + 1`, in `u128`, where eight
+    /// products of two 32-bit numbers cannot overflow.
+    pub(crate) fn span_u128(&self) -> u128 {
         let last: u128 = self
             .sizes
             .iter()
             .zip(self.effective_strides())
             .map(|(&size, stride)| (size as u128).saturating_sub(1) * stride as u128)
             .sum();
-        let bytes = (last + 1) * self.data_type.size_in_bytes() as u128;
-        u64::try_from(bytes.next_multiple_of(4)).ok()
+        last + 1
     }
 
     /// The bytes the tensor occupies: the given total size or the minimum.

@@ -98,13 +98,7 @@ impl TensorDesc {
     /// (for a packed tensor, its element count; with strides, gaps included). A typed slice
     /// for this tensor holds this many elements. Saturates at `u64::MAX`.
     pub fn element_span(&self) -> u64 {
-        let last: u128 = self
-            .sizes
-            .iter()
-            .zip(self.effective_strides())
-            .map(|(&size, stride)| (size as u128).saturating_sub(1) * stride as u128)
-            .sum();
-        u64::try_from(last + 1).unwrap_or(u64::MAX)
+        u64::try_from(self.span_u128()).unwrap_or(u64::MAX)
     }
 }
 
