@@ -12,13 +12,21 @@ fn gather(
         return;
     }
     let i = group_index(t);
-    let at = locate(i);
+    // Where tensors are split and only some windows bound, each element is handled by the
+    // dispatch that owns its windows (see owns_tuple); elsewhere every check is true.
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_output(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
         store_output(at.dense, Unit());
         return;
     }
-    store_output(at.dense, load_input(at.indexed));
+    if owns_input(at.indexed) {
+        store_output(at.dense, load_input(at.indexed));
+    }
 }
 
 // @word-begin
@@ -118,6 +126,6 @@ fn gather_words(
             word |= load_input(at.indexed) << (e * ELEMENT_BITS);
         }
     }
-    atomicStore(&output[base.dense / ELEMENTS_PER_WORD], word);
+    store_output_word(base.dense / ELEMENTS_PER_WORD, word);
 }
 // @sub-word-end

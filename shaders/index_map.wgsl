@@ -67,9 +67,9 @@ struct Location {
 // Index element e as (low, high) words; 32-bit signed values are sign-extended.
 fn index_words(e: u32) -> vec2<u32> {
     if (params.index_flags & 2u) != 0u {
-        return vec2<u32>(indices[2u * e], indices[2u * e + 1u]);
+        return load_indices_pair(e);
     }
-    let low = indices[e];
+    let low = load_indices_word(e);
     let negative = (params.index_flags & 1u) != 0u && (low & 0x80000000u) != 0u;
     return vec2<u32>(low, select(0u, 0xffffffffu, negative));
 }
@@ -127,8 +127,14 @@ fn apply_index(base: Location) -> Location {
     return at;
 }
 
-fn locate(i: u32) -> Location {
-    return apply_index(locate_base(i));
+// Whether this dispatch handles the tuple starting at indices element e: always, unless the
+// indices are split into windows and only some are bound (the whole tuple is then bound
+// where its first component is owned).
+fn owns_tuple(e: u32) -> bool {
+    if (params.index_flags & 2u) != 0u {
+        return owns_indices_pair(e);
+    }
+    return owns_indices(e);
 }
 
 // The group a thread handles: row-major, or column block by column block when tiled.
@@ -148,7 +154,7 @@ fn group_index(t: u32) -> u32 {
 // atomicMax keeps the lowest i, whose tuple is the first bad one in the indices' row-major
 // order.
 fn report_out_of_range(i: u32) {
-    atomicMax(&status[FIRST_BAD_UNIT], 0xffffffffu - i);
+    atomic_max_status(FIRST_BAD_UNIT, 0xffffffffu - i);
 }
 
 // One thread, after the main pass: the reported tuple's bad component and raw value, so the
@@ -161,13 +167,17 @@ fn describe_status(
     if local != 0u || any(workgroup != vec3<u32>(0u)) {
         return;
     }
-    let encoded = atomicLoad(&status[FIRST_BAD_UNIT]);
+    let encoded = atomic_load_status(FIRST_BAD_UNIT);
     if encoded == 0u {
         return;
     }
-    let at = locate(0xffffffffu - encoded);
+    let base = locate_base(0xffffffffu - encoded);
+    if !owns_tuple(base.tuple) {
+        return;
+    }
+    let at = apply_index(base);
     let v = index_words(at.tuple + at.bad_component * params.tuple_stride);
-    atomicStore(&status[BAD_COMPONENT], at.bad_component);
-    atomicStore(&status[VALUE_LOW], v.x);
-    atomicStore(&status[VALUE_HIGH], v.y);
+    atomic_store_status(BAD_COMPONENT, at.bad_component);
+    atomic_store_status(VALUE_LOW, v.x);
+    atomic_store_status(VALUE_HIGH, v.y);
 }

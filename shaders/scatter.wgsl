@@ -17,12 +17,20 @@ fn scatter(
         return;
     }
     let i = group_index(t);
-    let at = locate(i);
+    // Where tensors are split and only some windows bound, each update is applied by the
+    // dispatch that owns its windows (see owns_tuple); elsewhere every check is true.
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
         return;
     }
-    store_output(at.indexed, load_updates(at.dense));
+    if owns_output(at.indexed) {
+        store_output(at.indexed, load_updates(at.dense));
+    }
 }
 
 // @word-begin
@@ -112,7 +120,7 @@ fn scatter_words(
         whole = whole && at[e].bad_component == IN_RANGE && at[e].indexed == at[0].indexed + e;
     }
     if whole && at[0].indexed % ELEMENTS_PER_WORD == 0u {
-        atomicStore(&output[at[0].indexed / ELEMENTS_PER_WORD], updates[base.dense / ELEMENTS_PER_WORD]);
+        store_output_word(at[0].indexed / ELEMENTS_PER_WORD, load_updates_word(base.dense / ELEMENTS_PER_WORD));
         return;
     }
     for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
@@ -139,12 +147,18 @@ fn claim_targets(
         return;
     }
     let i = group_index(t);
-    let at = locate(i);
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) {
+        return;
+    }
+    let at = apply_index(base);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
         return;
     }
-    atomicMax(&winners[at.indexed], i + 1u);
+    if owns_winners(at.indexed) {
+        atomic_max_winners(at.indexed, i + 1u);
+    }
 }
 
 // Pass 2: only the winner writes, so no store can tear and the result is deterministic.
@@ -159,8 +173,15 @@ fn write_winners(
         return;
     }
     let i = group_index(t);
-    let at = locate(i);
-    if at.bad_component == IN_RANGE && atomicLoad(&winners[at.indexed]) == i + 1u {
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
+    if at.bad_component != IN_RANGE || !owns_winners(at.indexed) || !owns_output(at.indexed) {
+        return;
+    }
+    if atomic_load_winners(at.indexed) == i + 1u {
         store_output(at.indexed, load_updates(at.dense));
     }
 }

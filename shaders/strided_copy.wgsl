@@ -78,7 +78,11 @@ fn strided_copy(
         values[e] = load_input(from_element + e * input_step);
     }
     for (var e = 0u; e < n; e += 1u) {
-        store_output(to_element + e * output_step, values[e]);
+        // Always true unless tensors are split and only some windows bound: then the
+        // dispatch that owns both elements' windows copies them.
+        if owns_input(from_element + e * input_step) && owns_output(to_element + e * output_step) {
+            store_output(to_element + e * output_step, values[e]);
+        }
     }
 }
 

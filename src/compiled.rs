@@ -8,8 +8,9 @@ use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
 use crate::ops::{InPlace, IndexReport};
 use crate::pipeline::Pipeline;
-use crate::shaders::{Kernel, Role};
+use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
+use crate::windows::WindowPlan;
 
 /// A tensor's role and the bytes its binding needs.
 #[derive(Clone, Copy, Debug)]
@@ -22,12 +23,23 @@ pub(crate) struct TensorBinding {
 pub(crate) enum CompiledStep {
     Dispatch {
         kernel: Kernel,
+        windowing: Windowing,
         pipeline: Arc<Pipeline>,
         params: wgpu::Buffer,
         workgroups: [u32; 3],
         skip_in_place: bool,
+        /// One dispatch each (several where split tensors are bound a slab at a time).
+        passes: Vec<CompiledPass>,
     },
     Clear(Role),
+}
+
+/// One dispatch of a step: the first window bound of each split tensor, and the `windows`
+/// uniform of a partial windowing.
+#[derive(Debug)]
+pub(crate) struct CompiledPass {
+    pub first: [u32; ROLES],
+    pub windows: Option<wgpu::Buffer>,
 }
 
 /// A validated operator with its pipelines and parameters on the device, ready to be
@@ -44,6 +56,8 @@ pub struct CompiledOperator {
     pub(crate) scratch: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
     pub(crate) in_place: InPlace,
+    /// How tensors past the binding limit are split into windows.
+    pub(crate) windows: WindowPlan,
     /// The bind groups of the last few binding sets `record` saw, least recent first.
     pub(crate) bind_groups: Mutex<Vec<(BindingKey, StepBindGroups)>>,
 }
@@ -52,8 +66,9 @@ pub struct CompiledOperator {
 /// while cached: a few per operator, dropped as newer ones come or with the operator.
 const BIND_GROUP_CACHE: usize = 4;
 
-/// One bind group per step (`None` where the step binds nothing), shared with the cache.
-type StepBindGroups = Arc<Vec<Option<wgpu::BindGroup>>>;
+/// Per step, a bind group per dispatch (none where the step binds nothing), shared with the
+/// cache.
+type StepBindGroups = Arc<Vec<Vec<wgpu::BindGroup>>>;
 
 /// What a set of bind groups depends on: each binding's buffer and offset, inputs then the
 /// output (the sizes bound are the tensors' own).
@@ -197,72 +212,106 @@ impl CompiledOperator {
                 encoder.clear_buffer(bound(*role)?.buffer, 0, None);
             }
         }
-        let dispatches: Vec<_> = self
-            .steps
-            .iter()
-            .zip(groups.iter())
-            .filter_map(|(step, group)| match (step, group) {
-                (
-                    CompiledStep::Dispatch {
-                        pipeline,
-                        workgroups,
-                        ..
-                    },
-                    Some(group),
-                ) => Some((pipeline, group, *workgroups)),
-                _ => None,
-            })
-            .collect();
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
-        for (pipeline, bind_group, [x, y, z]) in &dispatches {
-            pass.set_pipeline(&pipeline.pipeline);
-            pass.set_bind_group(0, *bind_group, &[]);
-            pass.dispatch_workgroups(*x, *y, *z);
+        for (step, step_groups) in self.steps.iter().zip(groups.iter()) {
+            if let CompiledStep::Dispatch {
+                pipeline,
+                workgroups: [x, y, z],
+                ..
+            } = step
+            {
+                for bind_group in step_groups {
+                    pass.set_pipeline(&pipeline.pipeline);
+                    pass.set_bind_group(0, bind_group, &[]);
+                    pass.dispatch_workgroups(*x, *y, *z);
+                }
+            }
         }
         Ok(())
     }
 
-    /// One bind group per step (`None` for clears and for the copy skipped in place).
+    /// Per step, one bind group per dispatch (none for clears and for the copy skipped in
+    /// place). A split tensor is bound as the windows each dispatch binds.
     fn make_bind_groups<'a>(
         &self,
         in_place: bool,
         bound: &dyn Fn(Role) -> Result<wgpu::BufferBinding<'a>>,
-    ) -> Result<Vec<Option<wgpu::BindGroup>>> {
+    ) -> Result<Vec<Vec<wgpu::BindGroup>>> {
         // A buffer of another device passes every check in `record`, and wgpu finds it only
         // when the bind group is created: catch that here rather than in wgpu's default handler.
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut groups = Vec::with_capacity(self.steps.len());
         for step in &self.steps {
-            let group = match step {
-                CompiledStep::Clear(_) => None,
-                CompiledStep::Dispatch { skip_in_place, .. } if *skip_in_place && in_place => None,
-                CompiledStep::Dispatch {
-                    kernel,
-                    pipeline,
-                    params,
-                    ..
-                } => {
+            let mut step_groups = Vec::new();
+            if let CompiledStep::Dispatch {
+                kernel,
+                windowing,
+                pipeline,
+                params,
+                skip_in_place,
+                passes,
+                ..
+            } = step
+                && !(*skip_in_place && in_place)
+            {
+                let (numbers, windows_binding) = kernel.binding_numbers(windowing);
+                for pass in passes {
                     let mut entries = vec![wgpu::BindGroupEntry {
                         binding: 0,
                         resource: params.as_entire_binding(),
                     }];
-                    for (i, binding) in kernel.bindings().iter().enumerate() {
+                    for (binding, number) in kernel.bindings().iter().zip(&numbers) {
+                        let whole = bound(binding.role)?;
+                        let r = binding.role.index();
+                        if windowing.bound[r] == 0 {
+                            entries.push(wgpu::BindGroupEntry {
+                                binding: *number,
+                                resource: wgpu::BindingResource::Buffer(whole),
+                            });
+                            continue;
+                        }
+                        for k in 0..windowing.bound[r] {
+                            let (offset, size) = self
+                                .windows
+                                .window(
+                                    binding.role,
+                                    binding.entry_bytes(kernel.unit()),
+                                    whole.offset,
+                                    pass.first[r] + k,
+                                )
+                                .ok_or_else(|| {
+                                    Error::Wgpu(format!(
+                                        "internal: {:?} is not split",
+                                        binding.role
+                                    ))
+                                })?;
+                            entries.push(wgpu::BindGroupEntry {
+                                binding: number + k,
+                                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                                    buffer: whole.buffer,
+                                    offset,
+                                    size: NonZeroU64::new(size),
+                                }),
+                            });
+                        }
+                    }
+                    if let Some(windows) = &pass.windows {
                         entries.push(wgpu::BindGroupEntry {
-                            binding: i as u32 + 1,
-                            resource: wgpu::BindingResource::Buffer(bound(binding.role)?),
+                            binding: windows_binding,
+                            resource: windows.as_entire_binding(),
                         });
                     }
-                    Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    step_groups.push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                         label: Some("dml-wgsl"),
                         layout: &pipeline.bind_group_layout,
                         entries: &entries,
-                    }))
+                    }));
                 }
-            };
-            groups.push(group);
+            }
+            groups.push(step_groups);
         }
         if let Some(Some(error)) = ready(scope.pop()) {
             return Err(Error::Wgpu(error.to_string()));

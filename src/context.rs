@@ -5,12 +5,17 @@ use std::task::{Poll, Waker};
 
 use wgpu::util::DeviceExt;
 
-use crate::compiled::{CompiledOperator, CompiledStep, TensorBinding};
+use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBinding};
 use crate::error::{Error, Result};
 use crate::ops::{DeviceFacts, OperatorDesc, Step};
+use crate::params::Parameters;
 use crate::pipeline::PipelineCache;
-use crate::shaders::Kernel;
+use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
+use crate::windows::{Pass, WindowPlan};
+
+/// A dispatch step's windowing and its dispatches.
+type Planned = (Windowing, Vec<Pass>);
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
@@ -99,55 +104,80 @@ impl Context {
 
     /// Validates `desc` against its rules and this device's limits, and prepares everything
     /// `record` needs except the bind groups (which depend on the caller's buffers).
+    ///
+    /// A tensor larger than the device's `max_storage_buffer_binding_size` is bound as
+    /// several windows of its buffer (see the crate docs); only a tensor past
+    /// `max_buffer_size` is refused (`Error::TensorTooLarge`).
     pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
-        let facts = DeviceFacts {
-            unit_alignment: self.limits.min_storage_buffer_offset_alignment.min(16),
-            workgroup_size: self.workgroup_size,
-            max_workgroups_per_dimension: self.limits.max_compute_workgroups_per_dimension,
-        };
         desc.validate()?;
+        let limits = &self.limits;
         // Sizes before lowering: lowering may then take every offset to fit the device.
-        let binding_limit = self.limits.max_storage_buffer_binding_size;
-        let mut tensors = desc
-            .inputs()
-            .into_iter()
-            .map(|(tensor, t)| TensorBinding {
-                tensor,
-                bytes: t.size_in_bytes(),
-            })
-            .collect::<Vec<_>>();
-        tensors.push(TensorBinding {
-            tensor: "output",
-            bytes: desc.output().size_in_bytes(),
-        });
-        for t in &tensors {
-            if t.bytes > binding_limit {
-                return Err(Error::TensorTooLarge {
-                    tensor: t.tensor,
-                    bytes: t.bytes,
-                    limit_name: "max_storage_buffer_binding_size",
-                    limit: binding_limit,
+        let mut tensors = Vec::new();
+        for (tensor, t) in desc.inputs().into_iter().chain([("output", desc.output())]) {
+            // The kernels address elements with u32 offsets from the binding's start.
+            let span = t.span_u128();
+            if span > 1 << 32 {
+                return Err(Error::LayoutTooWide {
+                    tensor,
+                    elements: span.min(u64::MAX as u128) as u64,
+                    limit: 1 << 32,
                 });
             }
+            let bytes = t.size_in_bytes();
+            if bytes > limits.max_buffer_size {
+                return Err(Error::TensorTooLarge {
+                    tensor,
+                    bytes,
+                    limit_name: "max_buffer_size",
+                    limit: limits.max_buffer_size,
+                });
+            }
+            tensors.push(TensorBinding { tensor, bytes });
         }
         let output = tensors.pop().expect("the output was pushed last");
-        let lowered = desc.lower(&facts);
-        for (limit_name, limit) in [
-            ("max_storage_buffer_binding_size", binding_limit),
-            ("max_buffer_size", self.limits.max_buffer_size),
-        ] {
-            if lowered.scratch_bytes > limit {
-                return Err(Error::LimitExceeded {
-                    what: "the last-wins scratch (4 bytes per output unit)",
-                    needed: lowered.scratch_bytes,
-                    limit_name,
-                    limit,
-                });
-            }
+        let mut facts = DeviceFacts {
+            unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
+            workgroup_size: self.workgroup_size,
+            max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+            per_element: false,
+        };
+        let mut lowered = desc.lower(&facts);
+        if lowered.scratch_bytes > limits.max_buffer_size {
+            return Err(Error::LimitExceeded {
+                what: "the last-wins scratch (4 bytes per output unit)",
+                needed: lowered.scratch_bytes,
+                limit_name: "max_buffer_size",
+                limit: limits.max_buffer_size,
+            });
         }
-        for step in &lowered.steps {
-            if let Step::Dispatch { kernel, params, .. } = step {
-                self.check_kernel_limits(*kernel, params.bytes().len())?;
+        // Each role's bytes: the caller's tensors in the desc's order, the output, and the
+        // operator's own status and scratch.
+        let mut bytes = [0; ROLES];
+        for (role, t) in [Role::Input, Role::Indices, Role::Updates]
+            .into_iter()
+            .zip(&tensors)
+        {
+            bytes[role.index()] = t.bytes;
+        }
+        bytes[Role::Output.index()] = output.bytes;
+        bytes[Role::Status.index()] = STATUS_BYTES;
+        bytes[Role::Winners.index()] = lowered.scratch_bytes;
+        let plan = WindowPlan::new(bytes, limits)?;
+        let mut passes = self.plan_passes(&lowered.steps, &plan)?;
+        if passes
+            .iter()
+            .flatten()
+            .any(|(windowing, _)| windowing.partial)
+        {
+            // Dispatches that bind only some windows need every element checked on its own:
+            // lower again to the entry points that move one element a thread.
+            facts.per_element = true;
+            lowered = desc.lower(&facts);
+            passes = self.plan_passes(&lowered.steps, &plan)?;
+        }
+        for (step, planned) in lowered.steps.iter().zip(&passes) {
+            if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
+                self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
             }
         }
         // Every step is checked before anything is created on the device.
@@ -157,7 +187,7 @@ impl Context {
             .map(|step| match step {
                 Step::Dispatch { grid, .. } => grid.workgroups(
                     self.workgroup_size,
-                    self.limits.max_compute_workgroups_per_dimension,
+                    limits.max_compute_workgroups_per_dimension,
                 ),
                 Step::Clear(_) => Ok([0; 3]),
             })
@@ -166,7 +196,8 @@ impl Context {
             .steps
             .into_iter()
             .zip(workgroups)
-            .map(|(step, workgroups)| self.compile_step(step, workgroups))
+            .zip(passes)
+            .map(|((step, workgroups), planned)| self.compile_step(step, workgroups, planned))
             .collect();
         let own_buffer = |label, size| {
             self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -184,7 +215,7 @@ impl Context {
             steps,
             inputs: tensors,
             output,
-            storage_alignment: self.limits.min_storage_buffer_offset_alignment,
+            storage_alignment: limits.min_storage_buffer_offset_alignment,
             status: lowered
                 .index_report
                 .as_ref()
@@ -193,14 +224,44 @@ impl Context {
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
             index_report: lowered.index_report,
             in_place: lowered.in_place,
+            windows: plan,
             bind_groups: Mutex::default(),
         })
     }
 
+    /// Each dispatch step's windowing and dispatches (`None` for clears).
+    fn plan_passes(&self, steps: &[Step], plan: &WindowPlan) -> Result<Vec<Option<Planned>>> {
+        steps
+            .iter()
+            .map(|step| match step {
+                Step::Dispatch { kernel, params, .. } => {
+                    let index_params = match params {
+                        Parameters::Index(p) => Some(p),
+                        Parameters::StridedCopy(_) => None,
+                    };
+                    let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
+                    plan.kernel_passes(*kernel, index_params, storage_limit)
+                        .map(Some)
+                }
+                Step::Clear(_) => Ok(None),
+            })
+            .collect()
+    }
+
     /// A kernel's bindings must fit the device's limits, or creating its pipeline would
     /// raise a wgpu error (downlevel devices may have as few as 4 storage buffers a stage).
-    fn check_kernel_limits(&self, kernel: Kernel, params_bytes: usize) -> Result<()> {
-        let storage = kernel.bindings().len() as u64;
+    fn check_kernel_limits(
+        &self,
+        kernel: Kernel,
+        windowing: &Windowing,
+        params_bytes: usize,
+    ) -> Result<()> {
+        let storage: u64 = kernel
+            .bindings()
+            .iter()
+            .map(|b| windowing.slots(b.role) as u64)
+            .sum();
+        let uniforms = 1 + windowing.partial as u64;
         let limits = &self.limits;
         for (needed, limit_name, limit) in [
             (1, "max_bind_groups", limits.max_bind_groups as u64),
@@ -210,7 +271,12 @@ impl Context {
                 limits.max_storage_buffers_per_shader_stage as u64,
             ),
             (
-                storage + 1,
+                uniforms,
+                "max_uniform_buffers_per_shader_stage",
+                limits.max_uniform_buffers_per_shader_stage as u64,
+            ),
+            (
+                storage + uniforms,
                 "max_bindings_per_bind_group",
                 limits.max_bindings_per_bind_group as u64,
             ),
@@ -232,34 +298,53 @@ impl Context {
         Ok(())
     }
 
-    fn compile_step(&self, step: Step, workgroups: [u32; 3]) -> CompiledStep {
-        match step {
-            Step::Clear(role) => CompiledStep::Clear(role),
-            Step::Dispatch {
-                kernel,
-                entry,
-                params,
-                grid: _,
-                skip_in_place,
-            } => {
-                let pipeline = self
-                    .pipelines
-                    .get(&self.device, kernel, entry, self.workgroup_size);
-                let params = self
-                    .device
-                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                        label: Some("dml-wgsl params"),
-                        contents: params.bytes(),
-                        usage: wgpu::BufferUsages::UNIFORM,
-                    });
+    fn compile_step(
+        &self,
+        step: Step,
+        workgroups: [u32; 3],
+        planned: Option<Planned>,
+    ) -> CompiledStep {
+        match (step, planned) {
+            (
+                Step::Dispatch {
+                    kernel,
+                    entry,
+                    params,
+                    grid: _,
+                    skip_in_place,
+                },
+                Some((windowing, passes)),
+            ) => {
+                let pipeline =
+                    self.pipelines
+                        .get(&self.device, kernel, windowing, entry, self.workgroup_size);
+                let uniform = |contents: &[u8]| {
+                    self.device
+                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                            label: Some("dml-wgsl params"),
+                            contents,
+                            usage: wgpu::BufferUsages::UNIFORM,
+                        })
+                };
+                let passes = passes
+                    .into_iter()
+                    .map(|pass| CompiledPass {
+                        first: pass.first,
+                        windows: pass.params.map(|p| uniform(bytemuck::bytes_of(&p))),
+                    })
+                    .collect();
                 CompiledStep::Dispatch {
                     kernel,
+                    windowing,
                     pipeline,
-                    params,
+                    params: uniform(params.bytes()),
                     workgroups,
                     skip_in_place,
+                    passes,
                 }
             }
+            (Step::Clear(role), _) => CompiledStep::Clear(role),
+            (Step::Dispatch { .. }, None) => unreachable!("every dispatch step is planned"),
         }
     }
 

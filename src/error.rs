@@ -194,6 +194,15 @@ pub enum Error {
         limit_name: &'static str,
         limit: u64,
     },
+    #[error(
+        "{tensor}: its layout spans {elements} elements, past the {limit} that the kernels' \
+         32-bit element offsets reach"
+    )]
+    LayoutTooWide {
+        tensor: &'static str,
+        elements: u64,
+        limit: u64,
+    },
     #[error("{what} needs {needed}, beyond the device's {limit_name} of {limit}")]
     LimitExceeded {
         what: &'static str,

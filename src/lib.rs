@@ -77,6 +77,7 @@ mod shaders;
 mod status;
 mod tensor;
 mod typed;
+mod windows;
 
 pub use compiled::CompiledOperator;
 pub use context::Context;
@@ -99,16 +100,26 @@ pub struct ShaderVariant {
 }
 
 /// Every shader variant the library can dispatch, for offline validation and translation
-/// (the tests run each through naga).
+/// (the tests run each through naga): each kernel with its tensors bound whole, split into
+/// windows all bound at once, and split into windows bound a few at a time.
 pub fn shader_variants() -> Vec<ShaderVariant> {
-    shaders::Kernel::all()
-        .into_iter()
-        .map(|k| ShaderVariant {
-            label: k.label(),
-            source: k.source(256),
-            entry_points: k.entries().iter().map(|e| e.name()).collect(),
-        })
-        .collect()
+    let whole = shaders::Windowing::default();
+    let split = |bound, partial| shaders::Windowing {
+        window_shift: 12,
+        bound: [bound; shaders::ROLES],
+        partial,
+    };
+    let mut variants = Vec::new();
+    for windowing in [whole, split(3, false), split(1, true), split(2, true)] {
+        for k in shaders::Kernel::all() {
+            variants.push(ShaderVariant {
+                label: k.windowed_label(&windowing),
+                source: k.windowed_source(256, &windowing),
+                entry_points: k.entries().iter().map(|e| e.name()).collect(),
+            });
+        }
+    }
+    variants
 }
 
 /// The README's code runs as a doc test.

@@ -93,6 +93,17 @@ parameters! {
     }
 }
 
+parameters! {
+    /// The generated `WindowParams` of kernels whose tensors are split into more windows than
+    /// a dispatch binds (`Windowing::partial`): per role (`Role::index`), the first window
+    /// bound, and the windows `[own_begin, own_end)` whose elements this dispatch handles.
+    WindowParams {
+        first: PerDimension,
+        own_begin: PerDimension,
+        own_end: PerDimension,
+    }
+}
+
 /// A kernel dispatch's parameters, of its family's type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Parameters {
@@ -160,6 +171,24 @@ mod tests {
                 ),
             };
             assert_eq!(reflect(&source, name), rust, "{kernel:?}");
+        }
+    }
+
+    #[test]
+    fn the_window_params_struct_matches_its_rust_struct() {
+        use crate::shaders::{ROLES, Windowing};
+        let windowing = Windowing {
+            window_shift: 12,
+            bound: [2; ROLES],
+            partial: true,
+        };
+        for kernel in Kernel::all() {
+            let source = kernel.windowed_source(256, &windowing);
+            assert_eq!(
+                reflect(&source, "WindowParams"),
+                rust_layout(WindowParams::MEMBERS, size_of::<WindowParams>()),
+                "{kernel:?}"
+            );
         }
     }
 

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::shaders::{Entry, Kernel};
+use crate::shaders::{Entry, Kernel, Windowing};
 
 /// A compiled entry point and the explicit bind-group layout shared by its module's entries.
 #[derive(Debug)]
@@ -22,8 +22,8 @@ struct Module {
 
 #[derive(Debug, Default)]
 struct Entries {
-    modules: HashMap<Kernel, Module>,
-    pipelines: HashMap<(Kernel, Entry), Arc<Pipeline>>,
+    modules: HashMap<(Kernel, Windowing), Module>,
+    pipelines: HashMap<(Kernel, Windowing, Entry), Arc<Pipeline>>,
 }
 
 /// Lazily built, insert-once, shared between threads.
@@ -33,24 +33,25 @@ pub(crate) struct PipelineCache {
 }
 
 impl PipelineCache {
-    /// The pipeline for `kernel`'s `entry`, built now if this is its first use.
+    /// The pipeline for `kernel`'s `entry` under `windowing`, built now if this is its first use.
     /// Building happens under the lock, so two threads asking at once build it only once.
     pub fn get(
         &self,
         device: &wgpu::Device,
         kernel: Kernel,
+        windowing: Windowing,
         entry: Entry,
         workgroup_size: u32,
     ) -> Arc<Pipeline> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = entries.pipelines.get(&(kernel, entry)) {
+        if let Some(p) = entries.pipelines.get(&(kernel, windowing, entry)) {
             return p.clone();
         }
         let module = entries
             .modules
-            .entry(kernel)
-            .or_insert_with(|| build_module(device, kernel, workgroup_size));
-        let label = format!("{} {}", kernel.label(), entry.name());
+            .entry((kernel, windowing))
+            .or_insert_with(|| build_module(device, kernel, &windowing, workgroup_size));
+        let label = format!("{} {}", kernel.windowed_label(&windowing), entry.name());
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&module.layout),
@@ -63,7 +64,9 @@ impl PipelineCache {
             pipeline,
             bind_group_layout: module.bind_group_layout.clone(),
         });
-        entries.pipelines.insert((kernel, entry), pipeline.clone());
+        entries
+            .pipelines
+            .insert((kernel, windowing, entry), pipeline.clone());
         pipeline
     }
 
@@ -74,36 +77,38 @@ impl PipelineCache {
     }
 }
 
-fn build_module(device: &wgpu::Device, kernel: Kernel, workgroup_size: u32) -> Module {
-    let label = kernel.label();
+fn build_module(
+    device: &wgpu::Device,
+    kernel: Kernel,
+    windowing: &Windowing,
+    workgroup_size: u32,
+) -> Module {
+    let label = kernel.windowed_label(windowing);
     log::debug!("building shader module {label}");
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(&label),
-        source: wgpu::ShaderSource::Wgsl(kernel.source(workgroup_size).into()),
+        source: wgpu::ShaderSource::Wgsl(kernel.windowed_source(workgroup_size, windowing).into()),
     });
-    let mut entries = vec![wgpu::BindGroupLayoutEntry {
-        binding: 0,
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
         visibility: wgpu::ShaderStages::COMPUTE,
         ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
+            ty,
             has_dynamic_offset: false,
             min_binding_size: None,
         },
         count: None,
-    }];
-    for (i, binding) in kernel.bindings().iter().enumerate() {
-        entries.push(wgpu::BindGroupLayoutEntry {
-            binding: i as u32 + 1,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage {
-                    read_only: binding.read_only(),
-                },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        });
+    };
+    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
+    let (numbers, windows_binding) = kernel.binding_numbers(windowing);
+    for (binding, first) in kernel.bindings().iter().zip(numbers) {
+        for slot in first..first + windowing.slots(binding.role) {
+            let read_only = binding.read_only();
+            entries.push(entry(slot, wgpu::BufferBindingType::Storage { read_only }));
+        }
+    }
+    if windowing.partial {
+        entries.push(entry(windows_binding, wgpu::BufferBindingType::Uniform));
     }
     let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some(&label),

@@ -107,7 +107,22 @@ pub(crate) enum Role {
     Winners,
 }
 
+/// How many roles there are ([`Role::index`] is below this).
+pub(crate) const ROLES: usize = 6;
+
 impl Role {
+    /// The role's place in per-role tables (`Windowing`, `WindowParams`).
+    pub fn index(self) -> usize {
+        match self {
+            Role::Input => 0,
+            Role::Indices => 1,
+            Role::Updates => 2,
+            Role::Output => 3,
+            Role::Status => 4,
+            Role::Winners => 5,
+        }
+    }
+
     /// The binding's name in WGSL.
     pub fn name(self) -> &'static str {
         match self {
@@ -132,7 +147,68 @@ impl Binding {
     pub fn read_only(&self) -> bool {
         matches!(self.access, Access::ReadElements | Access::ReadWords)
     }
+
+    /// The bytes of one entry of the binding's WGSL array, for a kernel of `unit`.
+    pub fn entry_bytes(&self, unit: Unit) -> u32 {
+        match self.access {
+            Access::ReadElements | Access::WriteElements if !unit.is_sub_word() => unit.bytes(),
+            _ => 4,
+        }
+    }
 }
+
+/// How a kernel variant binds its tensors: each whole, in one binding (as every tensor that
+/// fits the device's `max_storage_buffer_binding_size` is), or as windows of one buffer:
+/// bindings of `2^window_shift` bytes each at consecutive offsets (the last one shorter).
+/// Window sizes are powers of two so that the accessors find a window with a shift and a
+/// mask. Part of the pipeline's key: it changes the bindings and the accessors' code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Windowing {
+    /// log2 of the window size in bytes (where any tensor is split).
+    pub window_shift: u32,
+    /// Per role ([`Role::index`]): the windows a dispatch binds, 0 for the whole tensor in
+    /// one binding.
+    pub bound: [u32; ROLES],
+    /// Whether a dispatch binds only some of a tensor's windows. A `windows` uniform then says
+    /// which windows are bound and which the dispatch owns, and every element is handled by
+    /// the one dispatch that owns all the windows it touches (`owns_<role>`).
+    pub partial: bool,
+}
+
+impl Windowing {
+    /// The WGSL expression of the first window bound of `role`'s tensor.
+    fn first_window(&self, role: Role) -> String {
+        if self.partial {
+            let r = role.index();
+            format!("windows.first[{}][{}]", r / 4, r % 4)
+        } else {
+            "0u".to_string()
+        }
+    }
+
+    /// The WGSL expressions of the windows of `role` this dispatch owns, [begin, end).
+    fn owned_windows(&self, role: Role) -> (String, String) {
+        let r = role.index();
+        (
+            format!("windows.own_begin[{}][{}]", r / 4, r % 4),
+            format!("windows.own_end[{}][{}]", r / 4, r % 4),
+        )
+    }
+
+    /// The storage bindings a binding takes: one, or one per window bound.
+    pub fn slots(&self, role: Role) -> u32 {
+        self.bound[role.index()].max(1)
+    }
+}
+
+/// The WGSL mirror of `WindowParams` (src/params.rs), declared by partial windowings.
+const WINDOW_PARAMS: &str = "// Mirrors WindowParams in src/params.rs.
+struct WindowParams {
+    first: array<vec4<u32>, 2>,
+    own_begin: array<vec4<u32>, 2>,
+    own_end: array<vec4<u32>, 2>,
+}
+";
 
 /// Every shader variant the library dispatches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -412,12 +488,39 @@ impl Kernel {
         format!("dml-wgsl {:?}", self)
     }
 
-    /// The complete WGSL module: the specialisation header, the common helpers, the family.
+    /// The label of the kernel under `windowing`.
+    pub fn windowed_label(self, windowing: &Windowing) -> String {
+        if *windowing == Windowing::default() {
+            self.label()
+        } else {
+            format!("{} {:?}", self.label(), windowing)
+        }
+    }
+
+    /// The complete WGSL module, every tensor bound whole.
+    #[cfg(test)]
     pub fn source(self, workgroup_size: u32) -> String {
+        self.windowed_source(workgroup_size, &Windowing::default())
+    }
+
+    /// The binding number of each storage binding's first slot, and the binding of the
+    /// `windows` uniform after them (used where `windowing.partial`).
+    pub fn binding_numbers(self, windowing: &Windowing) -> (Vec<u32>, u32) {
+        let mut next = 1;
+        let mut numbers = Vec::new();
+        for binding in self.bindings() {
+            numbers.push(next);
+            next += windowing.slots(binding.role);
+        }
+        (numbers, next)
+    }
+
+    /// The complete WGSL module: the specialisation header, the common helpers, the family.
+    pub fn windowed_source(self, workgroup_size: u32, windowing: &Windowing) -> String {
         let unit = self.unit();
         let mut header = format!(
             "// {label}\nconst WORKGROUP_SIZE: u32 = {workgroup_size}u;\nalias Unit = {ty};\n",
-            label = self.label(),
+            label = self.windowed_label(windowing),
             ty = unit.wgsl_type(),
         );
         if let Kernel::StridedCopy(_) = self {
@@ -431,8 +534,14 @@ impl Kernel {
                 (1u64 << bits) - 1,
             );
         }
-        for (i, binding) in self.bindings().iter().enumerate() {
-            header += &binding_source(i as u32 + 1, binding, unit);
+        let (numbers, windows_binding) = self.binding_numbers(windowing);
+        if windowing.partial {
+            header += &format!(
+                "{WINDOW_PARAMS}@group(0) @binding({windows_binding}) var<uniform> windows: WindowParams;\n"
+            );
+        }
+        for (binding, number) in self.bindings().iter().zip(numbers) {
+            header += &binding_source(number, binding, unit, windowing);
         }
         format!("{header}\n{COMMON}\n{}", self.family_source())
     }
@@ -487,46 +596,183 @@ fn check_section_markers(text: &str) -> Result<(), String> {
     }
 }
 
-/// The declaration of one storage binding and its element accessors.
-fn binding_source(index: u32, binding: &Binding, unit: Unit) -> String {
+/// Code that accesses entry `index` of a binding: `(index, body) -> statements`.
+type AccessSite = dyn Fn(&str, &str) -> String;
+
+/// The declarations of one storage binding (one array, or one per window bound) and its
+/// accessors. Every accessor takes an index into the whole tensor's binding, in the units
+/// its name says, and finds the window that holds it, so the kernels never see windows:
+/// * elements (`ReadElements`, `WriteElements`): `load_<name>(element)`,
+///   `store_<name>(element, value)`, and for 1- and 2-byte units `load_<name>_word(word)`,
+///   `store_<name>_word(word, value)`;
+/// * words (`ReadWords`): `load_<name>_word(word)`, `load_<name>_pair(pair)` (8-byte element);
+/// * atomics (`AtomicWords`): `atomic_max_<name>`, `atomic_load_<name>`, `atomic_store_<name>`;
+/// * `owns_<name>(index)` (and `owns_<name>_pair` for words): whether this dispatch handles
+///   the element, always true unless the windowing is partial.
+fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowing) -> String {
     let name = binding.role.name();
-    let ty = unit.wgsl_type();
-    match (binding.access, unit.is_sub_word()) {
-        (Access::ReadElements, false) => format!(
-            "@group(0) @binding({index}) var<storage, read> {name}: array<{ty}>;\n\
-             fn load_{name}(e: u32) -> Unit {{ return {name}[e]; }}\n"
-        ),
-        (Access::ReadElements, true) => format!(
-            "@group(0) @binding({index}) var<storage, read> {name}: array<u32>;\n\
-             fn load_{name}(e: u32) -> u32 {{\n    \
-                 return ({name}[e / ELEMENTS_PER_WORD] >> ((e % ELEMENTS_PER_WORD) * ELEMENT_BITS)) & ELEMENT_MASK;\n}}\n"
-        ),
-        (Access::WriteElements, false) => format!(
-            "@group(0) @binding({index}) var<storage, read_write> {name}: array<{ty}>;\n\
-             fn store_{name}(e: u32, value: Unit) {{ {name}[e] = value; }}\n"
-        ),
-        (Access::ReadWords, _) => {
-            format!("@group(0) @binding({index}) var<storage, read> {name}: array<u32>;\n")
+    let sub_word = unit.is_sub_word();
+    let bound = windowing.bound[binding.role.index()];
+    // The array entry: its WGSL type, its declared type, its bytes and the storage access.
+    let entry_bytes = binding.entry_bytes(unit);
+    let (entry, declared, access) = match binding.access {
+        Access::ReadElements if sub_word => ("u32", "u32", "read"),
+        Access::ReadElements => (unit.wgsl_type(), unit.wgsl_type(), "read"),
+        Access::WriteElements if sub_word => ("u32", "atomic<u32>", "read_write"),
+        Access::WriteElements => (unit.wgsl_type(), unit.wgsl_type(), "read_write"),
+        Access::ReadWords => ("u32", "u32", "read"),
+        Access::AtomicWords => ("u32", "atomic<u32>", "read_write"),
+    };
+    let upper = name.to_uppercase();
+    let mut text = String::new();
+    // `site(index, body)`: `body` with `{a}` the array holding entry `index` and `{i}` the
+    // entry's index in it.
+    let site: Box<AccessSite> = if bound == 0 {
+        text += &format!(
+            "@group(0) @binding({slot}) var<storage, {access}> {name}: array<{declared}>;\n"
+        );
+        Box::new(move |index: &str, body: &str| {
+            format!(
+                "    {}\n",
+                body.replace("{a}", name)
+                    .replace("{i}", &format!("({index})"))
+            )
+        })
+    } else {
+        let shift = windowing.window_shift - entry_bytes.trailing_zeros();
+        text += &format!(
+            "const {upper}_SHIFT: u32 = {shift}u;\nconst {upper}_MASK: u32 = {:#x}u;\n",
+            (1u64 << shift) - 1
+        );
+        for k in 0..bound {
+            text += &format!(
+                "@group(0) @binding({}) var<storage, {access}> {name}_{k}: array<{declared}>;\n",
+                slot + k
+            );
         }
-        (Access::AtomicWords, _) => format!(
-            "@group(0) @binding({index}) var<storage, read_write> {name}: array<atomic<u32>>;\n"
-        ),
+        let first = windowing.first_window(binding.role);
+        let upper = upper.clone();
+        Box::new(move |index: &str, body: &str| {
+            let mut code = format!(
+                "    let local = ({index}) & {upper}_MASK;\n    switch (({index}) >> {upper}_SHIFT) - {first} {{\n"
+            );
+            for k in 0..bound {
+                let label = if k + 1 == bound {
+                    "default".to_string()
+                } else {
+                    format!("case {k}u")
+                };
+                let array = format!("{name}_{k}");
+                code += &format!(
+                    "        {label}: {{ {} }}\n",
+                    body.replace("{a}", &array).replace("{i}", "local")
+                );
+            }
+            code + "    }\n"
+        })
+    };
+    let owns = |parameter: &str, shift: &str| -> String {
+        if windowing.partial && bound > 0 {
+            let (begin, end) = windowing.owned_windows(binding.role);
+            format!(
+                "    let window = {parameter} >> ({shift});\n    return window >= {begin} && window < {end};\n"
+            )
+        } else {
+            "    return true;\n".to_string()
+        }
+    };
+    let shift = format!("{upper}_SHIFT");
+    match binding.access {
+        Access::ReadElements if sub_word => {
+            text += &format!(
+                "fn load_{name}_word(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
+                 fn load_{name}(e: u32) -> u32 {{\n    \
+                     return (load_{name}_word(e / ELEMENTS_PER_WORD) >> ((e % ELEMENTS_PER_WORD) * ELEMENT_BITS)) & ELEMENT_MASK;\n}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("w", "value = {a}[{i}];"),
+                owns("(e / ELEMENTS_PER_WORD)", &shift),
+            );
+        }
+        Access::ReadElements => {
+            text += &format!(
+                "fn load_{name}(e: u32) -> {entry} {{\n    var value: {entry};\n{}    return value;\n}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("e", "value = {a}[{i}];"),
+                owns("e", &shift),
+            );
+        }
         // Neighbouring elements share a word: replace only this element's bits, atomically,
         // so concurrent stores to the same word never lose each other's bytes or tear.
-        (Access::WriteElements, true) => format!(
-            "@group(0) @binding({index}) var<storage, read_write> {name}: array<atomic<u32>>;\n\
-             fn store_{name}(e: u32, value: u32) {{\n    \
-                 let word = e / ELEMENTS_PER_WORD;\n    \
-                 let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;\n    \
-                 let mask = ELEMENT_MASK << shift;\n    \
-                 var old = atomicLoad(&{name}[word]);\n    \
-                 loop {{\n        \
-                     let swapped = atomicCompareExchangeWeak(&{name}[word], old, (old & ~mask) | (value << shift));\n        \
-                     if swapped.exchanged {{ break; }}\n        \
-                     old = swapped.old_value;\n    \
-                 }}\n}}\n"
-        ),
+        Access::WriteElements if sub_word => {
+            let exchange = "var old = atomicLoad(&{a}[{i}]); \
+                loop { let swapped = atomicCompareExchangeWeak(&{a}[{i}], old, (old & ~mask) | (value << shift)); \
+                if swapped.exchanged { break; } old = swapped.old_value; }";
+            text += &format!(
+                "fn store_{name}_word(w: u32, value: u32) {{\n{}}}\n\
+                 fn store_{name}(e: u32, value: u32) {{\n    \
+                     let word = e / ELEMENTS_PER_WORD;\n    \
+                     let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;\n    \
+                     let mask = ELEMENT_MASK << shift;\n{}}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("w", "atomicStore(&{a}[{i}], value);"),
+                site("word", exchange),
+                owns("(e / ELEMENTS_PER_WORD)", &shift),
+            );
+        }
+        Access::WriteElements => {
+            text += &format!(
+                "fn store_{name}(e: u32, value: {entry}) {{\n{}}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("e", "{a}[{i}] = value;"),
+                owns("e", &shift),
+            );
+        }
+        Access::ReadWords => {
+            // An 8-byte element's two words: pairs never straddle a window (windows are a
+            // power of two of at least 16 bytes), and `2 * pair` never has to be formed.
+            let pair = if bound == 0 {
+                format!("    return vec2<u32>({name}[2u * p], {name}[2u * p + 1u]);\n")
+            } else {
+                let first = windowing.first_window(binding.role);
+                let mut code = format!(
+                    "    var value: vec2<u32>;\n    let local = (p & ({upper}_MASK >> 1u)) << 1u;\n    switch (p >> ({upper}_SHIFT - 1u)) - {first} {{\n"
+                );
+                for k in 0..bound {
+                    let label = if k + 1 == bound {
+                        "default".to_string()
+                    } else {
+                        format!("case {k}u")
+                    };
+                    code += &format!(
+                        "        {label}: {{ value = vec2<u32>({name}_{k}[local], {name}_{k}[local + 1u]); }}\n"
+                    );
+                }
+                code + "    }\n    return value;\n"
+            };
+            text += &format!(
+                "fn load_{name}_word(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
+                 fn load_{name}_pair(p: u32) -> vec2<u32> {{\n{pair}}}\n\
+                 fn owns_{name}(w: u32) -> bool {{\n{}}}\n\
+                 fn owns_{name}_pair(p: u32) -> bool {{\n{}}}\n",
+                site("w", "value = {a}[{i}];"),
+                owns("w", &shift),
+                owns("p", &format!("{shift} - 1u")),
+            );
+        }
+        Access::AtomicWords => {
+            text += &format!(
+                "fn atomic_max_{name}(w: u32, value: u32) {{\n{}}}\n\
+                 fn atomic_store_{name}(w: u32, value: u32) {{\n{}}}\n\
+                 fn atomic_load_{name}(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
+                 fn owns_{name}(w: u32) -> bool {{\n{}}}\n",
+                site("w", "atomicMax(&{a}[{i}], value);"),
+                site("w", "atomicStore(&{a}[{i}], value);"),
+                site("w", "value = atomicLoad(&{a}[{i}]);"),
+                owns("w", &shift),
+            );
+        }
     }
+    text
 }
 
 #[cfg(test)]

@@ -269,8 +269,26 @@ fn dispatches_fold_into_three_dimensions_past_the_workgroup_limit() {
 }
 
 #[test]
-fn tensors_past_the_binding_limit_are_refused_before_any_gpu_work() {
+fn tensors_past_the_binding_limit_run_split_into_windows() {
     let limited = limited_context(|l| l.max_storage_buffer_binding_size = 1024);
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::Float32, &[16, 32]),
+        output: TensorDesc::new(DataType::Float32, &[8, 8]),
+        offsets: vec![0, 0],
+        sizes: vec![8, 8],
+        strides: vec![2, 4],
+    });
+    let input = Rng::new(12).bytes(2048);
+    let got = limited.run_blocking(&desc, &[&input]).unwrap();
+    assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
+}
+
+#[test]
+fn tensors_past_the_largest_buffer_are_refused_before_any_gpu_work() {
+    let limited = limited_context(|l| {
+        l.max_storage_buffer_binding_size = 1024;
+        l.max_buffer_size = 1024;
+    });
     let desc = OperatorDesc::Slice(SliceDesc {
         input: TensorDesc::new(DataType::Float32, &[16, 32]),
         output: TensorDesc::new(DataType::Float32, &[8, 8]),
@@ -284,8 +302,30 @@ fn tensors_past_the_binding_limit_are_refused_before_any_gpu_work() {
         Error::TensorTooLarge {
             tensor: "input",
             bytes: 2048,
-            limit_name: "max_storage_buffer_binding_size",
+            limit_name: "max_buffer_size",
             limit: 1024,
+        }
+    );
+}
+
+#[test]
+fn layouts_past_32_bit_element_offsets_are_refused() {
+    // 2 x 2 elements whose strides span 2^32 + 2 elements: 4 elements, but no u32 offset
+    // reaches the last one.
+    let desc = OperatorDesc::Slice(SliceDesc {
+        input: TensorDesc::new(DataType::UInt8, &[2, 2]).with_strides(&[u32::MAX, 2]),
+        output: TensorDesc::new(DataType::UInt8, &[2, 2]),
+        offsets: vec![0, 0],
+        sizes: vec![2, 2],
+        strides: vec![1, 1],
+    });
+    let e = context().compile(&desc).unwrap_err();
+    assert_eq!(
+        e,
+        Error::LayoutTooWide {
+            tensor: "input",
+            elements: u32::MAX as u64 + 3,
+            limit: 1 << 32,
         }
     );
 }

@@ -326,7 +326,9 @@ fn check_possibly_invalid(desc: &OperatorDesc, rng: &mut Rng) -> bool {
                 assert!(
                     matches!(
                         e,
-                        Error::TensorTooLarge { .. } | Error::LimitExceeded { .. }
+                        Error::TensorTooLarge { .. }
+                            | Error::LimitExceeded { .. }
+                            | Error::LayoutTooWide { .. }
                     ),
                     "{e} for {desc:?}"
                 );

@@ -517,7 +517,7 @@ fn gather(
         blocks: Entry::GatherBlocks,
         single: Entry::Gather,
     };
-    let grouping = map.grouping(entries, words_fit, device.workgroup_size);
+    let grouping = map.grouping(entries, words_fit, device);
     let steps = vec![
         Step::Clear(Role::Status),
         map.dispatch(kernel, grouping),

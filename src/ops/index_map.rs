@@ -184,13 +184,14 @@ impl IndexMap {
     /// The entry point by row shape: whole words for 1- and 2-byte units (`words`, when
     /// `words_fit`); for 4-byte units, coalesced blocks of a workgroup's 4 units a thread
     /// (`blocks`) where rows are whole blocks, else 4 neighbours a thread (`rows`); else one
-    /// unit a thread.
+    /// unit a thread (always, where the device asks for one element a thread).
     pub fn grouping(
         &self,
         entries: EntriesByRowShape,
         words_fit: bool,
-        workgroup_size: u32,
+        device: &DeviceFacts,
     ) -> Grouping {
+        let workgroup_size = device.workgroup_size;
         let inner = *self.sizes.last().expect("rank >= 1");
         let grouping = |entry, units_per_thread, group_units| Grouping {
             entry,
@@ -198,6 +199,9 @@ impl IndexMap {
             group_units,
         };
         let per_word = 4 / self.element_bytes.min(4);
+        if device.per_element {
+            return grouping(entries.single, 1, 1);
+        }
         match self.element_bytes {
             1 | 2 if words_fit => grouping(entries.words, per_word, per_word),
             4 if inner.is_multiple_of(4 * workgroup_size) => {

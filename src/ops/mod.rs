@@ -133,6 +133,9 @@ pub(crate) struct DeviceFacts {
     pub workgroup_size: u32,
     /// Workgroups a dispatch dimension.
     pub max_workgroups_per_dimension: u32,
+    /// Only the entry points that handle one element at a time (where tensors are split
+    /// into more windows than a dispatch binds, each element checks its windows).
+    pub per_element: bool,
 }
 
 /// One GPU command of a lowered operator.

@@ -462,7 +462,7 @@ fn scatter(
             blocks: Entry::ScatterBlocks,
             single: Entry::Scatter,
         };
-        vec![map.grouping(entries, words_fit, device.workgroup_size)]
+        vec![map.grouping(entries, words_fit, device)]
     };
     for grouping in passes {
         steps.push(map.dispatch(kernel, grouping));

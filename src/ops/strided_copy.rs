@@ -108,7 +108,8 @@ impl StridedCopy {
         let block = device.workgroup_size * unit.copy_group();
         let mut copy = copy;
         let (entry, row_groups, threads, grid) =
-            if inner.is_multiple_of(block) && unit.copy_group() > 1 {
+            // Blocks and planes only where every unit needs no check of its own windows.
+            if !device.per_element && inner.is_multiple_of(block) && unit.copy_group() > 1 {
                 let blocks = inner / block;
                 let threads = rows * (blocks * device.workgroup_size) as u64;
                 (
@@ -117,7 +118,7 @@ impl StridedCopy {
                     threads,
                     Grid::Flat(threads),
                 )
-            } else if let Some(planes) = copy.planes(device) {
+            } else if let Some(planes) = copy.planes(device).filter(|_| !device.per_element) {
                 // Short rows of at most 3 dimensions: one division a unit.
                 let threads = planes.iter().map(|&n| n as u64).product::<u64>()
                     * device.workgroup_size as u64;

@@ -1,0 +1,288 @@
+//! Tensors past the binding window: every operator on devices whose
+//! `max_storage_buffer_binding_size` is a few hundred bytes, so that the random cases' tensors
+//! straddle many windows, checked bit for bit against the reference with guard bands.
+//! Two devices: one binds every window at once, one allows WebGPU's default 8 storage buffers
+//! a stage, so that windows are bound a slab at a time over several dispatches.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use common::*;
+use dml_wgsl::{Context, DataType, DuplicateMode, Error, OperatorDesc, reference};
+
+/// The binding limit of the slab device: every tensor past 256 bytes is split.
+const WINDOW: u64 = 256;
+
+/// (what the device does with windows, the context): 1 KiB windows, as many bound at once as
+/// the adapter allows (lavapipe: 32 storage buffers a stage, enough for every window of most
+/// cases); 256-byte windows with WebGPU's default 8 storage buffers a stage, bound a slab at
+/// a time over several dispatches.
+fn split_contexts() -> &'static [(&'static str, Context)] {
+    static CONTEXTS: OnceLock<Vec<(&'static str, Context)>> = OnceLock::new();
+    CONTEXTS.get_or_init(|| {
+        let wide = limited_context(|l| l.max_storage_buffer_binding_size = 4 * WINDOW);
+        let slabs = limited_context(|l| {
+            l.max_storage_buffer_binding_size = WINDOW;
+            l.max_storage_buffers_per_shader_stage = 8;
+        });
+        vec![
+            ("1 KiB windows", wide),
+            ("256-byte windows, 8 bindings", slabs),
+        ]
+    })
+}
+
+/// The tensors of `case` larger than one window (the last-wins scratch as "winners").
+fn split_tensors(case: &Case) -> Vec<&'static str> {
+    let mut split: Vec<&'static str> = case
+        .desc
+        .inputs()
+        .into_iter()
+        .chain([("output", case.desc.output())])
+        .filter(|(_, t)| t.size_in_bytes() > WINDOW)
+        .map(|(name, _)| name)
+        .collect();
+    let last_wins = match &case.desc {
+        OperatorDesc::ScatterElements(d) => d.duplicates == DuplicateMode::LastWins,
+        OperatorDesc::ScatterNd(d) => d.duplicates == DuplicateMode::LastWins,
+        _ => false,
+    } || (case.desc.inputs().len() == 3
+        && case.desc.output().data_type.size_in_bytes() == 8);
+    if last_wins && case.desc.output().element_count() * 4 > WINDOW {
+        split.push("winners");
+    }
+    split
+}
+
+/// Random cases of `family` at every element width, each checked on both split devices;
+/// every tensor of the family must have been split in some case.
+fn check_family_split(family: Family, seed: u64, corrupt: bool) {
+    let mut tensors: Vec<&str> = vec!["input", "output"];
+    if family.has_indices() {
+        tensors.push("indices");
+    }
+    if matches!(family, Family::ScatterElements | Family::ScatterNd) {
+        tensors.extend(["updates", "winners"]);
+    }
+    let mut rng = Rng::new(seed);
+    let mut split_seen = HashSet::new();
+    let mut checked = 0;
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Int32,
+        DataType::Float64,
+    ] {
+        let mut found = 0;
+        for _ in 0..300 {
+            let index_type = random_index_type(&mut rng);
+            let mut case = random_case(&mut rng, family, data_type, index_type);
+            let split = split_tensors(&case);
+            // A few cases a width, and any case splitting a tensor none has split yet.
+            let new = split.iter().any(|t| !split_seen.contains(t));
+            if split.is_empty() || (found >= 3 && !new) {
+                continue;
+            }
+            if corrupt {
+                corrupt_one_index(&mut rng, &mut case);
+            }
+            for (what, context) in split_contexts() {
+                check_on(context, &case.desc, &case.slices(), Expect::ByMode)
+                    .unwrap_or_else(|e| panic!("{what}: {e} for {:?}", case.desc));
+            }
+            split_seen.extend(split);
+            checked += 1;
+            found += 1;
+            if found >= 3 && tensors.iter().all(|t| split_seen.contains(t)) {
+                break;
+            }
+        }
+    }
+    assert!(
+        checked >= 12,
+        "{family:?}: only {checked} cases split a tensor"
+    );
+    for tensor in tensors {
+        assert!(
+            split_seen.contains(tensor),
+            "{family:?}: no case split the {tensor}"
+        );
+    }
+}
+
+#[test]
+fn slices_match_the_reference_with_tensors_split_into_windows() {
+    check_family_split(Family::Slice, 1, false);
+    check_family_split(Family::Slice1, 2, false);
+}
+
+#[test]
+fn scatter_elements_match_the_reference_with_tensors_split_into_windows() {
+    check_family_split(Family::ScatterElements, 3, false);
+}
+
+#[test]
+fn scatter_nd_matches_the_reference_with_tensors_split_into_windows() {
+    check_family_split(Family::ScatterNd, 4, false);
+}
+
+#[test]
+fn gathers_match_the_reference_with_tensors_split_into_windows() {
+    check_family_split(Family::Gather, 5, false);
+    check_family_split(Family::GatherElements, 6, false);
+    check_family_split(Family::GatherNd, 7, false);
+}
+
+#[test]
+fn out_of_range_indices_are_reported_at_their_position_when_tensors_are_split() {
+    for (seed, family) in [
+        Family::ScatterElements,
+        Family::ScatterNd,
+        Family::Gather,
+        Family::GatherElements,
+        Family::GatherNd,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        check_family_split(family, 100 + seed as u64, true);
+    }
+}
+
+#[test]
+fn run_matches_the_reference_with_tensors_split_into_windows() {
+    let mut rng = Rng::new(8);
+    for family in Family::ALL {
+        let case = loop {
+            let case = random_case(&mut rng, family, DataType::Float32, DataType::Int64);
+            if split_tensors(&case).len() >= 2 {
+                break case;
+            }
+        };
+        for (_, context) in split_contexts() {
+            pollster::block_on(check::check_run_on(
+                context,
+                &case.desc,
+                &case.slices(),
+                Expect::ByMode,
+            ));
+        }
+    }
+}
+
+#[test]
+fn in_place_scatter_with_a_split_output_updates_the_input_buffer() {
+    use wgpu::util::DeviceExt;
+    let mut rng = Rng::new(9);
+    let contexts = [("unsplit", context())]
+        .into_iter()
+        .chain(split_contexts().iter().map(|(what, c)| (*what, c)));
+    for (what, context) in contexts {
+        for data_type in [DataType::UInt8, DataType::Float32, DataType::Int64] {
+            let case = loop {
+                let Case { desc, mut inputs } = random_scatter_elements(
+                    &mut rng,
+                    data_type,
+                    DataType::Int32,
+                    false,
+                    DuplicateMode::LastWins,
+                );
+                let OperatorDesc::ScatterElements(mut d) = desc else {
+                    unreachable!()
+                };
+                d.input = d.output.clone();
+                inputs[0] = rng.bytes(d.input.size_in_bytes() as usize);
+                if d.output.size_in_bytes() > 2 * WINDOW {
+                    break Case {
+                        desc: d.into(),
+                        inputs,
+                    };
+                }
+            };
+            let expected = reference::run(&case.desc, &case.slices()).unwrap();
+            let device = context.device();
+            let operator = context.compile(&case.desc).unwrap();
+            let guard = guard_size_on(context) as usize;
+            let mut data = vec![SENTINEL; guard * 2 + case.inputs[0].len()];
+            data[guard..guard + case.inputs[0].len()].copy_from_slice(&case.inputs[0]);
+            let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+            let tensor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: &data,
+                usage,
+            });
+            let others: Vec<wgpu::Buffer> = case.inputs[1..]
+                .iter()
+                .map(|contents| {
+                    device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: None,
+                        contents,
+                        usage,
+                    })
+                })
+                .collect();
+            let in_place = wgpu::BufferBinding {
+                buffer: &tensor,
+                offset: guard as u64,
+                size: std::num::NonZeroU64::new(case.inputs[0].len() as u64),
+            };
+            let mut bindings = vec![in_place.clone()];
+            bindings.extend(others.iter().map(|b| b.as_entire_buffer_binding()));
+            let readback = device.create_buffer(&wgpu::BufferDescriptor {
+                label: None,
+                size: data.len() as u64,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            let mut encoder = device.create_command_encoder(&Default::default());
+            operator.record(&mut encoder, &bindings, in_place).unwrap();
+            encoder.copy_buffer_to_buffer(&tensor, 0, &readback, 0, data.len() as u64);
+            context.queue().submit([encoder.finish()]);
+            let got = pollster::block_on(check::read_back(device, &readback));
+            assert!(got[..guard].iter().all(|&b| b == SENTINEL), "{what}");
+            assert!(
+                got[guard + expected.len()..].iter().all(|&b| b == SENTINEL),
+                "{what}"
+            );
+            // Bytes no element covers (a padded total size) keep the input's.
+            let covered = covered_bytes(case.desc.output());
+            for (i, &want) in expected.iter().enumerate() {
+                let want = if covered[i] { want } else { case.inputs[0][i] };
+                assert_eq!(got[guard + i], want, "{what}: byte {i} for {:?}", case.desc);
+            }
+            assert_eq!(operator.check_status_blocking(), Ok(()), "{what}");
+        }
+    }
+}
+
+#[test]
+fn too_few_storage_buffers_for_a_window_of_each_tensor_is_an_error_naming_the_limit() {
+    let context = limited_context(|l| {
+        l.max_storage_buffer_binding_size = WINDOW;
+        l.max_storage_buffers_per_shader_stage = 4;
+    });
+    let mut rng = Rng::new(10);
+    // A gather whose indices are split binds the input, two windows of indices (a tuple may
+    // straddle), the output and the status: 5.
+    let case = loop {
+        let case = random_gather(&mut rng, DataType::Float32, DataType::Int64);
+        if case.desc.inputs()[1].1.size_in_bytes() > 2 * WINDOW {
+            break case;
+        }
+    };
+    let error = context.compile(&case.desc).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::LimitExceeded {
+                limit_name,
+                limit: 4,
+                ..
+            } if limit_name.starts_with("max_storage_buffers_per_shader_stage")
+        ),
+        "{error}"
+    );
+}
