@@ -223,6 +223,41 @@ async fn random_gather_nds_match_the_reference() {
 
 #[wasm_bindgen_test]
 async fn webgpus_default_limits_are_enough() {
+    let context = default_limits_context().await;
+    let limits = context.device().limits();
+    assert_eq!(limits.min_storage_buffer_offset_alignment, 256);
+    assert_eq!(limits.max_storage_buffer_binding_size, 128 << 20);
+    for (seed, family) in (201..).zip(Family::ALL) {
+        sample(&context, seed, family).await;
+    }
+    // Past the binding limit: bound as windows. Past the largest buffer: refused.
+    let slice = |elements| -> OperatorDesc {
+        SliceDesc::new(
+            TensorDesc::new(DataType::Float32, &[elements]),
+            TensorDesc::new(DataType::Float32, &[1]),
+            &[0],
+            &[1],
+            &[1],
+        )
+        .into()
+    };
+    context
+        .compile(&slice((32 << 20) + 1))
+        .expect("a tensor past the binding limit compiles");
+    assert_eq!(limits.max_buffer_size, 256 << 20);
+    assert!(
+        matches!(
+            context.compile(&slice((64 << 20) + 1)),
+            Err(Error::TensorTooLarge { bytes, limit_name: "max_buffer_size", limit, .. })
+                if bytes > limit && limit == 256 << 20
+        ),
+        "{:?}",
+        context.compile(&slice((64 << 20) + 1)).err()
+    );
+}
+
+/// A context on the browser's WebGPU adapter with WebGPU's default limits.
+async fn default_limits_context() -> Context {
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle();
     descriptor.backends = wgpu::Backends::BROWSER_WEBGPU;
     let instance = wgpu::Instance::new(descriptor);
@@ -237,27 +272,50 @@ async fn webgpus_default_limits_are_enough() {
         })
         .await
         .expect("a device with WebGPU's default limits");
-    let context = Context::from_device(device, queue);
-    let limits = context.device().limits();
-    assert_eq!(limits.min_storage_buffer_offset_alignment, 256);
-    assert_eq!(limits.max_storage_buffer_binding_size, 128 << 20);
-    for (seed, family) in (201..).zip(Family::ALL) {
-        sample(&context, seed, family).await;
-    }
-    let past_the_limit: OperatorDesc = SliceDesc::new(
-        TensorDesc::new(DataType::Float32, &[(32 << 20) + 1]),
-        TensorDesc::new(DataType::Float32, &[1]),
-        &[0],
-        &[1],
-        &[1],
-    )
-    .into();
-    assert!(
-        matches!(
-            context.compile(&past_the_limit),
-            Err(Error::TensorTooLarge { bytes, limit, .. }) if bytes > limit && limit == 128 << 20
-        ),
-        "{:?}",
-        context.compile(&past_the_limit).err()
+    Context::from_device(device, queue)
+}
+
+// ---- tensors past the binding window ----
+
+/// A Gather of rows from a 160 MiB Float16 table on a device with WebGPU's default limits
+/// (128 MiB a binding, 256 MiB a buffer): the table is bound as windows, and the rows
+/// gathered (from both sides of the 128 MiB mark, some by negative indices) equal the
+/// reference's bit for bit.
+#[wasm_bindgen_test]
+async fn a_gather_from_a_table_past_the_binding_limit_matches_the_reference() {
+    let context = default_limits_context().await;
+    let binding_limit = context.device().limits().max_storage_buffer_binding_size;
+    const ROW: u32 = 4096;
+    const ROWS: u32 = 20480; // 20480 rows of 8 KiB: 160 MiB
+    const GATHERED: u32 = 96;
+    let table = TensorDesc::new(DataType::Float16, &[ROWS, ROW]);
+    assert!(table.size_in_bytes() > binding_limit, "{binding_limit}");
+    let desc = OperatorDesc::Gather(dml_wgsl::GatherDesc::new(
+        table.clone(),
+        TensorDesc::new(DataType::Int32, &[1, GATHERED]),
+        TensorDesc::new(DataType::Float16, &[GATHERED, ROW]),
+        0,
+        2,
+    ));
+    let mut rng = Rng::new(160);
+    let table_bytes = rng.bytes(table.size_in_bytes() as usize);
+    let indices: Vec<i32> = (0..GATHERED as i32)
+        .map(|i| match i % 3 {
+            0 => rng.range(0, ROWS as u64 / 2) as i32,
+            1 => rng.range(ROWS as u64 * 4 / 5, ROWS as u64 - 1) as i32,
+            _ => -(rng.range(1, ROWS as u64 / 5) as i32),
+        })
+        .collect();
+    let index_bytes: Vec<u8> = bytemuck::cast_slice(&indices).to_vec();
+    let inputs = [table_bytes.as_slice(), index_bytes.as_slice()];
+    let started = js_sys::Date::now();
+    let output = context.run(&desc, &inputs).await.expect("run");
+    console_log!(
+        "gather of {GATHERED} rows of {ROW} f16 from a {} MiB table (binding limit {} MiB): \
+         {:.0} ms through run, upload included",
+        table.size_in_bytes() >> 20,
+        binding_limit >> 20,
+        js_sys::Date::now() - started
     );
+    assert_eq!(output, reference::run(&desc, &inputs).expect("reference"));
 }
