@@ -17,8 +17,8 @@ use std::time::Instant;
 use std::borrow::Cow;
 
 use dml_wgsl::{
-    CompiledOperator, Context, DataType, GatherElementsDesc, OperatorDesc, ScatterElementsDesc,
-    ScatterNdDesc, SliceDesc, TensorDesc,
+    CompiledOperator, Context, DataType, GatherDesc, GatherElementsDesc, OperatorDesc,
+    ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
 };
 use wgpu::util::DeviceExt;
 
@@ -649,10 +649,71 @@ const WORKLOADS: &[(&str, Prepare)] = &[
     ("scatter_elements_rows_u8", |d| {
         narrow_rows(d, DataType::UInt8)
     }),
+    ("gather_rows_table", gather_rows_table),
     ("scatter_elements_rows_f16", |d| {
         narrow_rows(d, DataType::Float16)
     }),
 ];
+
+/// Gather of the k rows of `Data::rows` from the [n, n] Float32 table (an embedding lookup).
+/// Also timed on devices whose binding limit splits the table (see `split_devices`).
+fn gather_rows_table(d: &mut Data) -> Prepared<'_> {
+    let (n, k) = (d.n, d.k);
+    let desc = GatherDesc::new(
+        f32_tensor(&[n, n]),
+        TensorDesc::new(DataType::Int64, &[1, k]),
+        f32_tensor(&[k, n]),
+        0,
+        2,
+    );
+    let bytes = 2 * (k * n * 4) as u64 + k as u64 * 8;
+    let mut prepared = Prepared::new(desc.into(), &[("a", &d.a)], bytes);
+    prepared
+        .inputs
+        .push(("table_rows", Cow::Owned(int64s(&d.rows))));
+    prepared
+}
+
+/// gather_rows_table again on devices of the same adapter whose
+/// `max_storage_buffer_binding_size` is lowered (the table and output split into windows):
+/// every window bound at once, and windows bound a slab at a time (8 storage buffers a
+/// stage, WebGPU's default). (row name, binding limit, storage buffers a stage).
+const SPLIT_DEVICES: &[(&str, u64, Option<u32>)] = &[
+    ("gather_rows_table_windows", 64 << 20, None),
+    ("gather_rows_table_slabs", 32 << 20, Some(8)),
+];
+
+/// A context on the default adapter with its binding limit lowered as `SPLIT_DEVICES` says.
+fn split_device(binding_limit: u64, storage: Option<u32>) -> Context {
+    pollster::block_on(async {
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let adapter = instance
+            .request_adapter(&wgpu::RequestAdapterOptions {
+                power_preference: wgpu::PowerPreference::HighPerformance,
+                ..Default::default()
+            })
+            .await
+            .expect("an adapter");
+        let mut limits = adapter.limits();
+        limits.max_storage_buffer_binding_size =
+            binding_limit.min(limits.max_storage_buffer_binding_size);
+        if let Some(storage) = storage {
+            limits.max_storage_buffers_per_shader_stage = storage;
+        }
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                required_features: adapter.features()
+                    & (wgpu::Features::TIMESTAMP_QUERY
+                        | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS),
+                required_limits: limits,
+                ..Default::default()
+            })
+            .await
+            .expect("a device");
+        Context::from_device(device, queue)
+    })
+}
 
 /// scatter_elements_rows on 1- or 2-byte elements: the same bytes, read as narrower ones.
 fn narrow_rows(d: &mut Data, data_type: DataType) -> Prepared<'_> {
@@ -699,6 +760,14 @@ fn main() {
         }
         if wanted("slice_tiny_64x64") {
             b.tiny();
+        }
+        for &(name, binding_limit, storage) in SPLIT_DEVICES {
+            if wanted(name) {
+                let mut split = Bench::new(split_device(binding_limit, storage), o.reps);
+                let prepared = gather_rows_table(&mut data);
+                split.operator(name, &prepared);
+                b.rows.append(&mut split.rows);
+            }
         }
     }
     let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;

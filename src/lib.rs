@@ -55,6 +55,12 @@
 //! * **Errors, not panics**: every rule is checked before GPU work, each its own [`Error`]
 //!   variant naming the field, the value and the rule; sizes whose products overflow are
 //!   errors too.
+//! * **Tensors past the binding window**: a tensor larger than the device's
+//!   `max_storage_buffer_binding_size` is bound, from the one `BufferBinding` the caller
+//!   gives, as windows of its buffer (powers of two of bytes at aligned offsets): all at
+//!   once where `max_storage_buffers_per_shader_stage` allows, else a slab at a time over
+//!   several dispatches. Results and out-of-range reports are the same bytes;
+//!   [`Error::TensorTooLarge`] comes only past `max_buffer_size`.
 //!
 //! The README's "Semantics" section (in the repository and on crates.io) gathers these with
 //! the tensor rules in one place.
