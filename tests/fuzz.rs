@@ -615,8 +615,10 @@ fn fuzz_threads_sharing_one_context() {
 
 // ---- lowered limits ----
 
-/// Devices whose limits are far below the adapter's: tiny bindings and dispatch grids, small
-/// workgroups, a downlevel device's 4 storage buffers, a coarse offset alignment.
+/// Devices whose limits are far below the adapter's: tiny bindings (every larger tensor split
+/// into windows) and dispatch grids, small workgroups, a downlevel device's 4 storage
+/// buffers, WebGPU's default 8 storage buffers with 256-byte windows (bound a slab at a
+/// time), a coarse offset alignment.
 fn limited_devices() -> Vec<(&'static str, Context)> {
     vec![
         (
@@ -637,6 +639,14 @@ fn limited_devices() -> Vec<(&'static str, Context)> {
                 l.max_storage_buffer_binding_size = 1 << 16;
                 l.max_compute_invocations_per_workgroup = 128;
                 l.max_compute_workgroup_size_x = 128;
+            }),
+        ),
+        (
+            "256-byte windows bound a slab at a time",
+            limited_context(|l| {
+                l.max_storage_buffer_binding_size = 256;
+                l.max_storage_buffers_per_shader_stage = 8;
+                l.min_storage_buffer_offset_alignment = 256;
             }),
         ),
         (
