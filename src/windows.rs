@@ -275,18 +275,18 @@ mod tests {
 
     #[test]
     fn windows_are_the_largest_power_of_two_within_the_limit() {
-        let plan = WindowPlan::new(bytes(10_000, 16), &limits(3000, 8)).unwrap();
+        let plan = WindowPlan::new(bytes(10_008, 16), &limits(3000, 8)).unwrap();
         assert_eq!(plan.window_bytes(), 2048);
         assert_eq!(plan.windows[Role::Input.index()], 5);
         assert_eq!(plan.windows[Role::Output.index()], 0);
         assert_eq!(
             plan.window(Role::Input, 4, 512, 4),
-            Some((512 + 8192, 10_000 - 8192))
+            Some((512 + 8192, 10_008 - 8192))
         );
         // 16-byte entries: the last window ends at the last whole one.
         assert_eq!(
             plan.window(Role::Input, 16, 512, 4),
-            Some((512 + 8192, 9_984 - 8192))
+            Some((512 + 8192, 10_000 - 8192))
         );
     }
 
