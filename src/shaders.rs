@@ -596,9 +596,6 @@ fn check_section_markers(text: &str) -> Result<(), String> {
     }
 }
 
-/// Code that accesses entry `index` of a binding: `(index, body) -> statements`.
-type AccessSite = dyn Fn(&str, &str) -> String;
-
 /// The declarations of one storage binding (one array, or one per window bound) and its
 /// accessors. Every accessor takes an index into the whole tensor's binding, in the units
 /// its name says, and finds the window that holds it, so the kernels never see windows:
@@ -627,17 +624,10 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
     let mut text = String::new();
     // `site(index, body)`: `body` with `{a}` the array holding entry `index` and `{i}` the
     // entry's index in it.
-    let site: Box<AccessSite> = if bound == 0 {
+    if bound == 0 {
         text += &format!(
             "@group(0) @binding({slot}) var<storage, {access}> {name}: array<{declared}>;\n"
         );
-        Box::new(move |index: &str, body: &str| {
-            format!(
-                "    {}\n",
-                body.replace("{a}", name)
-                    .replace("{i}", &format!("({index})"))
-            )
-        })
     } else {
         let shift = windowing.window_shift - entry_bytes.trailing_zeros();
         text += &format!(
@@ -650,26 +640,37 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
                 slot + k
             );
         }
-        let first = windowing.first_window(binding.role);
-        let upper = upper.clone();
-        Box::new(move |index: &str, body: &str| {
-            let mut code = format!(
-                "    let local = ({index}) & {upper}_MASK;\n    switch (({index}) >> {upper}_SHIFT) - {first} {{\n"
+    }
+    let first = windowing.first_window(binding.role);
+    // `body` with `{a}` the array holding the entry and `{i}` its index there: the entry
+    // `whole` of the one array, or entry `local` of window `window` (WGSL expressions).
+    let access = |whole: &str, window: &str, local: &str, body: &str| -> String {
+        if bound == 0 {
+            return format!("    {}\n", body.replace("{a}", name).replace("{i}", whole));
+        }
+        let mut code = format!("    let local = {local};\n    switch ({window}) - {first} {{\n");
+        for k in 0..bound {
+            let label = if k + 1 == bound {
+                "default".to_string()
+            } else {
+                format!("case {k}u")
+            };
+            let array = format!("{name}_{k}");
+            code += &format!(
+                "        {label}: {{ {} }}\n",
+                body.replace("{a}", &array).replace("{i}", "local")
             );
-            for k in 0..bound {
-                let label = if k + 1 == bound {
-                    "default".to_string()
-                } else {
-                    format!("case {k}u")
-                };
-                let array = format!("{name}_{k}");
-                code += &format!(
-                    "        {label}: {{ {} }}\n",
-                    body.replace("{a}", &array).replace("{i}", "local")
-                );
-            }
-            code + "    }\n"
-        })
+        }
+        code + "    }\n"
+    };
+    // Entry `index`.
+    let site = |index: &str, body: &str| {
+        access(
+            &format!("({index})"),
+            &format!("({index}) >> {upper}_SHIFT"),
+            &format!("({index}) & {upper}_MASK"),
+            body,
+        )
     };
     let owns = |parameter: &str, shift: &str| -> String {
         if windowing.partial && bound > 0 {
@@ -729,29 +730,16 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
         }
         Access::ReadWords => {
             // An 8-byte element's two words: pairs never straddle a window (windows are a
-            // power of two of at least 16 bytes), and `2 * pair` never has to be formed.
-            let pair = if bound == 0 {
-                format!("    return vec2<u32>({name}[2u * p], {name}[2u * p + 1u]);\n")
-            } else {
-                let first = windowing.first_window(binding.role);
-                let mut code = format!(
-                    "    var value: vec2<u32>;\n    let local = (p & ({upper}_MASK >> 1u)) << 1u;\n    switch (p >> ({upper}_SHIFT - 1u)) - {first} {{\n"
-                );
-                for k in 0..bound {
-                    let label = if k + 1 == bound {
-                        "default".to_string()
-                    } else {
-                        format!("case {k}u")
-                    };
-                    code += &format!(
-                        "        {label}: {{ value = vec2<u32>({name}_{k}[local], {name}_{k}[local + 1u]); }}\n"
-                    );
-                }
-                code + "    }\n    return value;\n"
-            };
+            // power of two of at least 16 bytes), and in a window `2 * pair` is never formed.
+            let pair = access(
+                "(2u * p)",
+                &format!("p >> ({upper}_SHIFT - 1u)"),
+                &format!("(p & ({upper}_MASK >> 1u)) << 1u"),
+                "value = vec2<u32>({a}[{i}], {a}[{i} + 1u]);",
+            );
             text += &format!(
                 "fn load_{name}_word(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
-                 fn load_{name}_pair(p: u32) -> vec2<u32> {{\n{pair}}}\n\
+                 fn load_{name}_pair(p: u32) -> vec2<u32> {{\n    var value: vec2<u32>;\n{pair}    return value;\n}}\n\
                  fn owns_{name}(w: u32) -> bool {{\n{}}}\n\
                  fn owns_{name}_pair(p: u32) -> bool {{\n{}}}\n",
                 site("w", "value = {a}[{i}];"),
