@@ -33,6 +33,7 @@ EXPECTED = {
     "DML_SCATTER_ND example": "OutputTensor:(Sizes:{8},DataType:FLOAT32)[1,11,3,10,9,6,7,12]",
     "DML_GATHER:": "OutputTensor:(Sizes:{2,2},DataType:FLOAT32)[[3,1],[6,4]]",
     "DML_GATHER_ELEMENTS": "OutputTensor:(Sizes:{2,3},DataType:FLOAT32)[[4,8,3],[7,2,3]]",
+    "index_add": "OutputTensor:(Sizes:{3,2},DataType:FLOAT32)[[7,9],[1,1],[4,5]]",
     "An out-of-range index": "Error:indices[1]=5isoutofrangeforadimensionofsize5",
 }
 SEED_INPUT = "InputTensor:(Sizes:{1,1,4,4},DataType:FLOAT32)[[[[1,2,3,4],[5,6,7,8],[9,10,11,12],[13,14,15,16]]]]"

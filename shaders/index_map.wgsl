@@ -8,7 +8,8 @@ struct IndexParams {
     count: u32,
     rank: u32,
     tuple_size: u32,
-    // Bit 0: the index type is signed; bit 1: it is 64 bits wide.
+    // Bit 0: the index type is signed; bit 1: it is 64 bits wide; bit 2: out-of-range
+    // indices are clamped (OutOfRange::Clamp) rather than reported.
     index_flags: u32,
     tuple_stride: u32,
     // Threads take groups of neighbouring units; with tile > 0 the groups are visited in
@@ -75,13 +76,19 @@ fn index_words(e: u32) -> vec2<u32> {
 }
 
 // The index mapped onto [0, bound): [0, bound) as is, [-bound, 0) (signed types) from the
-// end; anything else gives IN_RANGE. 64-bit values are compared whole, never truncated.
+// end; anything else gives IN_RANGE, or with clamping the nearest end of [0, bound) (after
+// a negative index is counted from the end). 64-bit values are compared whole, never
+// truncated. Bounds are at least 1.
 fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     if v.y == 0u && v.x < bound {
         return v.x;
     }
-    if (params.index_flags & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
+    let negative = (params.index_flags & 1u) != 0u && (v.y & 0x80000000u) != 0u;
+    if negative && v.y == 0xffffffffu && v.x >= 0u - bound {
         return v.x + bound;
+    }
+    if (params.index_flags & 4u) != 0u {
+        return select(bound - 1u, 0u, negative);
     }
     return IN_RANGE;
 }

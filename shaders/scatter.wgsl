@@ -186,3 +186,141 @@ fn write_winners(
     }
 }
 // @last-wins-end
+
+// @reduce-begin
+// A reduction in any order: each update is combined into its target by a compare-exchange
+// loop on the target's word (reduce_output), so no update is ever lost to a race.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_reduce(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let i = group_index(t);
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    if owns_output(at.indexed) {
+        reduce_output(at.indexed, load_updates(at.dense));
+    }
+}
+// @reduce-end
+
+// @in-order-reduce-begin
+// A reduction in the updates' order, in two passes over scratch: `heads` (one word per
+// output unit) and `links` (one word per update). Every window is bound (never a slab).
+//
+// Pass 1: each target's updates are linked into a list: heads[target] holds the last update
+// linked plus one, links[i] the one linked before update i (plus one; 0 ends the list). The
+// link order depends on thread timing; pass 2 sorts each list.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn link_updates(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let i = group_index(t);
+    let at = apply_index(locate_base(i));
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    atomic_store_links(i, atomic_exchange_heads(at.indexed, i + 1u));
+}
+
+// The update after list node `node` (update node - 1), or 0.
+fn next_node(node: u32) -> u32 {
+    return atomic_load_links(node - 1u);
+}
+
+fn set_next_node(node: u32, next: u32) {
+    atomic_store_links(node - 1u, next);
+}
+
+// The list starting at `first` sorted by update position: a bottom-up merge sort of the
+// linked list (Simon Tatham's), O(n log n) steps and no memory beyond the links.
+fn sort_list(first: u32) -> u32 {
+    var list = first;
+    var width = 1u;
+    loop {
+        var p = list;
+        list = 0u;
+        var tail = 0u;
+        var merges = 0u;
+        while p != 0u {
+            merges += 1u;
+            // Runs p (up to width nodes) and q (the next up to width nodes), merged.
+            var q = p;
+            var p_size = 0u;
+            while p_size < width && q != 0u {
+                p_size += 1u;
+                q = next_node(q);
+            }
+            var q_size = width;
+            while p_size > 0u || (q_size > 0u && q != 0u) {
+                var node: u32;
+                if p_size == 0u || (q_size > 0u && q != 0u && q < p) {
+                    node = q;
+                    q = next_node(q);
+                    q_size -= 1u;
+                } else {
+                    node = p;
+                    p = next_node(p);
+                    p_size -= 1u;
+                }
+                if tail == 0u {
+                    list = node;
+                } else {
+                    set_next_node(tail, node);
+                }
+                tail = node;
+            }
+            p = q;
+        }
+        set_next_node(tail, 0u);
+        if merges <= 1u {
+            break;
+        }
+        width *= 2u;
+    }
+    return list;
+}
+
+// Pass 2: a thread per output unit folds its updates into it in the updates' order.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_updates(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let target_unit = invocation_index(workgroup, workgroups, local);
+    if target_unit >= params.count {
+        return;
+    }
+    let first = atomic_load_heads(target_unit);
+    if first == 0u {
+        return;
+    }
+    var node = sort_list(first);
+    var value = load_output(target_unit);
+    while node != 0u {
+        value = combine_unit(value, load_updates(locate_base(node - 1u).dense));
+        node = next_node(node);
+    }
+    store_output(target_unit, value);
+}
+// @in-order-reduce-end

@@ -54,6 +54,8 @@ pub struct CompiledOperator {
     pub(crate) storage_alignment: u32,
     pub(crate) status: Option<wgpu::Buffer>,
     pub(crate) scratch: Option<wgpu::Buffer>,
+    /// An in-order reduction's per-update links.
+    pub(crate) links: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
     pub(crate) in_place: InPlace,
     /// How tensors past the binding limit are split into windows.
@@ -182,7 +184,8 @@ impl CompiledOperator {
                 Role::Updates => caller(2),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
                 Role::Status => self.status.as_ref().map(|b| (b, 0, b.size())),
-                Role::Winners => self.scratch.as_ref().map(|b| (b, 0, b.size())),
+                Role::Winners | Role::Heads => self.scratch.as_ref().map(|b| (b, 0, b.size())),
+                Role::Links => self.links.as_ref().map(|b| (b, 0, b.size())),
             }
             .ok_or_else(|| Error::Wgpu(format!("internal: no buffer for the {role:?} binding")))?;
             Ok(wgpu::BufferBinding {

@@ -142,13 +142,24 @@ impl Context {
             per_element: false,
         };
         let mut lowered = desc.lower(&facts);
-        if lowered.scratch_bytes > limits.max_buffer_size {
-            return Err(Error::LimitExceeded {
-                what: "the last-wins scratch (4 bytes per output unit)",
-                needed: lowered.scratch_bytes,
-                limit_name: "max_buffer_size",
-                limit: limits.max_buffer_size,
-            });
+        for (what, needed) in [
+            (
+                "the in-order scratch (4 bytes per output unit)",
+                lowered.scratch_bytes,
+            ),
+            (
+                "the in-order reduction's links (4 bytes per update)",
+                lowered.links_bytes,
+            ),
+        ] {
+            if needed > limits.max_buffer_size {
+                return Err(Error::LimitExceeded {
+                    what,
+                    needed,
+                    limit_name: "max_buffer_size",
+                    limit: limits.max_buffer_size,
+                });
+            }
         }
         // Each role's bytes: the caller's tensors in the desc's order, the output, and the
         // operator's own status and scratch.
@@ -162,6 +173,8 @@ impl Context {
         bytes[Role::Output.index()] = output.bytes;
         bytes[Role::Status.index()] = STATUS_BYTES;
         bytes[Role::Winners.index()] = lowered.scratch_bytes;
+        bytes[Role::Heads.index()] = lowered.scratch_bytes;
+        bytes[Role::Links.index()] = lowered.links_bytes;
         let plan = WindowPlan::new(bytes, limits)?;
         let mut passes = self.plan_passes(&lowered.steps, &plan)?;
         if passes
@@ -178,6 +191,17 @@ impl Context {
         for (step, planned) in lowered.steps.iter().zip(&passes) {
             if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
                 self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
+                // A fold reads a target's updates wherever they lie: every window bound.
+                if windowing.partial && kernel.needs_every_window() {
+                    let needed = plan.windows.iter().map(|&w| w.max(1) as u64).sum();
+                    return Err(Error::LimitExceeded {
+                        what: "an in-order scatter reduction of tensors past the binding \
+                               window (every window bound at once)",
+                        needed,
+                        limit_name: "max_storage_buffers_per_shader_stage",
+                        limit: limits.max_storage_buffers_per_shader_stage as u64,
+                    });
+                }
             }
         }
         // Every step is checked before anything is created on the device.
@@ -222,6 +246,8 @@ impl Context {
                 .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
             scratch: (lowered.scratch_bytes > 0)
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
+            links: (lowered.links_bytes > 0)
+                .then(|| own_buffer("dml-wgsl links", lowered.links_bytes)),
             index_report: lowered.index_report,
             in_place: lowered.in_place,
             windows: plan,

@@ -49,7 +49,13 @@
 //!   indices' row-major order (from [`Context::run`], or
 //!   [`CompiledOperator::check_status`] after `record`). Signed indices in `[-n, 0)` count
 //!   from the end; 64-bit indices are compared whole.
-//! * **Duplicate scatter targets** never tear: see [`DuplicateMode`].
+//! * **Duplicate scatter targets** never tear: see [`DuplicateMode`] (`InOrder` applies
+//!   updates in the updates' row-major order, bit for bit).
+//! * **Scatter reductions** ([`Reduction`]: Add, Mul, Min, Max) on all eleven data types,
+//!   IEEE-exact on every adapter (integer arithmetic in the shaders), with a defined NaN
+//!   behaviour, in any order or exactly in order.
+//! * **Out-of-range policy** ([`OutOfRange`]): report (the default) or clamp, as WebNN and
+//!   DirectML's drivers do.
 //! * **Right-aligned sizes**: a gather's output and ScatterND's updates hold their
 //!   meaningful sizes right-aligned, adding or cropping leading 1s.
 //! * **Errors, not panics**: every rule is checked before GPU work, each its own [`Error`]
@@ -90,7 +96,7 @@ pub use context::Context;
 pub use error::{Error, Result};
 pub use ops::{
     DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,
-    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
+    OutOfRange, Reduction, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
 };
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 pub use typed::{Element, Elements};

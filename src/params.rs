@@ -77,7 +77,7 @@ parameters! {
         count: u32,
         rank: u32,
         tuple_size: u32,
-        /// Bit 0: the index type is signed; bit 1: it is 64 bits wide.
+        /// Bit 0: the index type is signed; bit 1: it is 64 bits wide; bit 2: clamp indices.
         index_flags: u32,
         tuple_stride: u32,
         /// Column blocks of this many groups (0: row-major).
@@ -165,7 +165,7 @@ mod tests {
                     "StridedCopyParams",
                     rust_layout(StridedCopyParams::MEMBERS, size_of::<StridedCopyParams>()),
                 ),
-                Kernel::Scatter { .. } | Kernel::Gather(_) => (
+                Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } | Kernel::Gather(_) => (
                     "IndexParams",
                     rust_layout(IndexParams::MEMBERS, size_of::<IndexParams>()),
                 ),

@@ -3,18 +3,40 @@
 //! Written from the operator definitions, element by element, with none of the GPU path's
 //! lowering (no dimension merging, no widening): the tests hold the GPU to these results
 //! bit for bit. Useful to users too, as an executable statement of the semantics.
+//!
+//! * Indices: with [`OutOfRange::Report`] an index outside its dimension is skipped (a
+//!   scatter's update) or reads zero (a gather's element) and is reported; with
+//!   [`OutOfRange::Clamp`] it is clamped into the dimension (see [`clamp_index`]).
+//! * Scatters: `output = input`, then the updates apply in the updates' row-major order
+//!   (what [`DuplicateMode::InOrder`] promises on the GPU): with [`Reduction::None`] each
+//!   replaces its target, so the last one aimed at an element wins; with a reduction each is
+//!   folded in, `output[t] = output[t] op update` (see [`reduce_element`]), so an element
+//!   ends as `((input op u0) op u1) ..`.
+//!
+//! [`DuplicateMode::InOrder`]: crate::DuplicateMode::InOrder
+//! * Float16 arithmetic and conversions are written out here by hand ([`f16_to_f32`],
+//!   [`f32_to_f16`]), not taken from a library, and NaN bits are defined explicitly, never
+//!   left to the hardware.
 
 use crate::error::{Error, Result};
 use crate::ops::{
-    GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc, ScatterElementsDesc, ScatterNdDesc,
-    Slice1Desc, SliceDesc,
+    GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc, OutOfRange, Reduction,
+    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
 };
-use crate::tensor::TensorDesc;
+use crate::tensor::{DataType, TensorDesc};
 
-/// Runs `desc` on the CPU. Same contract as [`crate::Context::run`]: an out-of-range index
-/// gives `Err(Error::IndexOutOfRange)` naming the first one in the indices' row-major order.
-/// Scatters apply their updates in row-major order, so the last duplicate wins: one of the
-/// outcomes [`crate::DuplicateMode::AnyUpdate`] allows, and the one `LastWins` guarantees.
+/// Runs `desc` on the CPU. Same contract as [`crate::Context::run`]: with
+/// [`OutOfRange::Report`] an out-of-range index gives `Err(Error::IndexOutOfRange)` naming
+/// the first one in the indices' row-major order; with [`OutOfRange::Clamp`] it is clamped
+/// and nothing is reported.
+///
+/// Scatters apply their updates in the updates' row-major order, exactly what
+/// [`DuplicateMode::InOrder`] guarantees: with no [`Reduction`] the last update aimed at an
+/// element wins (one of the outcomes [`DuplicateMode::AnyUpdate`] allows); with one, the
+/// element is the sequential fold `((input op u0) op u1) ..` of [`reduce_element`].
+///
+/// [`DuplicateMode::InOrder`]: crate::DuplicateMode::InOrder
+/// [`DuplicateMode::AnyUpdate`]: crate::DuplicateMode::AnyUpdate
 pub fn run(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
     let (output, status) = run_with_status(desc, inputs)?;
     status.map(|()| output)
@@ -28,9 +50,9 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
         OperatorDesc::Slice(d) => (slice(d, inputs[0]), Ok(())),
         OperatorDesc::Slice1(d) => (slice1(d, inputs[0]), Ok(())),
         OperatorDesc::ScatterElements(_) | OperatorDesc::ScatterNd(_) => {
-            let (input, output) = match desc {
-                OperatorDesc::ScatterElements(d) => (&d.input, &d.output),
-                OperatorDesc::ScatterNd(d) => (&d.input, &d.output),
+            let (input, output, reduction) = match desc {
+                OperatorDesc::ScatterElements(d) => (&d.input, &d.output, d.reduction),
+                OperatorDesc::ScatterNd(d) => (&d.input, &d.output, d.reduction),
                 _ => unreachable!(),
             };
             let writes = scatter_writes(desc, inputs)?;
@@ -38,10 +60,12 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
             for_each_coordinate(&input.sizes, |c| {
                 copy_element(input, inputs[0], c, output, &mut bytes, c);
             });
-            let width = input.data_type.size_in_bytes() as usize;
+            let data_type = input.data_type;
+            let width = data_type.size_in_bytes() as usize;
             for w in &writes.writes {
                 let (to, from) = (w.output_offset as usize, w.updates_offset as usize);
-                bytes[to..to + width].copy_from_slice(&inputs[2][from..from + width]);
+                let update = &inputs[2][from..from + width];
+                reduce_into(data_type, reduction, &mut bytes[to..to + width], update);
             }
             (bytes, writes.status)
         }
@@ -93,7 +117,7 @@ fn gather(desc: &GatherDesc, input: &[u8], indices: &[u8]) -> (Vec<u8>, Result<(
         let mut at = vec![0u32; desc.indices.rank() - index_dimensions];
         at.extend_from_slice(&g[axis..axis + index_dimensions]);
         let value = read_index(&desc.indices, indices, &at);
-        let n = normalise(value, bound, signed).ok_or((at, value, bound))?;
+        let n = normalise(value, bound, signed, desc.out_of_range).ok_or((at, value, bound))?;
         Ok([&g[..axis], &[n], &g[axis + index_dimensions..]].concat())
     })
 }
@@ -109,7 +133,8 @@ fn gather_elements(
     let signed = desc.indices.data_type.is_signed();
     gather_with(&desc.input, input, &desc.output, |c| {
         let value = read_index(&desc.indices, indices, c);
-        let n = normalise(value, bound, signed).ok_or((c.to_vec(), value, bound))?;
+        let n = normalise(value, bound, signed, desc.out_of_range);
+        let n = n.ok_or_else(|| (c.to_vec(), value, bound))?;
         let mut from = c.to_vec();
         from[axis] = n;
         Ok(from)
@@ -138,7 +163,8 @@ fn gather_nd(desc: &GatherNdDesc, input: &[u8], indices: &[u8]) -> (Vec<u8>, Res
             at[indices_rank - 1] = k as u32;
             let value = read_index(&desc.indices, indices, &at);
             let bound = desc.input.sizes[input_first + batch + k];
-            from.push(normalise(value, bound, signed).ok_or((at.clone(), value, bound))?);
+            let n = normalise(value, bound, signed, desc.out_of_range);
+            from.push(n.ok_or_else(|| (at.clone(), value, bound))?);
         }
         from.extend_from_slice(&g[leading..]);
         Ok(from)
@@ -180,7 +206,8 @@ fn scatter_elements_writes(desc: &ScatterElementsDesc, indices: &[u8]) -> Scatte
     let mut status = Ok(());
     for_each_coordinate(&desc.indices.sizes, |c| {
         let value = read_index(&desc.indices, indices, c);
-        match normalise(value, bound, desc.indices.data_type.is_signed()) {
+        let signed = desc.indices.data_type.is_signed();
+        match normalise(value, bound, signed, desc.out_of_range) {
             Some(v) => {
                 let mut target = c.to_vec();
                 target[axis] = v;
@@ -217,7 +244,7 @@ fn scatter_nd_writes(desc: &ScatterNdDesc, indices: &[u8]) -> ScatterWrites {
             at[indices_rank - 1] = k as u32;
             let value = read_index(&desc.indices, indices, &at);
             let bound = desc.input.sizes[first_indexed + k];
-            match normalise(value, bound, signed) {
+            match normalise(value, bound, signed, desc.out_of_range) {
                 Some(v) => target[first_indexed + k] = v,
                 None => {
                     first_error(&mut status, at.clone(), value, bound);
@@ -256,16 +283,38 @@ fn read_index(t: &TensorDesc, bytes: &[u8], c: &[u32]) -> i128 {
 }
 
 /// `value` as an index into a dimension of `bound` elements: `[0, bound)` as is, and for
-/// signed types `[-bound, 0)` counted from the end; `None` otherwise.
-fn normalise(value: i128, bound: u32, signed: bool) -> Option<u32> {
-    let bound = bound as i128;
-    if (0..bound).contains(&value) {
-        Some(value as u32)
-    } else if signed && (-bound..0).contains(&value) {
-        Some((value + bound) as u32)
-    } else {
-        None
+/// signed types `[-bound, 0)` counted from the end; anything else is `None` with
+/// [`OutOfRange::Report`], and clamped (see [`clamp_index`]) with [`OutOfRange::Clamp`].
+fn normalise(value: i128, bound: u32, signed: bool, out_of_range: OutOfRange) -> Option<u32> {
+    match out_of_range {
+        OutOfRange::Report => {
+            let bound = bound as i128;
+            if (0..bound).contains(&value) {
+                Some(value as u32)
+            } else if signed && (-bound..0).contains(&value) {
+                Some((value + bound) as u32)
+            } else {
+                None
+            }
+        }
+        OutOfRange::Clamp => Some(clamp_index(value, bound, signed)),
     }
+}
+
+/// [`OutOfRange::Clamp`]'s index rule: an index `value` (read whole, as a wide integer: no
+/// 64-bit index is ever truncated) into a dimension of `bound >= 1` elements. A negative
+/// value of a signed index type is first counted from the end (`value + bound`); the result
+/// is then clamped into `[0, bound)`: below 0 gives 0, `bound` or more gives `bound - 1`.
+/// So for `bound = 5`: -2 gives 3, -100 and `i64::MIN` give 0, 100 and `u64::MAX` give 4.
+pub fn clamp_index(value: i128, bound: u32, signed: bool) -> u32 {
+    assert!(bound >= 1, "a dimension has at least one element");
+    let bound = bound as i128;
+    let counted = if signed && value < 0 {
+        value + bound
+    } else {
+        value
+    };
+    counted.clamp(0, bound - 1) as u32
 }
 
 fn first_error(status: &mut Result<()>, position: Vec<u32>, value: i128, bound: u32) {
@@ -370,4 +419,1041 @@ fn copy_element(
     let source = from.byte_offset(from_coordinate) as usize;
     let target = to.byte_offset(to_coordinate) as usize;
     to_bytes[target..target + width].copy_from_slice(&from_bytes[source..source + width]);
+}
+
+/// The quiet bit of each float format's NaNs (the mantissa's top bit).
+const F16_QUIET: u16 = 0x0200;
+const F32_QUIET: u32 = 0x0040_0000;
+const F64_QUIET: u64 = 0x0008_0000_0000_0000;
+/// The NaN an invalid operation (inf - inf, 0 * inf) gives: positive, quiet, empty payload.
+const F16_DEFAULT_NAN: u16 = 0x7e00;
+const F32_DEFAULT_NAN: u32 = 0x7fc0_0000;
+const F64_DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
+
+/// One step of a scatter's [`Reduction`]: the new value of an output element holding
+/// `current` when an update `update` lands on it, both (and the result) one element of
+/// `data_type` as little-endian bytes (`current` and `update` must hold at least
+/// `data_type.size_in_bytes()` bytes; only those are read).
+///
+/// * [`Reduction::None`]: the update.
+/// * Integers: `Add` and `Mul` wrap around (two's complement); `Min` and `Max` compare as the
+///   type's signed or unsigned numbers.
+/// * Float32 and Float64: IEEE arithmetic, round to nearest even, subnormals kept. Float16:
+///   both values converted to f32 (exactly), the f32 step computed, and its result rounded to
+///   f16 to nearest even ([`f16_to_f32`], [`f32_to_f16`]): so f16 Add and Mul round twice,
+///   first to f32 and then to f16.
+/// * NaN in `Add` and `Mul`: a NaN current value gives its own bits with the quiet bit set;
+///   else a NaN update gives its bits with the quiet bit set; else an invalid operation
+///   (inf - inf, 0 * inf) gives the positive quiet NaN with an empty payload (`0x7e00`,
+///   `0x7fc00000`, `0x7ff8000000000000`).
+/// * `Min` and `Max`, every type: the update replaces the current value only when it is
+///   strictly smaller (larger) as a number (floats compared as IEEE numbers, not as bit
+///   patterns), so equal values keep the current bits (+0.0 and -0.0 tie). NaN propagates: a
+///   NaN current value stays, and a NaN update replaces a number; either keeps its bits as
+///   they are (no quieting).
+pub fn reduce_element(
+    data_type: DataType,
+    reduction: Reduction,
+    current: &[u8],
+    update: &[u8],
+) -> Vec<u8> {
+    let width = data_type.size_in_bytes() as usize;
+    let mut element = current[..width].to_vec();
+    reduce_into(data_type, reduction, &mut element, update);
+    element
+}
+
+/// [`reduce_element`] in place: `element = element op update`.
+pub fn reduce_into(data_type: DataType, reduction: Reduction, element: &mut [u8], update: &[u8]) {
+    let width = data_type.size_in_bytes() as usize;
+    let (element, update) = (&mut element[..width], &update[..width]);
+    if reduction == Reduction::None {
+        element.copy_from_slice(update);
+        return;
+    }
+    macro_rules! integer {
+        ($t:ty) => {{
+            let x = <$t>::from_le_bytes((&*element).try_into().unwrap());
+            let y = <$t>::from_le_bytes(update.try_into().unwrap());
+            let z = match reduction {
+                Reduction::None => y,
+                Reduction::Add => x.wrapping_add(y),
+                Reduction::Mul => x.wrapping_mul(y),
+                Reduction::Min => x.min(y),
+                Reduction::Max => x.max(y),
+            };
+            element.copy_from_slice(&z.to_le_bytes());
+        }};
+    }
+    match data_type {
+        DataType::Int64 => integer!(i64),
+        DataType::Int32 => integer!(i32),
+        DataType::Int16 => integer!(i16),
+        DataType::Int8 => integer!(i8),
+        DataType::UInt64 => integer!(u64),
+        DataType::UInt32 => integer!(u32),
+        DataType::UInt16 => integer!(u16),
+        DataType::UInt8 => integer!(u8),
+        DataType::Float64 => {
+            let x = u64::from_le_bytes((&*element).try_into().unwrap());
+            let y = u64::from_le_bytes(update.try_into().unwrap());
+            element.copy_from_slice(&reduce_f64(reduction, x, y).to_le_bytes());
+        }
+        DataType::Float32 => {
+            let x = u32::from_le_bytes((&*element).try_into().unwrap());
+            let y = u32::from_le_bytes(update.try_into().unwrap());
+            element.copy_from_slice(&reduce_f32(reduction, x, y).to_le_bytes());
+        }
+        DataType::Float16 => {
+            let x = u16::from_le_bytes((&*element).try_into().unwrap());
+            let y = u16::from_le_bytes(update.try_into().unwrap());
+            element.copy_from_slice(&reduce_f16(reduction, x, y).to_le_bytes());
+        }
+    }
+}
+
+/// Defines `reduce_f32` and `reduce_f64`: [`reduce_element`]'s rule on the bits of one
+/// float format, computed with Rust's native arithmetic of that format.
+macro_rules! reduce_float {
+    ($name:ident, $float:ty, $bits:ty, $quiet:expr, $default_nan:expr) => {
+        fn $name(reduction: Reduction, current: $bits, update: $bits) -> $bits {
+            let (x, y) = (<$float>::from_bits(current), <$float>::from_bits(update));
+            match reduction {
+                Reduction::None => update,
+                Reduction::Add | Reduction::Mul => {
+                    if x.is_nan() {
+                        current | $quiet
+                    } else if y.is_nan() {
+                        update | $quiet
+                    } else {
+                        let z = if reduction == Reduction::Add {
+                            x + y
+                        } else {
+                            x * y
+                        };
+                        if z.is_nan() {
+                            $default_nan
+                        } else {
+                            z.to_bits()
+                        }
+                    }
+                }
+                Reduction::Min | Reduction::Max => {
+                    let replaces = if reduction == Reduction::Min {
+                        y < x
+                    } else {
+                        y > x
+                    };
+                    if !x.is_nan() && (y.is_nan() || replaces) {
+                        update
+                    } else {
+                        current
+                    }
+                }
+            }
+        }
+    };
+}
+reduce_float!(reduce_f32, f32, u32, F32_QUIET, F32_DEFAULT_NAN);
+reduce_float!(reduce_f64, f64, u64, F64_QUIET, F64_DEFAULT_NAN);
+
+/// Float16's rule: Min and Max compare the exact f32 values and keep the chosen operand's
+/// bits; Add and Mul compute in f32 (the f32 NaN rules, which carry over: an f16 NaN's
+/// payload survives the round trip, quiet bit included) and round the result to f16.
+fn reduce_f16(reduction: Reduction, current: u16, update: u16) -> u16 {
+    let (x, y) = (f16_to_f32(current), f16_to_f32(update));
+    match reduction {
+        Reduction::None => update,
+        Reduction::Min | Reduction::Max => {
+            let replaces = if reduction == Reduction::Min {
+                y < x
+            } else {
+                y > x
+            };
+            if !x.is_nan() && (y.is_nan() || replaces) {
+                update
+            } else {
+                current
+            }
+        }
+        Reduction::Add | Reduction::Mul => {
+            let z = reduce_f32(reduction, x.to_bits(), y.to_bits());
+            let h = f32_to_f16(f32::from_bits(z));
+            debug_assert!(z != F32_DEFAULT_NAN || h == F16_DEFAULT_NAN);
+            h
+        }
+    }
+}
+
+/// The f16 with bits `h` as an f32, exactly (every f16 value is an f32 value): normal
+/// numbers rebias their exponent, subnormals are normalised, infinities stay infinite, and a
+/// NaN keeps its sign and its payload, shifted left by 13 (quiet bit included).
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exponent = ((h >> 10) & 0x1f) as u32;
+    let mantissa = (h & 0x3ff) as u32;
+    let bits = match exponent {
+        // Infinity or NaN.
+        0x1f => sign | 0x7f80_0000 | (mantissa << 13),
+        0 if mantissa == 0 => sign,
+        // A subnormal, mantissa * 2^-24: with its top bit at position p (0..=9) it is
+        // 1.f * 2^(p - 24), an f32 of biased exponent p - 24 + 127.
+        0 => {
+            let p = 31 - mantissa.leading_zeros();
+            sign | ((p + 103) << 23) | ((mantissa << (23 - p)) & 0x7f_ffff)
+        }
+        // A normal number: rebias the exponent from 15 to 127.
+        _ => sign | ((exponent + 112) << 23) | (mantissa << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// `value` rounded to the nearest f16, ties to even, as its bits: magnitudes from 65520
+/// (halfway between the largest f16, 65504, and 2^16) up overflow to infinity; below 2^-14
+/// the result is an f16 subnormal (gradual underflow: multiples of 2^-24, where 2^-25 itself
+/// ties to 0 and anything above it rounds to 2^-24); signed zeros keep their sign. A NaN
+/// keeps its sign and the top 10 bits of its payload (shifted right by 13), with the quiet
+/// bit set (as an IEEE conversion quiets a signalling NaN, and so that no payload is lost
+/// to an infinity).
+pub fn f32_to_f16(value: f32) -> u16 {
+    let f = value.to_bits();
+    let sign = ((f >> 16) & 0x8000) as u16;
+    let exponent = ((f >> 23) & 0xff) as i32;
+    let mantissa = f & 0x7f_ffff;
+    if exponent == 0xff {
+        return if mantissa == 0 {
+            sign | 0x7c00
+        } else {
+            sign | 0x7c00 | F16_QUIET | (mantissa >> 13) as u16
+        };
+    }
+    // The exponent rebiased from 127 to 15 (f32 zeros and subnormals land far below 0).
+    let biased = exponent - 127 + 15;
+    if biased >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if biased >= 1 {
+        // A normal f16 unless rounding carries: the carry out of the mantissa increments the
+        // exponent, which is right, up to infinity (0x7c00) past the largest exponent.
+        let truncated = ((biased as u32) << 10) | (mantissa >> 13);
+        return sign | round_half_even(truncated, mantissa & 0x1fff, 13) as u16;
+    }
+    if biased < -10 {
+        // Below 2^-25, half the smallest subnormal: rounds to zero.
+        return sign;
+    }
+    // An f16 subnormal: the value is m * 2^(biased - 15 - 23) with the implicit bit in m,
+    // that is (m >> (14 - biased)) units of 2^-24; shift by 14..=24. A carry into 0x400 is
+    // the smallest normal number, correctly encoded.
+    let m = mantissa | 0x80_0000;
+    let shift = (14 - biased) as u32;
+    let truncated = m >> shift;
+    sign | round_half_even(truncated, m & ((1 << shift) - 1), shift) as u16
+}
+
+/// `truncated` plus the rounding of the `shift >= 1` bits `rest` dropped below it: up when
+/// `rest` is more than half a unit, or exactly half and `truncated` is odd.
+fn round_half_even(truncated: u32, rest: u32, shift: u32) -> u32 {
+    let half = 1u32 << (shift - 1);
+    if rest > half || (rest == half && truncated & 1 == 1) {
+        truncated + 1
+    } else {
+        truncated
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::{GatherDesc, GatherElementsDesc, GatherNdDesc};
+
+    fn le<T: bytemuck::NoUninit>(values: &[T]) -> Vec<u8> {
+        bytemuck::cast_slice(values).to_vec()
+    }
+
+    fn from_le<T: bytemuck::Pod>(bytes: &[u8]) -> Vec<T> {
+        bytemuck::pod_collect_to_vec(bytes)
+    }
+
+    fn f16r(reduction: Reduction, current: u16, update: u16) -> u16 {
+        let r = reduce_element(
+            DataType::Float16,
+            reduction,
+            &current.to_le_bytes(),
+            &update.to_le_bytes(),
+        );
+        u16::from_le_bytes(r.try_into().unwrap())
+    }
+
+    fn f32r(reduction: Reduction, current: u32, update: u32) -> u32 {
+        let r = reduce_element(
+            DataType::Float32,
+            reduction,
+            &current.to_le_bytes(),
+            &update.to_le_bytes(),
+        );
+        u32::from_le_bytes(r.try_into().unwrap())
+    }
+
+    fn f64r(reduction: Reduction, current: u64, update: u64) -> u64 {
+        let r = reduce_element(
+            DataType::Float64,
+            reduction,
+            &current.to_le_bytes(),
+            &update.to_le_bytes(),
+        );
+        u64::from_le_bytes(r.try_into().unwrap())
+    }
+
+    /// A small deterministic generator (xorshift64*), for sampled cross-checks.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+    }
+
+    // ---- f16 conversions ----
+
+    #[test]
+    fn f16_to_f32_is_exact_for_every_bit_pattern() {
+        for h in 0..=u16::MAX {
+            let got = f16_to_f32(h).to_bits();
+            let reference = half::f16::from_bits(h);
+            if reference.is_nan() {
+                // Sign kept, payload shifted left by 13, quiet bit (or its absence) included.
+                let want = ((h as u32 & 0x8000) << 16) | 0x7f80_0000 | ((h as u32 & 0x3ff) << 13);
+                assert_eq!(got, want, "{h:#06x}");
+            } else {
+                assert_eq!(got, reference.to_f32().to_bits(), "{h:#06x}");
+            }
+        }
+    }
+
+    #[test]
+    fn f16_to_f32_known_values() {
+        assert_eq!(f16_to_f32(0x3c00), 1.0);
+        assert_eq!(f16_to_f32(0xc000), -2.0);
+        assert_eq!(f16_to_f32(0x7bff), 65504.0);
+        assert_eq!(f16_to_f32(0x0400), 2f32.powi(-14)); // smallest normal
+        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24)); // smallest subnormal
+        assert_eq!(f16_to_f32(0x03ff), 1023.0 * 2f32.powi(-24)); // largest subnormal
+        assert_eq!(f16_to_f32(0x8001), -(2f32.powi(-24)));
+        assert_eq!(f16_to_f32(0x8000).to_bits(), 0x8000_0000);
+        assert_eq!(f16_to_f32(0x7c00), f32::INFINITY);
+        assert_eq!(f16_to_f32(0xfc00), f32::NEG_INFINITY);
+        assert_eq!(f16_to_f32(0x7e00).to_bits(), 0x7fc0_0000);
+        assert_eq!(f16_to_f32(0xfd55).to_bits(), 0xffaa_a000);
+    }
+
+    #[test]
+    fn f32_to_f16_round_trips_every_f16() {
+        for h in 0..=u16::MAX {
+            let back = f32_to_f16(f16_to_f32(h));
+            let is_nan = h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
+            // Numbers and quiet NaNs come back unchanged; signalling NaNs come back quieted.
+            let want = if is_nan { h | 0x0200 } else { h };
+            assert_eq!(back, want, "{h:#06x}");
+        }
+    }
+
+    #[test]
+    fn f32_to_f16_rounds_ties_to_even() {
+        let p = |e: i32| 2f32.powi(e);
+        // Halfway between 1.0 (0x3c00, even) and 1 + 2^-10 (0x3c01): down to the even one.
+        assert_eq!(f32_to_f16(1.0 + p(-11)), 0x3c00);
+        // Halfway between 0x3c01 and 0x3c02: up to the even one.
+        assert_eq!(f32_to_f16(1.0 + 3.0 * p(-11)), 0x3c02);
+        // Just above or below halfway: to the nearer one.
+        assert_eq!(f32_to_f16(1.0 + p(-11) + p(-23)), 0x3c01);
+        assert_eq!(f32_to_f16(1.0 + 3.0 * p(-11) - p(-23)), 0x3c01);
+        assert_eq!(f32_to_f16(-(1.0 + p(-11))), 0xbc00);
+        // 2049 lies halfway between 2048 (0x6800) and 2050 (0x6801): 2048; 2051: 2052.
+        assert_eq!(f32_to_f16(2049.0), 0x6800);
+        assert_eq!(f32_to_f16(2051.0), 0x6802);
+        // A tie that carries into the exponent: 2^-14 - 2^-25, halfway between the largest
+        // subnormal 0x03ff and the smallest normal 0x0400, goes to the even 0x0400.
+        assert_eq!(f32_to_f16(p(-14) - p(-25)), 0x0400);
+        // 2 - 2^-11, halfway between 0x3bff and 2.0 (0x4000): 2.0.
+        assert_eq!(f32_to_f16(2.0 - p(-11)), 0x4000);
+    }
+
+    #[test]
+    fn f32_to_f16_overflows_from_65520() {
+        // 65520 is halfway between the largest f16 (65504, mantissa odd) and 2^16: infinity.
+        assert_eq!(f32_to_f16(65520.0), 0x7c00);
+        assert_eq!(f32_to_f16(-65520.0), 0xfc00);
+        // The f32 just below 65520 (ulp 2^-8 there) rounds down to 65504.
+        assert_eq!(f32_to_f16(65520.0 - 2f32.powi(-8)), 0x7bff);
+        assert_eq!(f32_to_f16(65504.0), 0x7bff);
+        assert_eq!(f32_to_f16(1.0e6), 0x7c00);
+        assert_eq!(f32_to_f16(f32::MAX), 0x7c00);
+        assert_eq!(f32_to_f16(f32::INFINITY), 0x7c00);
+        assert_eq!(f32_to_f16(f32::NEG_INFINITY), 0xfc00);
+    }
+
+    #[test]
+    fn f32_to_f16_underflows_gradually() {
+        let p = |e: i32| 2f32.powi(e);
+        assert_eq!(f32_to_f16(p(-24)), 0x0001); // smallest subnormal
+        assert_eq!(f32_to_f16(-p(-24)), 0x8001);
+        assert_eq!(f32_to_f16(p(-14)), 0x0400); // smallest normal
+        assert_eq!(f32_to_f16(p(-15)), 0x0200);
+        // 2^-25, half the smallest subnormal: a tie, to the even 0 (sign kept).
+        assert_eq!(f32_to_f16(p(-25)), 0x0000);
+        assert_eq!(f32_to_f16(-p(-25)), 0x8000);
+        // Anything above it rounds up to the smallest subnormal.
+        assert_eq!(f32_to_f16(p(-25) + p(-40)), 0x0001);
+        assert_eq!(f32_to_f16(p(-25) * 1.5), 0x0001);
+        // Below it: zero.
+        assert_eq!(f32_to_f16(p(-25) - p(-50)), 0x0000);
+        assert_eq!(f32_to_f16(p(-26)), 0x0000);
+        assert_eq!(f32_to_f16(f32::from_bits(1)), 0x0000); // an f32 subnormal
+        assert_eq!(f32_to_f16(f32::from_bits(0x8000_0001)), 0x8000);
+        // 3 * 2^-25 is halfway between 1 and 2 units of 2^-24: 2; 5 * 2^-25: 2 as well.
+        assert_eq!(f32_to_f16(3.0 * p(-25)), 0x0002);
+        assert_eq!(f32_to_f16(5.0 * p(-25)), 0x0002);
+        assert_eq!(f32_to_f16(7.0 * p(-25)), 0x0004);
+        assert_eq!(f32_to_f16(0.0), 0x0000);
+        assert_eq!(f32_to_f16(-0.0), 0x8000);
+    }
+
+    #[test]
+    fn f32_to_f16_keeps_nan_payloads_quiet() {
+        assert_eq!(f32_to_f16(f32::from_bits(0x7fc0_0000)), 0x7e00);
+        assert_eq!(f32_to_f16(f32::from_bits(0xffc0_0000)), 0xfe00);
+        // Top payload bits kept (shifted right by 13) and the quiet bit set.
+        assert_eq!(f32_to_f16(f32::from_bits(0x7fa0_0000)), 0x7f00);
+        assert_eq!(f32_to_f16(f32::from_bits(0xffaa_a000)), 0xff55);
+        // A payload only in the low 13 bits would leave an infinity: the quiet bit stops it.
+        assert_eq!(f32_to_f16(f32::from_bits(0x7f80_0001)), 0x7e00);
+    }
+
+    #[test]
+    fn f32_to_f16_matches_half_on_sampled_f32s() {
+        let check = |bits: u32| {
+            let value = f32::from_bits(bits);
+            if !value.is_nan() {
+                let want = half::f16::from_f32(value).to_bits();
+                assert_eq!(f32_to_f16(value), want, "{bits:#010x}");
+            }
+        };
+        // Sparse over every f32, dense over the magnitudes f16 can tell apart (2^-26 to 2^17).
+        for bits in (0..=u32::MAX).step_by(4093) {
+            check(bits);
+        }
+        for magnitude in (0x3280_0000u32..0x4800_0000).step_by(211) {
+            check(magnitude);
+            check(magnitude | 0x8000_0000);
+        }
+        // Every exact and near tie: the low 13 bits around 0x1000 at every exponent.
+        for exponent in 0x60u32..0x90 {
+            for high in [0u32, 1, 2, 0x3fe, 0x3ff] {
+                for low in [0u32, 1, 0xfff, 0x1000, 0x1001, 0x1fff] {
+                    check((exponent << 23) | (high << 13) | low);
+                }
+            }
+        }
+    }
+
+    // ---- float reductions ----
+
+    /// The f16 nearest to `s` (ties to even; at least 65520 in magnitude: infinity), found by
+    /// a search over f16 magnitudes with half's exact widening: an oracle independent of
+    /// [`f32_to_f16`]. `s` must be exact in f64 and not zero.
+    fn nearest_f16(s: f64) -> u16 {
+        let magnitude = s.abs();
+        let value = |m: u16| {
+            if m == 0x7c00 {
+                65536.0
+            } else {
+                half::f16::from_bits(m).to_f64()
+            }
+        };
+        // The largest finite magnitude at most |s|.
+        let (mut low, mut high) = (0u16, 0x7bff);
+        while low < high {
+            let mid = (low + high).div_ceil(2);
+            if value(mid) <= magnitude {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        let m = if value(low) == magnitude {
+            low
+        } else {
+            let (below, above) = (magnitude - value(low), value(low + 1) - magnitude);
+            if below < above || (below == above && low & 1 == 0) {
+                low
+            } else {
+                low + 1
+            }
+        };
+        if s < 0.0 { m | 0x8000 } else { m }
+    }
+
+    fn is_finite_f16(h: u16) -> bool {
+        h & 0x7c00 != 0x7c00
+    }
+
+    #[test]
+    fn f16_add_and_mul_are_correctly_rounded() {
+        // The exact sum or product of two f16s is exact in f64; f32 then f16 (two roundings)
+        // must give the f16 nearest to it (f32's 24 bits are enough for that: 24 >= 2 * 11 + 1).
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let check = |a: u16, b: u16| {
+            if !is_finite_f16(a) || !is_finite_f16(b) {
+                return;
+            }
+            let (x, y) = (
+                half::f16::from_bits(a).to_f64(),
+                half::f16::from_bits(b).to_f64(),
+            );
+            let sum = x + y;
+            let want = if sum == 0.0 {
+                // An exact zero sum is +0, unless both are -0.
+                if a == 0x8000 && b == 0x8000 {
+                    0x8000
+                } else {
+                    0
+                }
+            } else {
+                nearest_f16(sum)
+            };
+            assert_eq!(f16r(Reduction::Add, a, b), want, "{a:#06x} + {b:#06x}");
+            let product = x * y;
+            let want = if product == 0.0 {
+                (a ^ b) & 0x8000
+            } else {
+                nearest_f16(product)
+            };
+            assert_eq!(f16r(Reduction::Mul, a, b), want, "{a:#06x} * {b:#06x}");
+        };
+        for _ in 0..100_000 {
+            let r = rng.next();
+            check(r as u16, (r >> 16) as u16);
+            // Exponents close together, where rounding decides more often.
+            let a = (r >> 32) as u16;
+            let exponent = ((a >> 10) & 0x1f) as i32 + ((r >> 48) % 25) as i32 - 12;
+            let b = ((r >> 52) as u16 & 0x83ff) | ((exponent.clamp(0, 30) as u16) << 10);
+            check(a, b);
+        }
+    }
+
+    #[test]
+    fn f16_add_rounds_the_f32_result_to_nearest_even() {
+        // 1 + 2^-11: halfway between 1 and 1 + 2^-10: the even 1.0.
+        assert_eq!(f16r(Reduction::Add, 0x3c00, 0x1000), 0x3c00);
+        // (1 + 2^-10) + 2^-11: halfway between 0x3c01 and 0x3c02: 0x3c02.
+        assert_eq!(f16r(Reduction::Add, 0x3c01, 0x1000), 0x3c02);
+        // 2048 + 1 = 2049: halfway, down to 2048; 2048 + 3 = 2051: up to 2052.
+        assert_eq!(f16r(Reduction::Add, 0x6800, 0x3c00), 0x6800);
+        assert_eq!(f16r(Reduction::Add, 0x6800, 0x4200), 0x6802);
+        // 65504 + 16 = 65520: infinity; 65504 + 8 = 65512: 65504.
+        assert_eq!(f16r(Reduction::Add, 0x7bff, 0x4c00), 0x7c00);
+        assert_eq!(f16r(Reduction::Add, 0x7bff, 0x4800), 0x7bff);
+        // Subnormals: 2^-24 + 2^-24 = 2^-23.
+        assert_eq!(f16r(Reduction::Add, 0x0001, 0x0001), 0x0002);
+        // 1 + -1 = +0; -0 + -0 = -0.
+        assert_eq!(f16r(Reduction::Add, 0x3c00, 0xbc00), 0x0000);
+        assert_eq!(f16r(Reduction::Add, 0x8000, 0x8000), 0x8000);
+    }
+
+    #[test]
+    fn f16_mul_underflows_to_subnormals_with_ties_to_even() {
+        // 2^-14 * 0.5 = 2^-15, a subnormal.
+        assert_eq!(f16r(Reduction::Mul, 0x0400, 0x3800), 0x0200);
+        // 2^-24 * 0.5 = 2^-25: a tie, to 0; 3 * 2^-24 * 0.5: a tie between 1 and 2 units, 2.
+        assert_eq!(f16r(Reduction::Mul, 0x0001, 0x3800), 0x0000);
+        assert_eq!(f16r(Reduction::Mul, 0x0003, 0x3800), 0x0002);
+        // -2^-24 * 0.25 = -2^-26: -0.
+        assert_eq!(f16r(Reduction::Mul, 0x8001, 0x3400), 0x8000);
+        // 256 * 256 = 65536: infinity; -256 * 255.875 = -65504.
+        assert_eq!(f16r(Reduction::Mul, 0x5c00, 0x5c00), 0x7c00);
+        assert_eq!(f16r(Reduction::Mul, 0xdc00, 0x5bff), 0xfbff);
+    }
+
+    #[test]
+    fn f32_and_f64_arithmetic_keeps_subnormals() {
+        // The smallest subnormals add exactly (no flush to zero).
+        assert_eq!(f32r(Reduction::Add, 1, 1), 2);
+        assert_eq!(f64r(Reduction::Add, 1, 1), 2);
+        // 2^-126 * 0.5 = 2^-127, a subnormal (bits 0x0040_0000).
+        assert_eq!(f32r(Reduction::Mul, 0x0080_0000, 0x3f00_0000), 0x0040_0000);
+        // 1 + 2^-24 in f32: a tie, to the even 1.0; 1 + 3 * 2^-24: 1 + 2^-22.
+        assert_eq!(f32r(Reduction::Add, 0x3f80_0000, 0x3380_0000), 0x3f80_0000);
+        assert_eq!(f32r(Reduction::Add, 0x3f80_0000, 0x3440_0000), 0x3f80_0002);
+        // f64 wrap of 0.1 + 0.2: 0x3fd3333333333334 (the famous 0.30000000000000004).
+        assert_eq!(
+            f64r(Reduction::Add, 0x3fb9_9999_9999_999a, 0x3fc9_9999_9999_999a),
+            0x3fd3_3333_3333_3334
+        );
+    }
+
+    #[test]
+    fn nan_current_value_is_quieted_by_add_and_mul() {
+        // Signalling NaNs: their own bits with the quiet bit set, whatever the update.
+        assert_eq!(f32r(Reduction::Add, 0x7f80_0001, 0x3f80_0000), 0x7fc0_0001);
+        assert_eq!(f32r(Reduction::Mul, 0xff80_0123, 0x7fc0_0000), 0xffc0_0123);
+        assert_eq!(f32r(Reduction::Add, 0x7fc0_0005, 0xffc0_0000), 0x7fc0_0005);
+        assert_eq!(
+            f64r(Reduction::Add, 0x7ff0_0000_0000_0001, 0x3ff0_0000_0000_0000),
+            0x7ff8_0000_0000_0001
+        );
+        assert_eq!(f16r(Reduction::Add, 0x7c01, 0x3c00), 0x7e01);
+        assert_eq!(f16r(Reduction::Mul, 0xfd55, 0x7c00), 0xff55);
+        assert_eq!(f16r(Reduction::Add, 0x7e00, 0x7d00), 0x7e00);
+    }
+
+    #[test]
+    fn nan_update_is_quieted_by_add_and_mul() {
+        assert_eq!(f32r(Reduction::Mul, 0x4000_0000, 0xff80_0005), 0xffc0_0005);
+        assert_eq!(f32r(Reduction::Add, 0x7f80_0000, 0x7f80_0010), 0x7fc0_0010);
+        assert_eq!(
+            f64r(Reduction::Mul, 0x4000_0000_0000_0000, 0xfff0_0000_0000_0abc),
+            0xfff8_0000_0000_0abc
+        );
+        assert_eq!(f16r(Reduction::Mul, 0x3c00, 0x7d00), 0x7f00);
+        assert_eq!(f16r(Reduction::Add, 0xfc00, 0xfc01), 0xfe01);
+    }
+
+    #[test]
+    fn invalid_operations_give_the_positive_default_nan() {
+        // inf + -inf and 0 * inf, in either order and sign.
+        assert_eq!(f32r(Reduction::Add, 0x7f80_0000, 0xff80_0000), 0x7fc0_0000);
+        assert_eq!(f32r(Reduction::Add, 0xff80_0000, 0x7f80_0000), 0x7fc0_0000);
+        assert_eq!(f32r(Reduction::Mul, 0x8000_0000, 0x7f80_0000), 0x7fc0_0000);
+        assert_eq!(f32r(Reduction::Mul, 0xff80_0000, 0x0000_0000), 0x7fc0_0000);
+        let (inf, neg_inf) = (0x7ff0_0000_0000_0000u64, 0xfff0_0000_0000_0000u64);
+        assert_eq!(f64r(Reduction::Add, inf, neg_inf), 0x7ff8_0000_0000_0000);
+        assert_eq!(f64r(Reduction::Mul, 0, neg_inf), 0x7ff8_0000_0000_0000);
+        assert_eq!(f16r(Reduction::Add, 0x7c00, 0xfc00), 0x7e00);
+        assert_eq!(f16r(Reduction::Mul, 0x8000, 0x7c00), 0x7e00);
+        // Not invalid: inf + inf, and overflow, give infinities.
+        assert_eq!(f32r(Reduction::Add, 0x7f80_0000, 0x7f80_0000), 0x7f80_0000);
+        assert_eq!(f32r(Reduction::Mul, 0x7f7f_ffff, 0xc000_0000), 0xff80_0000);
+    }
+
+    #[test]
+    fn float_min_and_max_keep_the_current_value_on_signed_zero_ties() {
+        for reduction in [Reduction::Min, Reduction::Max] {
+            assert_eq!(f32r(reduction, 0x0000_0000, 0x8000_0000), 0x0000_0000);
+            assert_eq!(f32r(reduction, 0x8000_0000, 0x0000_0000), 0x8000_0000);
+            assert_eq!(f64r(reduction, 0, 1 << 63), 0);
+            assert_eq!(f64r(reduction, 1 << 63, 0), 1 << 63);
+            assert_eq!(f16r(reduction, 0x0000, 0x8000), 0x0000);
+            assert_eq!(f16r(reduction, 0x8000, 0x0000), 0x8000);
+        }
+    }
+
+    #[test]
+    fn float_min_and_max_compare_numbers_not_bits() {
+        // 1.0 vs -2.0: -2.0's bits (0xc0000000) are the larger unsigned pattern.
+        assert_eq!(f32r(Reduction::Min, 0x3f80_0000, 0xc000_0000), 0xc000_0000);
+        assert_eq!(f32r(Reduction::Max, 0x3f80_0000, 0xc000_0000), 0x3f80_0000);
+        // -1.0 vs -2.0: Min is -2.0, Max -1.0.
+        assert_eq!(f32r(Reduction::Min, 0xbf80_0000, 0xc000_0000), 0xc000_0000);
+        assert_eq!(f32r(Reduction::Max, 0xc000_0000, 0xbf80_0000), 0xbf80_0000);
+        assert_eq!(f16r(Reduction::Max, 0xbc00, 0x3800), 0x3800);
+        assert_eq!(f16r(Reduction::Min, 0x3800, 0xbc00), 0xbc00);
+        assert_eq!(f16r(Reduction::Min, 0xfc00, 0xfbff), 0xfc00); // -inf < -65504
+        assert_eq!(f16r(Reduction::Min, 0x0001, 0x8001), 0x8001); // subnormals
+        let (one, minus_two) = (0x3ff0_0000_0000_0000u64, 0xc000_0000_0000_0000u64);
+        assert_eq!(f64r(Reduction::Min, one, minus_two), minus_two);
+        assert_eq!(f64r(Reduction::Max, minus_two, one), one);
+    }
+
+    #[test]
+    fn float_min_and_max_propagate_nan_bits_unchanged() {
+        // A NaN update replaces a number, even an infinity, its bits as they are.
+        assert_eq!(f32r(Reduction::Max, 0x3f80_0000, 0x7f80_0001), 0x7f80_0001);
+        assert_eq!(f32r(Reduction::Min, 0xff80_0000, 0xffc0_0002), 0xffc0_0002);
+        assert_eq!(f16r(Reduction::Max, 0x7c00, 0x7c01), 0x7c01);
+        assert_eq!(
+            f64r(Reduction::Min, 0, 0x7ff0_0000_0000_0001),
+            0x7ff0_0000_0000_0001
+        );
+        // A NaN current value stays, against numbers and other NaNs.
+        assert_eq!(f32r(Reduction::Min, 0x7f80_0001, 0xff80_0000), 0x7f80_0001);
+        assert_eq!(f32r(Reduction::Max, 0xffc0_0000, 0x7fc0_0001), 0xffc0_0000);
+        assert_eq!(f16r(Reduction::Min, 0xfe00, 0xfc00), 0xfe00);
+        assert_eq!(
+            f64r(Reduction::Max, 0xfff0_0000_0000_0002, 0x7ff0_0000_0000_0000),
+            0xfff0_0000_0000_0002
+        );
+    }
+
+    #[test]
+    fn no_reduction_returns_the_update() {
+        for data_type in DataType::ALL {
+            let width = data_type.size_in_bytes() as usize;
+            let current = vec![0x7fu8; 8];
+            let update = [0x01u8, 0x82, 0x03, 0x84, 0x05, 0x86, 0x07, 0x88];
+            let got = reduce_element(data_type, Reduction::None, &current, &update);
+            assert_eq!(got, update[..width], "{data_type:?}");
+        }
+    }
+
+    // ---- integer reductions ----
+
+    fn int_r(data_type: DataType, reduction: Reduction, current: i128, update: i128) -> Vec<u8> {
+        let width = data_type.size_in_bytes() as usize;
+        let (c, u) = (current.to_le_bytes(), update.to_le_bytes());
+        reduce_element(data_type, reduction, &c[..width], &u[..width])
+    }
+
+    #[test]
+    fn integer_add_and_mul_wrap_around() {
+        assert_eq!(int_r(DataType::Int8, Reduction::Add, 127, 1), [0x80]); // -128
+        assert_eq!(int_r(DataType::Int8, Reduction::Add, -128, -1), [0x7f]); // 127
+        assert_eq!(int_r(DataType::UInt8, Reduction::Add, 255, 1), [0]);
+        assert_eq!(int_r(DataType::UInt8, Reduction::Mul, 16, 16), [0]); // 256
+        assert_eq!(int_r(DataType::UInt8, Reduction::Mul, 15, 17), [255]);
+        // -32768 * -1 = 32768 wraps to -32768.
+        assert_eq!(
+            int_r(DataType::Int16, Reduction::Mul, -32768, -1),
+            [0x00, 0x80]
+        );
+        assert_eq!(
+            int_r(DataType::UInt16, Reduction::Add, 0xffff, 0xffff),
+            [0xfe, 0xff]
+        );
+        assert_eq!(
+            int_r(DataType::Int32, Reduction::Add, i32::MAX as i128, 1),
+            i32::MIN.to_le_bytes()
+        );
+        // 65536 * 65536 = 2^32: 0 in 32 bits.
+        assert_eq!(
+            int_r(DataType::UInt32, Reduction::Mul, 65536, 65536),
+            [0; 4]
+        );
+        // (2^64 - 1)^2 = 2^128 - 2^65 + 1: 1 modulo 2^64; 2^32 * 2^32 = 0.
+        let max = u64::MAX as i128;
+        assert_eq!(
+            int_r(DataType::UInt64, Reduction::Mul, max, max),
+            1u64.to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::UInt64, Reduction::Mul, 1 << 32, 1 << 32),
+            [0; 8]
+        );
+        // 3 * (2^63 + 1) = 3 * 2^63 + 3: 2^63 + 3 modulo 2^64.
+        assert_eq!(
+            int_r(DataType::UInt64, Reduction::Mul, 3, (1 << 63) + 1),
+            ((1u64 << 63) + 3).to_le_bytes()
+        );
+        assert_eq!(
+            int_r(
+                DataType::Int64,
+                Reduction::Add,
+                i64::MAX as i128,
+                i64::MAX as i128
+            ),
+            (-2i64).to_le_bytes()
+        );
+    }
+
+    #[test]
+    fn integer_min_and_max_compare_signed_or_unsigned() {
+        // Bytes ff..ff: -1 signed, the largest value unsigned.
+        assert_eq!(
+            int_r(DataType::Int64, Reduction::Min, 1, -1),
+            (-1i64).to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::UInt64, Reduction::Min, 1, -1),
+            1u64.to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::Int64, Reduction::Max, 1, -1),
+            1i64.to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::UInt64, Reduction::Max, 1, -1),
+            u64::MAX.to_le_bytes()
+        );
+        assert_eq!(int_r(DataType::Int8, Reduction::Min, 5, -128), [0x80]);
+        assert_eq!(int_r(DataType::UInt8, Reduction::Min, 5, 0x80), [5]);
+        assert_eq!(
+            int_r(DataType::Int16, Reduction::Max, -300, -299),
+            (-299i16).to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::UInt16, Reduction::Max, 0x8000, 0x7fff),
+            [0x00, 0x80]
+        );
+        assert_eq!(
+            int_r(DataType::Int32, Reduction::Max, -5, -3),
+            (-3i32).to_le_bytes()
+        );
+        assert_eq!(
+            int_r(DataType::UInt32, Reduction::Min, 7, 7),
+            7u32.to_le_bytes()
+        );
+    }
+
+    // ---- scatters with reductions ----
+
+    fn scatter_elements_1d(
+        data_type: DataType,
+        index_type: DataType,
+        n: u32,
+        k: u32,
+    ) -> ScatterElementsDesc {
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[n]),
+            TensorDesc::new(index_type, &[k]),
+            TensorDesc::new(data_type, &[k]),
+            TensorDesc::new(data_type, &[n]),
+            0,
+        )
+    }
+
+    #[test]
+    fn scatter_elements_add_sums_duplicate_targets_in_order() {
+        let desc: OperatorDesc = scatter_elements_1d(DataType::Int32, DataType::Int32, 3, 5)
+            .with_reduction(Reduction::Add)
+            .into();
+        let (input, indices, updates) = (
+            le(&[10i32, 20, 30]),
+            le(&[0i32, 2, 0, -3, 2]),
+            le(&[1i32, 2, 3, 4, 5]),
+        );
+        let output = run(&desc, &[&input, &indices, &updates]).unwrap();
+        // Element 0: 10 + 1 + 3 + 4 (-3 counts from the end); element 2: 30 + 2 + 5.
+        assert_eq!(from_le::<i32>(&output), [18, 20, 37]);
+        // The writes are unchanged: one per update, in the updates' order.
+        let writes = scatter_writes(&desc, &[&input, &indices, &updates]).unwrap();
+        let targets: Vec<u64> = writes.writes.iter().map(|w| w.output_offset).collect();
+        assert_eq!(targets, [0, 8, 0, 0, 8]);
+        assert_eq!(writes.status, Ok(()));
+    }
+
+    #[test]
+    fn scatter_reductions_fold_in_row_major_order() {
+        // f32: 1 + 2^24 rounds to 2^24 (a tie, to even), then - 2^24 gives 0; in the other
+        // order the result would be 1.
+        let desc: OperatorDesc = scatter_elements_1d(DataType::Float32, DataType::UInt32, 1, 2)
+            .with_reduction(Reduction::Add)
+            .into();
+        let p24 = 16_777_216f32;
+        let output = run(&desc, &[&le(&[1f32]), &le(&[0u32, 0]), &le(&[p24, -p24])]).unwrap();
+        assert_eq!(from_le::<u32>(&output), [0]);
+        // f16: 2048 + 1 is a tie, rounded to 2048 at every step: adding 1 four times leaves 2048.
+        // (Tensors of fewer than 4 bytes are padded to 4.)
+        let desc: OperatorDesc = scatter_elements_1d(DataType::Float16, DataType::Int64, 1, 4)
+            .with_reduction(Reduction::Add)
+            .into();
+        let (input, updates) = (le(&[0x6800u16, 0]), le(&[0x3c00u16; 4]));
+        let output = run(&desc, &[&input, &le(&[0i64; 4]), &updates]).unwrap();
+        assert_eq!(from_le::<u16>(&output)[0], 0x6800);
+        // Int8 Mul, wrapping through the fold: 3 * 5 * 7 * 11 = 1155 = 4 * 256 + 131: -125.
+        let desc: OperatorDesc = scatter_elements_1d(DataType::Int8, DataType::Int32, 2, 3)
+            .with_reduction(Reduction::Mul)
+            .into();
+        let (input, updates) = (le(&[3i8, 2, 0, 0]), le(&[5i8, 7, 11, 0]));
+        let output = run(&desc, &[&input, &le(&[0i32, 0, 0]), &updates]).unwrap();
+        assert_eq!(from_le::<i8>(&output)[..2], [-125, 2]);
+        // No reduction: the last update wins.
+        let desc: OperatorDesc =
+            scatter_elements_1d(DataType::UInt16, DataType::Int32, 2, 3).into();
+        let output = run(
+            &desc,
+            &[&le(&[9u16, 8]), &le(&[1i32, 1, 1]), &le(&[1u16, 2, 3, 0])],
+        )
+        .unwrap();
+        assert_eq!(from_le::<u16>(&output), [9, 3]);
+    }
+
+    #[test]
+    fn scatter_nd_min_and_max_fold_rows() {
+        // Rows of a 3x2 Int64 matrix; rows 0 and 2 get two updates each.
+        let make = |reduction| -> OperatorDesc {
+            ScatterNdDesc::new(
+                TensorDesc::new(DataType::Int64, &[3, 2]),
+                TensorDesc::new(DataType::Int32, &[4, 1]),
+                TensorDesc::new(DataType::Int64, &[4, 2]),
+                TensorDesc::new(DataType::Int64, &[3, 2]),
+                2,
+                2,
+            )
+            .with_reduction(reduction)
+            .into()
+        };
+        let input = le(&[0i64, 0, 5, 5, -10, 10]);
+        let indices = le(&[0i32, 2, 0, -1]);
+        let updates = le(&[-1i64, 1, 20, -20, -2, 2, 3, 30]);
+        let inputs: [&[u8]; 3] = [&input, &indices, &updates];
+        let min = run(&make(Reduction::Min), &inputs).unwrap();
+        // Row 0: min(0, -1, -2), min(0, 1, 2); row 2: min(-10, 20, 3), min(10, -20, 30).
+        assert_eq!(from_le::<i64>(&min), [-2, 0, 5, 5, -10, -20]);
+        let max = run(&make(Reduction::Max), &inputs).unwrap();
+        assert_eq!(from_le::<i64>(&max), [0, 2, 5, 5, 20, 30]);
+    }
+
+    #[test]
+    fn scatter_min_keeps_the_current_zero_on_a_signed_zero_tie() {
+        let desc: OperatorDesc = scatter_elements_1d(DataType::Float32, DataType::Int32, 2, 2)
+            .with_reduction(Reduction::Min)
+            .into();
+        let output = run(
+            &desc,
+            &[&le(&[0f32, -0.0]), &le(&[0i32, 1]), &le(&[-0.0f32, 0.0])],
+        )
+        .unwrap();
+        assert_eq!(from_le::<u32>(&output), [0x0000_0000, 0x8000_0000]);
+    }
+
+    // ---- out-of-range indices ----
+
+    #[test]
+    fn clamp_index_counts_negatives_from_the_end_then_clamps() {
+        assert_eq!(clamp_index(-100, 5, true), 0);
+        assert_eq!(clamp_index(-2, 5, true), 3);
+        assert_eq!(clamp_index(-5, 5, true), 0);
+        assert_eq!(clamp_index(-6, 5, true), 0);
+        assert_eq!(clamp_index(100, 5, true), 4);
+        assert_eq!(clamp_index(5, 5, false), 4);
+        assert_eq!(clamp_index(i64::MIN as i128, 5, true), 0);
+        assert_eq!(clamp_index(i64::MAX as i128, 5, true), 4);
+        assert_eq!(clamp_index(u64::MAX as i128, 5, false), 4);
+        // 2^32 + 1 would be 1 if truncated to 32 bits.
+        assert_eq!(clamp_index((1 << 32) + 1, 5, false), 4);
+        assert_eq!(clamp_index(-1, 1, true), 0);
+        assert_eq!(clamp_index(7, 1, true), 0);
+        assert_eq!(clamp_index(u32::MAX as i128, u32::MAX, false), u32::MAX - 1);
+    }
+
+    #[test]
+    fn gather_clamps_signed_and_unsigned_indices() {
+        let make = |index_type, k, out_of_range| -> OperatorDesc {
+            GatherDesc::new(
+                TensorDesc::new(DataType::Int32, &[5]),
+                TensorDesc::new(index_type, &[k]),
+                TensorDesc::new(DataType::Int32, &[k]),
+                0,
+                1,
+            )
+            .with_out_of_range(out_of_range)
+            .into()
+        };
+        let input = le(&[10i32, 20, 30, 40, 50]);
+        let indices = le(&[-100i64, -2, 100, i64::MIN, i64::MAX, -5, -6, 4]);
+        let desc = make(DataType::Int64, 8, OutOfRange::Clamp);
+        let (output, status) = run_with_status(&desc, &[&input, &indices]).unwrap();
+        assert_eq!(status, Ok(()));
+        assert_eq!(from_le::<i32>(&output), [10, 40, 50, 10, 50, 10, 10, 50]);
+        // Reported as before without Clamp: the first out-of-range index.
+        let desc = make(DataType::Int64, 8, OutOfRange::Report);
+        assert_eq!(
+            run(&desc, &[&input, &indices]),
+            Err(Error::IndexOutOfRange {
+                tensor: "indices",
+                position: vec![0],
+                value: -100,
+                bound: 5,
+            })
+        );
+        let indices = le(&[u64::MAX, 5, 2, 0, 1 << 32]);
+        let desc = make(DataType::UInt64, 5, OutOfRange::Clamp);
+        let output = run(&desc, &[&input, &indices]).unwrap();
+        assert_eq!(from_le::<i32>(&output), [50, 50, 30, 10, 50]);
+        let indices = le(&[u32::MAX, 3]);
+        let desc = make(DataType::UInt32, 2, OutOfRange::Clamp);
+        let output = run(&desc, &[&input, &indices]).unwrap();
+        assert_eq!(from_le::<i32>(&output), [50, 40]);
+    }
+
+    #[test]
+    fn gather_elements_clamps_along_its_axis() {
+        let desc: OperatorDesc = GatherElementsDesc::new(
+            TensorDesc::new(DataType::Int32, &[2, 3]),
+            TensorDesc::new(DataType::Int32, &[2, 2]),
+            TensorDesc::new(DataType::Int32, &[2, 2]),
+            1,
+        )
+        .with_out_of_range(OutOfRange::Clamp)
+        .into();
+        let input = le(&[1i32, 2, 3, 4, 5, 6]);
+        // Row 0: -4 + 3 = -1 -> 0, 7 -> 2; row 1: 3 -> 2, -1 -> 2.
+        let indices = le(&[-4i32, 7, 3, -1]);
+        let output = run(&desc, &[&input, &indices]).unwrap();
+        assert_eq!(from_le::<i32>(&output), [1, 3, 6, 6]);
+    }
+
+    #[test]
+    fn gather_nd_clamps_each_tuple_component() {
+        let desc: OperatorDesc = GatherNdDesc::new(
+            TensorDesc::new(DataType::Int16, &[2, 3]),
+            TensorDesc::new(DataType::Int64, &[2, 2]),
+            TensorDesc::new(DataType::Int16, &[2]),
+            2,
+            2,
+            0,
+        )
+        .with_out_of_range(OutOfRange::Clamp)
+        .into();
+        let input = le(&[10i16, 11, 12, 20, 21, 22]);
+        // (5, -9) -> (1, 0); (-1, 1) -> (1, 1).
+        let indices = le(&[5i64, -9, -1, 1]);
+        let output = run(&desc, &[&input, &indices]).unwrap();
+        assert_eq!(from_le::<i16>(&output), [20, 21]);
+    }
+
+    #[test]
+    fn scatter_elements_clamps_instead_of_skipping() {
+        let make = |out_of_range| -> OperatorDesc {
+            scatter_elements_1d(DataType::Int32, DataType::Int64, 5, 3)
+                .with_out_of_range(out_of_range)
+                .into()
+        };
+        let input = le(&[0i32; 5]);
+        // -7 + 5 = -2 -> 0; u64::MAX read as Int64 is -1 -> 4; 9 -> 4.
+        let indices = le(&[-7i64, -1, 9]);
+        let updates = le(&[1i32, 2, 3]);
+        let inputs: [&[u8]; 3] = [&input, &indices, &updates];
+        let (output, status) = run_with_status(&make(OutOfRange::Clamp), &inputs).unwrap();
+        assert_eq!(status, Ok(()));
+        assert_eq!(from_le::<i32>(&output), [1, 0, 0, 0, 3]);
+        // Report: -7 and 9 are skipped and -7 reported.
+        let (output, status) = run_with_status(&make(OutOfRange::Report), &inputs).unwrap();
+        assert_eq!(from_le::<i32>(&output), [0, 0, 0, 0, 2]);
+        assert_eq!(
+            status,
+            Err(Error::IndexOutOfRange {
+                tensor: "indices",
+                position: vec![0],
+                value: -7,
+                bound: 5,
+            })
+        );
+        let writes = scatter_writes(&make(OutOfRange::Clamp), &inputs).unwrap();
+        let targets: Vec<u64> = writes.writes.iter().map(|w| w.output_offset).collect();
+        assert_eq!(targets, [0, 16, 16]);
+    }
+
+    #[test]
+    fn scatter_nd_clamps_with_a_reduction() {
+        let desc: OperatorDesc = ScatterNdDesc::new(
+            TensorDesc::new(DataType::Int64, &[3, 2]),
+            TensorDesc::new(DataType::UInt32, &[3, 1]),
+            TensorDesc::new(DataType::Int64, &[3, 2]),
+            TensorDesc::new(DataType::Int64, &[3, 2]),
+            2,
+            2,
+        )
+        .with_out_of_range(OutOfRange::Clamp)
+        .with_reduction(Reduction::Add)
+        .into();
+        let input = le(&[1i64, 2, 3, 4, 5, 6]);
+        // Rows 9 -> 2, u32::MAX -> 2, 0.
+        let indices = le(&[9u32, u32::MAX, 0]);
+        let updates = le(&[10i64, 20, 100, 200, -1, -2]);
+        let output = run(&desc, &[&input, &indices, &updates]).unwrap();
+        assert_eq!(from_le::<i64>(&output), [0, 0, 3, 4, 115, 226]);
+    }
 }

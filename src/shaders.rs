@@ -7,7 +7,9 @@
 //! storage type and how elements are loaded and stored; the registry writes that into a
 //! header it prepends to `shaders/common.wgsl` and the family's shader.
 
+use crate::ops::Reduction;
 use crate::status;
+use crate::tensor::DataType;
 
 /// The size class an element is moved as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,8 +88,12 @@ pub(crate) enum Access {
     WriteElements,
     /// Raw u32 words, read only (index tensors of 4- or 8-byte integers).
     ReadWords,
-    /// `atomic<u32>` words (status reports, last-wins claims).
+    /// `atomic<u32>` words (status reports, last-wins claims, reduction lists).
     AtomicWords,
+    /// Elements of the kernel's unit, read and combined: `load_<name>`, `store_<name>`, and
+    /// for units of at most 4 bytes `reduce_<name>(element, update)` (a compare-exchange loop
+    /// on the element's word through `combine_unit`, so 4-byte units are `atomic<u32>` too).
+    ReduceElements,
 }
 
 /// What a storage binding holds; the host binds each kernel's buffers by role.
@@ -105,10 +111,15 @@ pub(crate) enum Role {
     Status,
     /// The operator's own scratch: per-element winners of a last-wins scatter.
     Winners,
+    /// The operator's own scratch: per-element list heads of an in-order reduction (the
+    /// winners' buffer: one operator never uses both).
+    Heads,
+    /// The operator's own scratch: per-update list links of an in-order reduction.
+    Links,
 }
 
 /// How many roles there are ([`Role::index`] is below this).
-pub(crate) const ROLES: usize = 6;
+pub(crate) const ROLES: usize = 8;
 
 impl Role {
     /// The role's place in per-role tables (`Windowing`, `WindowParams`).
@@ -120,6 +131,8 @@ impl Role {
             Role::Output => 3,
             Role::Status => 4,
             Role::Winners => 5,
+            Role::Heads => 6,
+            Role::Links => 7,
         }
     }
 
@@ -132,6 +145,8 @@ impl Role {
             Role::Output => "output",
             Role::Status => "status",
             Role::Winners => "winners",
+            Role::Heads => "heads",
+            Role::Links => "links",
         }
     }
 }
@@ -151,7 +166,11 @@ impl Binding {
     /// The bytes of one entry of the binding's WGSL array, for a kernel of `unit`.
     pub fn entry_bytes(&self, unit: Unit) -> u32 {
         match self.access {
-            Access::ReadElements | Access::WriteElements if !unit.is_sub_word() => unit.bytes(),
+            Access::ReadElements | Access::WriteElements | Access::ReduceElements
+                if !unit.is_sub_word() =>
+            {
+                unit.bytes()
+            }
             _ => 4,
         }
     }
@@ -218,6 +237,15 @@ pub(crate) enum Kernel {
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
     /// any-update pass or the two last-wins passes.
     Scatter { unit: Unit, last_wins: bool },
+    /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
+    /// into their targets. The arithmetic depends on the data type, not just its width.
+    /// `in_order`: the link and fold passes (exact order; 8-byte elements always), else one
+    /// compare-exchange pass.
+    ScatterReduce {
+        data_type: DataType,
+        reduction: Reduction,
+        in_order: bool,
+    },
     /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
     Gather(Unit),
 }
@@ -234,14 +262,20 @@ pub(crate) enum Section {
     Word,
     /// Grouped entry points of 1- and 2-byte units.
     SubWord,
+    /// The scatter reduction's single compare-exchange pass.
+    Reduce,
+    /// The in-order scatter reduction's link and fold passes.
+    InOrderReduce,
 }
 
 impl Section {
-    pub const ALL: [Section; 4] = [
+    pub const ALL: [Section; 6] = [
         Section::AnyUpdate,
         Section::LastWins,
         Section::Word,
         Section::SubWord,
+        Section::Reduce,
+        Section::InOrderReduce,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -250,6 +284,8 @@ impl Section {
             Section::LastWins => "last-wins",
             Section::Word => "word",
             Section::SubWord => "sub-word",
+            Section::Reduce => "reduce",
+            Section::InOrderReduce => "in-order-reduce",
         }
     }
 }
@@ -274,6 +310,9 @@ pub(crate) enum Entry {
     ScatterBlocks,
     ClaimTargets,
     WriteWinners,
+    ScatterReduce,
+    LinkUpdates,
+    FoldUpdates,
     Gather,
     GatherWords,
     GatherRows,
@@ -293,7 +332,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 14] = [
+    pub const ALL: [Entry; 17] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -303,6 +342,9 @@ impl Entry {
         Entry::ScatterBlocks,
         Entry::ClaimTargets,
         Entry::WriteWinners,
+        Entry::ScatterReduce,
+        Entry::LinkUpdates,
+        Entry::FoldUpdates,
         Entry::Gather,
         Entry::GatherWords,
         Entry::GatherRows,
@@ -324,6 +366,9 @@ impl Entry {
             Entry::ScatterBlocks => ("scatter_blocks", &[F::Scatter], &[S::AnyUpdate, S::Word]),
             Entry::ClaimTargets => ("claim_targets", &[F::Scatter], &[S::LastWins]),
             Entry::WriteWinners => ("write_winners", &[F::Scatter], &[S::LastWins]),
+            Entry::ScatterReduce => ("scatter_reduce", &[F::Scatter], &[S::Reduce]),
+            Entry::LinkUpdates => ("link_updates", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldUpdates => ("fold_updates", &[F::Scatter], &[S::InOrderReduce]),
             Entry::Gather => ("gather", &[F::Gather], &[]),
             Entry::GatherWords => ("gather_words", &[F::Gather], &[S::SubWord]),
             Entry::GatherRows => ("gather_rows", &[F::Gather], &[S::Word]),
@@ -347,6 +392,7 @@ const INDEX_MAP: &str = include_str!("../shaders/index_map.wgsl");
 const STRIDED_COPY: &str = include_str!("../shaders/strided_copy.wgsl");
 const SCATTER: &str = include_str!("../shaders/scatter.wgsl");
 const GATHER: &str = include_str!("../shaders/gather.wgsl");
+const ARITHMETIC: &str = include_str!("../shaders/arithmetic.wgsl");
 
 const fn binding(role: Role, access: Access) -> Binding {
     Binding { role, access }
@@ -376,6 +422,29 @@ const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
     binding(Role::Winners, Access::AtomicWords),
 ];
 
+const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];
+
+/// The reductions a scatter kernel can apply.
+pub(crate) const REDUCTIONS: [Reduction; 4] = [
+    Reduction::Add,
+    Reduction::Mul,
+    Reduction::Min,
+    Reduction::Max,
+];
+
 impl Kernel {
     /// Every variant, for tests and tools.
     pub fn all() -> Vec<Kernel> {
@@ -386,19 +455,33 @@ impl Kernel {
             }
             all.push(Kernel::Gather(unit));
         }
+        for data_type in DataType::ALL {
+            for reduction in REDUCTIONS {
+                // 8-byte elements have no 64-bit atomics: always in order.
+                for in_order in [data_type.size_in_bytes() == 8, true] {
+                    all.push(Kernel::ScatterReduce {
+                        data_type,
+                        reduction,
+                        in_order,
+                    });
+                }
+            }
+        }
+        all.dedup();
         all
     }
 
     pub fn unit(self) -> Unit {
         match self {
             Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } | Kernel::Gather(unit) => unit,
+            Kernel::ScatterReduce { data_type, .. } => Unit::from_bytes(data_type.size_in_bytes()),
         }
     }
 
     pub fn family(self) -> Family {
         match self {
             Kernel::StridedCopy(_) => Family::StridedCopy,
-            Kernel::Scatter { .. } => Family::Scatter,
+            Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } => Family::Scatter,
             Kernel::Gather(_) => Family::Gather,
         }
     }
@@ -424,6 +507,16 @@ impl Kernel {
                 }
                 Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
                 Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
+                Section::Reduce => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        in_order: false,
+                        ..
+                    }
+                ),
+                Section::InOrderReduce => {
+                    matches!(self, Kernel::ScatterReduce { in_order: true, .. })
+                }
             })
             .collect()
     }
@@ -451,6 +544,10 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => SCATTER_LAST_WINS_BINDINGS,
+            Kernel::ScatterReduce {
+                in_order: false, ..
+            } => SCATTER_REDUCE_BINDINGS,
+            Kernel::ScatterReduce { in_order: true, .. } => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             Kernel::Gather(_) => GATHER_BINDINGS,
         }
     }
@@ -467,7 +564,20 @@ impl Kernel {
         for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
             text = without_section(&text, section);
         }
-        format!("{}{INDEX_MAP}\n{text}", status::wgsl_constants())
+        let arithmetic = match self {
+            Kernel::ScatterReduce { .. } => ARITHMETIC,
+            _ => "",
+        };
+        format!(
+            "{}{INDEX_MAP}\n{arithmetic}\n{text}",
+            status::wgsl_constants()
+        )
+    }
+
+    /// Whether a dispatch must bind every window of the kernel's tensors (the in-order fold
+    /// reads updates wherever they lie), so slabs cannot run it.
+    pub fn needs_every_window(self) -> bool {
+        matches!(self, Kernel::ScatterReduce { in_order: true, .. })
     }
 
     /// What the kernel does, for errors about its needs.
@@ -480,6 +590,12 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => "the last-wins scatter kernel's bindings (8-byte elements always use it)",
+            Kernel::ScatterReduce {
+                in_order: false, ..
+            } => "the scatter reduction kernel's bindings",
+            Kernel::ScatterReduce { in_order: true, .. } => {
+                "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
+            }
             Kernel::Gather(_) => "the gather kernel's bindings",
         }
     }
@@ -534,6 +650,14 @@ impl Kernel {
                 (1u64 << bits) - 1,
             );
         }
+        if let Kernel::ScatterReduce {
+            data_type,
+            reduction,
+            ..
+        } = self
+        {
+            header += &reduction_constants(data_type, reduction);
+        }
         let (numbers, windows_binding) = self.binding_numbers(windowing);
         if windowing.partial {
             header += &format!(
@@ -545,6 +669,39 @@ impl Kernel {
         }
         format!("{header}\n{COMMON}\n{}", self.family_source())
     }
+}
+
+/// The constants `shaders/arithmetic.wgsl` reads, and `combine_unit`, which combines values
+/// of the kernel's unit.
+fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
+    let bits = data_type.size_in_bytes() * 8;
+    let kind = if data_type.is_float() {
+        2
+    } else {
+        data_type.is_signed() as u32
+    };
+    let operation = match reduction {
+        Reduction::Add => 1,
+        Reduction::Mul => 2,
+        Reduction::Min => 3,
+        Reduction::Max => 4,
+        Reduction::None => unreachable!("a reduction kernel reduces"),
+    };
+    let mask = if bits >= 32 {
+        u32::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let shift = 32u32.saturating_sub(bits);
+    let combine = if bits == 64 {
+        "fn combine_unit(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {\n    return combine(current, update);\n}\n"
+    } else {
+        "fn combine_unit(current: u32, update: u32) -> u32 {\n    return combine(vec2<u32>(current, 0u), vec2<u32>(update, 0u)).x;\n}\n"
+    };
+    format!(
+        "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
+         const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n{combine}"
+    )
 }
 
 /// `text` without the lines from `// @<marker>-begin` to `// @<marker>-end` of `section`.
@@ -619,6 +776,10 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
         Access::WriteElements => (unit.wgsl_type(), unit.wgsl_type(), "read_write"),
         Access::ReadWords => ("u32", "u32", "read"),
         Access::AtomicWords => ("u32", "atomic<u32>", "read_write"),
+        Access::ReduceElements if unit == Unit::DoubleWord => {
+            ("vec2<u32>", "vec2<u32>", "read_write")
+        }
+        Access::ReduceElements => ("u32", "atomic<u32>", "read_write"),
     };
     let upper = name.to_uppercase();
     let mut text = String::new();
@@ -752,11 +913,56 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
                 "fn atomic_max_{name}(w: u32, value: u32) {{\n{}}}\n\
                  fn atomic_store_{name}(w: u32, value: u32) {{\n{}}}\n\
                  fn atomic_load_{name}(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
+                 fn atomic_exchange_{name}(w: u32, value: u32) -> u32 {{\n    var old: u32;\n{}    return old;\n}}\n\
                  fn owns_{name}(w: u32) -> bool {{\n{}}}\n",
                 site("w", "atomicMax(&{a}[{i}], value);"),
                 site("w", "atomicStore(&{a}[{i}], value);"),
                 site("w", "value = atomicLoad(&{a}[{i}]);"),
+                site("w", "old = atomicExchange(&{a}[{i}], value);"),
                 owns("w", &shift),
+            );
+        }
+        // Only the reduction kernels' output: 8-byte units are stored by one thread each (the
+        // in-order passes), narrower ones are words every access goes through atomically.
+        Access::ReduceElements if unit == Unit::DoubleWord => {
+            text += &format!(
+                "fn load_{name}(e: u32) -> {entry} {{\n    var value: {entry};\n{}    return value;\n}}\n\
+                 fn store_{name}(e: u32, value: {entry}) {{\n{}}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("e", "value = {a}[{i}];"),
+                site("e", "{a}[{i}] = value;"),
+                owns("e", &shift),
+            );
+        }
+        Access::ReduceElements => {
+            // The element's bits in its word: all of it for 4-byte units.
+            let (word, place) = if sub_word {
+                (
+                    "e / ELEMENTS_PER_WORD",
+                    "    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;\n    let mask = ELEMENT_MASK << shift;\n",
+                )
+            } else {
+                ("e", "    let shift = 0u;\n    let mask = 0xffffffffu;\n")
+            };
+            let store = "var old = atomicLoad(&{a}[{i}]); \
+                loop { let swapped = atomicCompareExchangeWeak(&{a}[{i}], old, (old & ~mask) | (value << shift)); \
+                if swapped.exchanged { break; } old = swapped.old_value; }";
+            // Combined with whatever the word holds when the exchange succeeds: no update is
+            // lost to another thread's, and an unchanged element is not written at all.
+            let reduce = "var old = atomicLoad(&{a}[{i}]); \
+                loop { let current = (old & mask) >> shift; let combined = combine_unit(current, value); \
+                if combined == current { break; } \
+                let swapped = atomicCompareExchangeWeak(&{a}[{i}], old, (old & ~mask) | (combined << shift)); \
+                if swapped.exchanged { break; } old = swapped.old_value; }";
+            text += &format!(
+                "fn load_{name}(e: u32) -> u32 {{\n    let word = {word};\n{place}    var value: u32;\n{}    return (value & mask) >> shift;\n}}\n\
+                 fn store_{name}(e: u32, value: u32) {{\n    let word = {word};\n{place}{}}}\n\
+                 fn reduce_{name}(e: u32, value: u32) {{\n    let word = {word};\n{place}{}}}\n\
+                 fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
+                site("word", "value = atomicLoad(&{a}[{i}]);"),
+                site("word", store),
+                site("word", reduce),
+                owns(&format!("({word})"), &shift),
             );
         }
     }

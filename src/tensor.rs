@@ -51,6 +51,14 @@ impl DataType {
     }
 
     /// Whether values of this type can be negative (matters for index tensors).
+    /// Float16, Float32 or Float64.
+    pub const fn is_float(self) -> bool {
+        matches!(
+            self,
+            DataType::Float64 | DataType::Float32 | DataType::Float16
+        )
+    }
+
     pub const fn is_signed(self) -> bool {
         matches!(
             self,

@@ -6,12 +6,12 @@
 mod common;
 
 use common::{
-    Case, Rng, check_against_reference, check_out_of_range, context, random_gather,
+    Case, Family, Rng, check_against_reference, check_out_of_range, context, random_gather,
     random_gather_elements, random_gather_nd, random_index, random_inputs, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
-    ScatterElementsDesc, ScatterNdDesc, TensorDesc,
+    ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
 };
 
 fn bytes<T: bytemuck::Pod>(values: &[T]) -> Vec<u8> {
@@ -34,6 +34,7 @@ fn gather_elements_page_example() {
         indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
         output: TensorDesc::new(DataType::Float32, &[2, 3]),
         axis: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
         bytes(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
@@ -49,6 +50,7 @@ fn gather_elements_along_the_last_axis_with_negative_indices() {
         indices: TensorDesc::new(DataType::Int64, &[2, 3]),
         output: TensorDesc::new(DataType::Int16, &[2, 3]),
         axis: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
         bytes(&[10i16, 11, 12, 13, -20, -21, -22, -23]),
@@ -66,6 +68,7 @@ fn gather_picks_columns_with_negative_indices() {
         output: TensorDesc::new(DataType::Float32, &[2, 2]),
         axis: 1,
         index_dimensions: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [bytes(&[1f32, 2., 3., 4., 5., 6.]), bytes(&[-1i32, 0])];
     assert_eq!(run::<f32>(&desc, &inputs), [3., 1., 6., 4.]);
@@ -80,6 +83,7 @@ fn gather_with_two_index_dimensions_crops_a_leading_1() {
         output: TensorDesc::new(DataType::UInt8, &[2, 2, 2]),
         axis: 1,
         index_dimensions: 2,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [bytes(&[1u8, 2, 3, 4, 5, 6, 0, 0]), bytes(&[0u64, 1, 1, 2])];
     assert_eq!(run::<u8>(&desc, &inputs), [1, 2, 3, 4, 3, 4, 5, 6]);
@@ -93,6 +97,7 @@ fn gather_with_no_index_dimensions_takes_one_slice() {
         output: TensorDesc::new(DataType::Int32, &[1, 2]),
         axis: 0,
         index_dimensions: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [bytes(&[1i32, 2, 3, 4, 5, 6]), bytes(&[-2i32])];
     assert_eq!(run::<i32>(&desc, &inputs), [3, 4]);
@@ -108,6 +113,7 @@ fn gather_nd_picks_elements_and_rows() {
         input_dimension_count: 2,
         indices_dimension_count: 2,
         batch_dimension_count: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[0i64, 0, 1, 1])];
     assert_eq!(run::<i32>(&elements, &inputs), [0, 3]);
@@ -118,6 +124,7 @@ fn gather_nd_picks_elements_and_rows() {
         input_dimension_count: 2,
         indices_dimension_count: 2,
         batch_dimension_count: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[1i64, -2])];
     assert_eq!(run::<i32>(&rows, &inputs), [2, 3, 0, 1]);
@@ -136,6 +143,7 @@ fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
             input_dimension_count: 2,
             indices_dimension_count: indices.len() as u32,
             batch_dimension_count: 0,
+            out_of_range: dml_wgsl::OutOfRange::Report,
         })
     };
     for output in [&[4][..], &[1, 4]] {
@@ -171,6 +179,7 @@ fn gather_nd_with_a_batch_dimension() {
         input_dimension_count: 3,
         indices_dimension_count: 2,
         batch_dimension_count: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
         bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
@@ -185,6 +194,7 @@ fn gather_nd_with_a_batch_dimension() {
         input_dimension_count: 3,
         indices_dimension_count: 2,
         batch_dimension_count: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
         bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
@@ -236,6 +246,7 @@ fn narrow_output_rows_gather_whole_words() {
             indices: TensorDesc::new(DataType::Int32, &[9, 24]),
             output: TensorDesc::new(data_type, &[9, 24]),
             axis: 0,
+            out_of_range: dml_wgsl::OutOfRange::Report,
         });
         let mut inputs = random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
@@ -256,6 +267,7 @@ fn a_gather_input_may_not_share_the_output_buffer() {
         indices: TensorDesc::new(DataType::Int32, &[4, 4]),
         output: TensorDesc::new(DataType::Float32, &[4, 4]),
         axis: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let operator = context().compile(&desc).unwrap();
     let buffer = |size: u64| {
@@ -321,6 +333,8 @@ fn gather_elements_of_a_scatter_with_unique_indices_returns_the_updates() {
                 output: TensorDesc::new(data_type, &sizes),
                 axis,
                 duplicates: DuplicateMode::AnyUpdate,
+                out_of_range: dml_wgsl::OutOfRange::Report,
+                reduction: dml_wgsl::Reduction::None,
             });
             let mut inputs = random_inputs(&mut rng, &scatter);
             // Each line along the axis: a prefix of its own permutation (unique targets).
@@ -343,6 +357,7 @@ fn gather_elements_of_a_scatter_with_unique_indices_returns_the_updates() {
                 indices,
                 output: TensorDesc::new(data_type, &indices_sizes),
                 axis,
+                out_of_range: dml_wgsl::OutOfRange::Report,
             });
             let gathered = context()
                 .run_blocking(&gather, &[&scattered, &inputs[1]])
@@ -376,6 +391,8 @@ fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
             input_dimension_count: 3,
             indices_dimension_count: 2,
             duplicates: DuplicateMode::AnyUpdate,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let mut inputs = random_inputs(&mut rng, &scatter);
         let mut cells: Vec<i128> = (0..20).collect();
@@ -393,6 +410,7 @@ fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
             input_dimension_count: 3,
             indices_dimension_count: 2,
             batch_dimension_count: 0,
+            out_of_range: dml_wgsl::OutOfRange::Report,
         });
         let gathered = context()
             .run_blocking(&gather, &[&scattered, &inputs[1]])
@@ -419,6 +437,7 @@ fn out_of_range_gather_indices_write_zero_and_are_reported() {
                 indices: TensorDesc::new(index_type, &[3, 8]),
                 output: TensorDesc::new(data_type, &[3, 8]),
                 axis: 0,
+                out_of_range: dml_wgsl::OutOfRange::Report,
             });
             let mut inputs = random_inputs(&mut rng, &desc);
             let bad = if index_type.is_signed() { -6 } else { 5 };
@@ -450,6 +469,7 @@ fn out_of_range_gather_and_gather_nd_name_the_index_tensor_position() {
         output: TensorDesc::new(DataType::Float32, &[3, 5]),
         axis: 1,
         index_dimensions: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
@@ -473,6 +493,7 @@ fn out_of_range_gather_and_gather_nd_name_the_index_tensor_position() {
         input_dimension_count: 3,
         indices_dimension_count: 2,
         batch_dimension_count: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(&mut rng, &desc);
     let tuples = [[0i128, 0], [2, 3], [1, 1], [2, 4], [3, 0]];
@@ -506,6 +527,7 @@ fn valid_gather() -> GatherDesc {
         output: TensorDesc::new(DataType::Float32, &[2, 3, 5]),
         axis: 1,
         index_dimensions: 2,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     }
 }
 
@@ -515,6 +537,7 @@ fn valid_elements() -> GatherElementsDesc {
         indices: TensorDesc::new(DataType::UInt64, &[7, 5]),
         output: TensorDesc::new(DataType::UInt8, &[7, 5]),
         axis: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     }
 }
 
@@ -526,6 +549,7 @@ fn valid_nd() -> GatherNdDesc {
         input_dimension_count: 3,
         indices_dimension_count: 3,
         batch_dimension_count: 1,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     }
 }
 
@@ -909,6 +933,7 @@ fn gathering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
             indices: TensorDesc::new(DataType::Int32, &[37, 256]),
             output: TensorDesc::new(data_type, &[37, 256]),
             axis: 0,
+            out_of_range: dml_wgsl::OutOfRange::Report,
         });
         let mut inputs = random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
@@ -941,6 +966,7 @@ fn long_rows_gather_in_coalesced_blocks() {
         indices: TensorDesc::new(DataType::UInt64, &[9, 2048]),
         output: TensorDesc::new(DataType::Float32, &[9, 2048]),
         axis: 0,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
@@ -964,4 +990,55 @@ fn long_rows_gather_in_coalesced_blocks() {
             bound: 12
         }
     );
+}
+
+// ---- clamped indices ----
+
+#[test]
+fn clamped_gather_indices_read_the_nearest_end_and_report_nothing() {
+    let mut rng = Rng::new(90);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Int32,
+        DataType::Float64,
+    ] {
+        for (k, &index_type) in dml_wgsl::INDEX_TYPES.iter().enumerate() {
+            for family in [Family::Gather, Family::GatherElements, Family::GatherNd] {
+                let mut case = match family {
+                    Family::Gather => common::random_gather(&mut rng, data_type, index_type),
+                    Family::GatherElements => {
+                        random_gather_elements(&mut rng, data_type, index_type)
+                    }
+                    _ => random_gather_nd(&mut rng, data_type, index_type),
+                };
+                for _ in 0..=k {
+                    common::corrupt_one_index(&mut rng, &mut case);
+                }
+                common::set_out_of_range(&mut case.desc, dml_wgsl::OutOfRange::Clamp);
+                let slices = case.slices();
+                assert_eq!(
+                    reference::run_with_status(&case.desc, &slices).unwrap().1,
+                    Ok(())
+                );
+                check_against_reference(&case.desc, &case.inputs);
+            }
+        }
+    }
+    // By hand: rows -100, 7, -1 and 2 of 4 rows read rows 0, 3, 3 and 2.
+    let desc: OperatorDesc = dml_wgsl::GatherDesc::new(
+        TensorDesc::new(DataType::Int32, &[4, 2]),
+        TensorDesc::new(DataType::Int64, &[1, 4]),
+        TensorDesc::new(DataType::Int32, &[4, 2]),
+        0,
+        1,
+    )
+    .with_out_of_range(dml_wgsl::OutOfRange::Clamp)
+    .into();
+    let input = [10i32, 11, 20, 21, 30, 31, 40, 41];
+    let rows = [-100i64, 7, -1, 2];
+    let out: Vec<i32> = context()
+        .run_typed_blocking(&desc, &[(&input).into(), (&rows).into()])
+        .unwrap();
+    assert_eq!(out, [10, 11, 40, 41, 40, 41, 30, 31]);
 }

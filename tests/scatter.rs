@@ -6,14 +6,15 @@
 mod common;
 
 use common::{
-    Case, Rng, SENTINEL, Worked, check_against_reference, check_out_of_range,
-    check_scatter_any_update, context, guard_size, random_index, random_scatter_elements,
-    random_scatter_nd, run_guarded, scatter_nd_page_example, scatter_page_example_1,
-    scatter_page_example_2, write_indices,
+    Case, Expect, REDUCTIONS, Rng, SENTINEL, Values, Worked, check_against_reference,
+    check_out_of_range, check_scatter_any_update, context, corrupt_one_index, guard_size,
+    random_index, random_reduction_case, random_scatter_elements, random_scatter_nd, run_guarded,
+    scatter_nd_page_example, scatter_page_example_1, scatter_page_example_2, set_out_of_range,
+    write_indices,
 };
 use dml_wgsl::{
-    DataType, DuplicateMode, Error, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc,
-    reference,
+    DataType, DuplicateMode, Error, INDEX_TYPES, OperatorDesc, OutOfRange, Reduction,
+    ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
 };
 
 fn f32_bytes(values: &[f32]) -> Vec<u8> {
@@ -71,6 +72,8 @@ fn scatter_nd_page_shape_example_scatters_6x7_slices() {
             input_dimension_count: 5,
             indices_dimension_count: 3,
             duplicates,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let mut inputs = common::random_inputs(&mut rng, &desc);
         let indices = desc.inputs()[1].1.clone();
@@ -144,6 +147,8 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
             output: TensorDesc::new(data_type, &[3, 8]),
             axis: 0,
             duplicates: DuplicateMode::AnyUpdate,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let mut inputs = common::random_inputs(&mut rng, &desc);
         let indices = desc.inputs()[1].1.clone();
@@ -168,6 +173,8 @@ fn out_of_range_case(index_type: DataType, bad: i128) -> (OperatorDesc, Vec<Vec<
         output: TensorDesc::new(DataType::Float32, &[6, 5]),
         axis: 0,
         duplicates: DuplicateMode::LastWins,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     });
     let mut inputs = common::random_inputs(&mut rng, &desc);
     let indices = desc.inputs()[1].1.clone();
@@ -275,6 +282,8 @@ fn out_of_range_tuples_in_scatter_nd_name_the_component() {
         input_dimension_count: 3,
         indices_dimension_count: 2,
         duplicates: DuplicateMode::AnyUpdate,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     });
     let mut inputs = common::random_inputs(&mut rng, &desc);
     let indices = desc.inputs()[1].1.clone();
@@ -307,6 +316,8 @@ fn scatter_nd_updates_that_crop_leading_ones_scatter_the_right_rows() {
             input_dimension_count: 2,
             indices_dimension_count: 2,
             duplicates: DuplicateMode::AnyUpdate,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let inputs = vec![
             f32_bytes(&input),
@@ -336,6 +347,8 @@ fn scatter_nd_with_an_overflowing_element_count_is_an_error_not_a_panic() {
         input_dimension_count: 1,
         indices_dimension_count: 5,
         duplicates: DuplicateMode::AnyUpdate,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     });
     let expected = Error::TooManyElements {
         tensor: "indices",
@@ -412,13 +425,22 @@ fn record_users_read_the_same_status() {
 
 // ---- in place ----
 
-fn in_place_case(rng: &mut Rng, data_type: DataType) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let Case { desc, mut inputs } = random_scatter_elements(
+fn in_place_case(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    // Unique targets: exact in either mode.
+    let Case { desc, mut inputs } = random_reduction_case(
         rng,
+        false,
         data_type,
         DataType::Int32,
+        reduction,
+        duplicates,
+        Values::Numbers,
         true,
-        DuplicateMode::AnyUpdate,
     );
     let OperatorDesc::ScatterElements(mut d) = desc else {
         unreachable!()
@@ -439,8 +461,17 @@ fn in_place_scatter_updates_the_input_buffer() {
         DataType::Float16,
         DataType::Float32,
         DataType::Int64,
-    ] {
-        let (desc, inputs) = in_place_case(&mut rng, data_type);
+    ]
+    .into_iter()
+    .flat_map(|t| {
+        [
+            (t, Reduction::None, DuplicateMode::AnyUpdate),
+            (t, Reduction::Add, DuplicateMode::InOrder),
+            (t, Reduction::Max, DuplicateMode::AnyUpdate),
+        ]
+    }) {
+        let (data_type, reduction, duplicates) = data_type;
+        let (desc, inputs) = in_place_case(&mut rng, data_type, reduction, duplicates);
         let expected = reference::run(
             &desc,
             &inputs.iter().map(|v| v.as_slice()).collect::<Vec<_>>(),
@@ -516,7 +547,12 @@ fn in_place_needs_the_same_offset_and_layout() {
     let mut rng = Rng::new(27);
     let device = context().device();
     let alignment = device.limits().min_storage_buffer_offset_alignment as u64;
-    let (desc, inputs) = in_place_case(&mut rng, DataType::Float32);
+    let (desc, inputs) = in_place_case(
+        &mut rng,
+        DataType::Float32,
+        Reduction::None,
+        DuplicateMode::AnyUpdate,
+    );
     let operator = context().compile(&desc).unwrap();
     let bytes = inputs[0].len() as u64;
     let shared = device.create_buffer(&wgpu::BufferDescriptor {
@@ -629,6 +665,8 @@ fn valid_elements() -> ScatterElementsDesc {
         output: TensorDesc::new(DataType::Float16, &[4, 5]),
         axis: 0,
         duplicates: DuplicateMode::AnyUpdate,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     }
 }
 
@@ -641,6 +679,8 @@ fn valid_nd() -> ScatterNdDesc {
         input_dimension_count: 3,
         indices_dimension_count: 2,
         duplicates: DuplicateMode::AnyUpdate,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     }
 }
 
@@ -1035,6 +1075,8 @@ fn narrow_rows_scatter_whole_words_and_fall_back_per_element() {
             output: TensorDesc::new(data_type, &[16, 24]),
             axis: 0,
             duplicates: DuplicateMode::AnyUpdate,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let indices = desc.inputs()[1].1.clone();
         // Whole rows to distinct targets (whole-word stores).
@@ -1087,6 +1129,8 @@ fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
                 output: TensorDesc::new(data_type, &[40, 256]),
                 axis: 0,
                 duplicates,
+                out_of_range: dml_wgsl::OutOfRange::Report,
+                reduction: dml_wgsl::Reduction::None,
             });
             // Diagonal targets (unique), then one bad index late in row-major order and
             // one earlier in a later column block: the earlier row-major one is reported.
@@ -1131,6 +1175,8 @@ fn long_rows_scatter_in_coalesced_blocks() {
             output: TensorDesc::new(data_type, &[12, 2048]),
             axis: 0,
             duplicates: DuplicateMode::AnyUpdate,
+            out_of_range: dml_wgsl::OutOfRange::Report,
+            reduction: dml_wgsl::Reduction::None,
         });
         let mut inputs = common::random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
@@ -1153,4 +1199,382 @@ fn long_rows_scatter_in_coalesced_blocks() {
             }
         );
     }
+}
+
+// ---- reductions ----
+
+/// Random reduction cases of every data type, reduction and index type (ScatterElements and
+/// ScatterND, ranks 1 to 8, strided layouts, duplicate targets), checked as `expect` says.
+fn reduction_differential(seed: u64, duplicates: DuplicateMode, values: Values, expect: Expect) {
+    let mut rng = Rng::new(seed);
+    for data_type in DataType::ALL {
+        for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
+            for nd in [false, true] {
+                let index_type = INDEX_TYPES[(k + nd as usize) % 4];
+                let unique = rng.chance(25);
+                let case = random_reduction_case(
+                    &mut rng, nd, data_type, index_type, reduction, duplicates, values, unique,
+                );
+                common::check_on(context(), &case.desc, &case.slices(), expect)
+                    .expect("compile and record");
+            }
+        }
+    }
+}
+
+#[test]
+fn in_order_reductions_equal_the_sequential_fold_bit_for_bit() {
+    reduction_differential(70, DuplicateMode::InOrder, Values::Bits, Expect::Exact);
+    reduction_differential(71, DuplicateMode::InOrder, Values::Numbers, Expect::Exact);
+}
+
+#[test]
+fn any_order_reductions_lose_no_update() {
+    // Integers, Min and Max exact; float Add and Mul in some order of the updates.
+    reduction_differential(72, DuplicateMode::AnyUpdate, Values::Bits, Expect::ByMode);
+    reduction_differential(
+        73,
+        DuplicateMode::AnyUpdate,
+        Values::Numbers,
+        Expect::ByMode,
+    );
+}
+
+/// ScatterElements of 1-D `input` [4] with `count` updates, most of them aimed at element 1.
+fn crowded_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+    values: Values,
+    count: u32,
+) -> Case {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[4]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[4]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(duplicates),
+    );
+    let mut inputs = common::random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |_| {
+        if rng.chance(90) { 1 } else { -1 }
+    });
+    if data_type.is_float() {
+        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+        for k in [0, 2] {
+            common::fill_floats(rng, &tensors[k], &mut inputs[k], values, reduction);
+        }
+    }
+    Case { desc, inputs }
+}
+
+#[test]
+fn hundreds_of_updates_on_one_element_fold_in_order_for_every_type() {
+    let mut rng = Rng::new(74);
+    for data_type in DataType::ALL {
+        for reduction in REDUCTIONS {
+            for values in [Values::Bits, Values::Numbers] {
+                let case = crowded_reduction(
+                    &mut rng,
+                    data_type,
+                    reduction,
+                    DuplicateMode::InOrder,
+                    values,
+                    700,
+                );
+                check_against_reference(&case.desc, &case.inputs);
+            }
+        }
+    }
+}
+
+#[test]
+fn hundreds_of_updates_on_one_element_in_any_order_are_all_applied() {
+    let mut rng = Rng::new(75);
+    for data_type in DataType::ALL {
+        for reduction in REDUCTIONS {
+            let case = crowded_reduction(
+                &mut rng,
+                data_type,
+                reduction,
+                DuplicateMode::AnyUpdate,
+                Values::OrderFree,
+                700,
+            );
+            common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+                .expect("compile and record");
+        }
+    }
+}
+
+/// One f32 ScatterElements with `reduction` on `input`, updates aimed as `indices` says.
+fn run_f32_reduction(
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+    input: &[f32],
+    indices: &[i32],
+    updates: &[f32],
+) -> Vec<u32> {
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[input.len() as u32]),
+        TensorDesc::new(DataType::Int32, &[indices.len() as u32]),
+        TensorDesc::new(DataType::Float32, &[updates.len() as u32]),
+        TensorDesc::new(DataType::Float32, &[input.len() as u32]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+    .into();
+    let out: Vec<f32> = context()
+        .run_typed_blocking(&desc, &[input.into(), indices.into(), updates.into()])
+        .unwrap();
+    out.iter().map(|v| v.to_bits()).collect()
+}
+
+#[test]
+fn float_min_and_max_keep_the_current_zero_on_a_tie_and_propagate_nan() {
+    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+        // -0.0 is not smaller than +0.0: the current +0.0 stays; a NaN update replaces 1.0,
+        // a NaN current value stays whatever comes; infinities compare as numbers.
+        let nan = f32::from_bits(0x7fa0_0001); // a signalling NaN: kept as is, not quieted
+        let min = run_f32_reduction(
+            Reduction::Min,
+            duplicates,
+            &[0.0, 1.0, nan, 5.0],
+            &[0, 1, 2, 3],
+            &[-0.0, nan, -7.0, f32::NEG_INFINITY],
+        );
+        assert_eq!(
+            min,
+            [0x0000_0000, 0x7fa0_0001, 0x7fa0_0001, 0xff80_0000],
+            "{duplicates:?}"
+        );
+        let max = run_f32_reduction(
+            Reduction::Max,
+            duplicates,
+            &[-0.0, 1.0, 3.0],
+            &[0, 1, 2],
+            &[0.0, 1.5, -0.0],
+        );
+        assert_eq!(max, [0x8000_0000, 1.5f32.to_bits(), 3.0f32.to_bits()]);
+    }
+}
+
+#[test]
+fn float_add_and_mul_quiet_nans_and_give_the_default_nan_for_invalid_operations() {
+    let signalling = f32::from_bits(0xff80_0001);
+    // Element 0: inf + -inf (invalid). 1: a NaN update, quieted. 2: 0 * inf (invalid).
+    let add = run_f32_reduction(
+        Reduction::Add,
+        DuplicateMode::InOrder,
+        &[f32::INFINITY, 1.0, 2.0],
+        &[0, 1],
+        &[f32::NEG_INFINITY, signalling],
+    );
+    assert_eq!(add, [0x7fc0_0000, 0xffc0_0001, 2.0f32.to_bits()]);
+    let mul = run_f32_reduction(
+        Reduction::Mul,
+        DuplicateMode::InOrder,
+        &[0.0, signalling, 3.0],
+        &[0, 1, 2],
+        &[f32::INFINITY, 2.0, -0.5],
+    );
+    assert_eq!(mul, [0x7fc0_0000, 0xffc0_0001, (-1.5f32).to_bits()]);
+}
+
+#[test]
+fn float32_add_rounds_to_nearest_even_and_keeps_subnormals() {
+    // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: even (1). 1 + 3 * 2^-24 ties up to
+    // 1 + 2^-22. The smallest subnormal plus itself is exactly 2^-148.
+    let tiny = f32::from_bits(1);
+    let got = run_f32_reduction(
+        Reduction::Add,
+        DuplicateMode::InOrder,
+        &[1.0, 1.0, tiny],
+        &[0, 1, 2],
+        &[2f32.powi(-24), 3.0 * 2f32.powi(-24), tiny],
+    );
+    assert_eq!(got, [0x3f80_0000, 0x3f80_0002, 0x0000_0002]);
+    // Products: 3 * (1 + 2^-23) = 3 + 3 * 2^-23, between 3 + 2^-22 and 3 + 2 * 2^-22 (ulp
+    // 2^-22 at 3): 1.5 ulps, a tie rounded to even (3 + 2 * 2^-22). 2^-100 * 2^-100 underflows
+    // to +0.
+    let got = run_f32_reduction(
+        Reduction::Mul,
+        DuplicateMode::AnyUpdate,
+        &[3.0, 2f32.powi(-100)],
+        &[0, 1],
+        &[1.0 + 2f32.powi(-23), 2f32.powi(-100)],
+    );
+    assert_eq!(got, [0x4040_0002, 0x0000_0000]);
+}
+
+#[test]
+fn float16_add_rounds_each_step_in_f32_then_to_f16() {
+    use half::f16;
+    // 2048 + 1 is a tie in f16 (ulp 2 there): even, 2048. Then + 1 again: 2048 again (in
+    // order each step rounds), so 2048 + 1 + 1 stays 2048 rather than 2050.
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float16, &[2]),
+        TensorDesc::new(DataType::UInt32, &[3]),
+        TensorDesc::new(DataType::Float16, &[3]),
+        TensorDesc::new(DataType::Float16, &[2]),
+        0,
+    )
+    .with_reduction(Reduction::Add)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into();
+    let input = [f16::from_f32(2048.0), f16::from_f32(65504.0)];
+    let indices = [0u32, 0, 1];
+    let updates = [f16::from_f32(1.0), f16::from_f32(1.0), f16::from_f32(16.0)];
+    let out: Vec<f16> = context()
+        .run_typed_blocking(
+            &desc,
+            &[(&input).into(), (&indices).into(), (&updates).into()],
+        )
+        .unwrap();
+    // 65504 + 16 = 65520 is exactly halfway to 65536 (infinity's place): rounds to inf.
+    assert_eq!(
+        out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        [f16::from_f32(2048.0).to_bits(), 0x7c00]
+    );
+}
+
+#[test]
+fn integer_reductions_wrap_around_and_compare_by_signedness() {
+    // Int8 127 + 1 wraps to -128; UInt8 200 * 2 wraps to 144; Int64 Min is signed,
+    // UInt64 Min unsigned.
+    let run = |data_type: DataType, reduction, input: Vec<u8>, updates: Vec<u8>| -> Vec<u8> {
+        let width = data_type.size_in_bytes() as usize;
+        let n = (input.len() / width) as u32;
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[n]),
+            TensorDesc::new(DataType::Int32, &[n]),
+            TensorDesc::new(data_type, &[n]),
+            TensorDesc::new(data_type, &[n]),
+            0,
+        )
+        .with_reduction(reduction)
+        .into();
+        let indices: Vec<u8> = (0..n as i32).flat_map(|i| i.to_le_bytes()).collect();
+        // Narrow tensors' total sizes round up to 4 bytes.
+        let padded = |v: &[u8]| [v, &[0x5a; 3]].concat();
+        let mut out = context()
+            .run_blocking(&desc, &[&padded(&input), &indices, &padded(&updates)])
+            .unwrap();
+        out.truncate(input.len());
+        out
+    };
+    assert_eq!(
+        run(DataType::Int8, Reduction::Add, vec![127], vec![1]),
+        [0x80]
+    );
+    assert_eq!(
+        run(DataType::UInt8, Reduction::Mul, vec![200], vec![2]),
+        [144]
+    );
+    let minus_one = (-1i64).to_le_bytes().to_vec();
+    let one = 1i64.to_le_bytes().to_vec();
+    assert_eq!(
+        run(
+            DataType::Int64,
+            Reduction::Min,
+            one.clone(),
+            minus_one.clone()
+        ),
+        minus_one
+    );
+    assert_eq!(
+        run(DataType::UInt64, Reduction::Min, one.clone(), minus_one),
+        one
+    );
+    // 2^32 + 3 times 2^32 + 5 wraps to 8 * 2^32 + 15.
+    let a = ((1u64 << 32) + 3).to_le_bytes().to_vec();
+    let b = ((1u64 << 32) + 5).to_le_bytes().to_vec();
+    assert_eq!(
+        run(DataType::UInt64, Reduction::Mul, a, b),
+        ((8u64 << 32) + 15).to_le_bytes()
+    );
+}
+
+#[test]
+fn reductions_skip_and_report_out_of_range_updates() {
+    let mut rng = Rng::new(76);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Int32,
+        DataType::Float64,
+    ] {
+        for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
+            let mut case = random_reduction_case(
+                &mut rng,
+                k % 2 == 1,
+                data_type,
+                INDEX_TYPES[k],
+                reduction,
+                DuplicateMode::InOrder,
+                Values::Numbers,
+                false,
+            );
+            corrupt_one_index(&mut rng, &mut case);
+            check_out_of_range(&case.desc, &case.inputs);
+        }
+    }
+}
+
+#[test]
+fn clamped_scatter_indices_land_on_the_nearest_end_and_report_nothing() {
+    let mut rng = Rng::new(77);
+    for data_type in [DataType::Int8, DataType::Float32, DataType::UInt64] {
+        for (k, &index_type) in INDEX_TYPES.iter().enumerate() {
+            for (reduction, duplicates) in [
+                (Reduction::None, DuplicateMode::InOrder),
+                (Reduction::Add, DuplicateMode::InOrder),
+                (Reduction::Max, DuplicateMode::AnyUpdate),
+            ] {
+                let mut case = random_reduction_case(
+                    &mut rng,
+                    k % 2 == 0,
+                    data_type,
+                    index_type,
+                    reduction,
+                    duplicates,
+                    Values::Numbers,
+                    false,
+                );
+                for _ in 0..3 {
+                    corrupt_one_index(&mut rng, &mut case);
+                }
+                set_out_of_range(&mut case.desc, OutOfRange::Clamp);
+                check_against_reference(&case.desc, &case.inputs);
+            }
+        }
+    }
+    // By hand: indices -100, 9 and -2 on 5 elements land on 0, 4 and 3.
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[5]),
+        TensorDesc::new(DataType::Int64, &[3]),
+        TensorDesc::new(DataType::Float32, &[3]),
+        TensorDesc::new(DataType::Float32, &[5]),
+        0,
+    )
+    .with_out_of_range(OutOfRange::Clamp)
+    .into();
+    let out: Vec<f32> = context()
+        .run_typed_blocking(
+            &desc,
+            &[
+                (&[1f32, 2., 3., 4., 5.]).into(),
+                (&[-100i64, 9, -2]).into(),
+                (&[10f32, 20., 30.]).into(),
+            ],
+        )
+        .unwrap();
+    assert_eq!(out, [10., 2., 3., 30., 20.]);
 }

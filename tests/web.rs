@@ -319,3 +319,35 @@ async fn a_gather_from_a_table_past_the_binding_limit_matches_the_reference() {
     );
     assert_eq!(output, reference::run(&desc, &inputs).expect("reference"));
 }
+
+/// Every data type, reduction and duplicate mode on the browser's WebGPU (no f64 there, no
+/// 64-bit atomics: the arithmetic is emulated on u32 words), against the reference: in
+/// order bit for bit, in any order as any order allows; then a clamped gather.
+#[wasm_bindgen_test]
+async fn scatter_reductions_of_every_type_in_both_modes_and_clamped_indices() {
+    let context = context().await;
+    let mut rng = Rng::new(120);
+    for data_type in DataType::ALL {
+        for (k, reduction) in cases::REDUCTIONS.into_iter().enumerate() {
+            for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                let case = cases::random_reduction_case(
+                    &mut rng,
+                    k % 2 == 1,
+                    data_type,
+                    INDEX_TYPES[k],
+                    reduction,
+                    duplicates,
+                    cases::Values::Numbers,
+                    false,
+                );
+                check_on(&context, &case.desc, &case.slices(), Expect::ByMode)
+                    .await
+                    .expect("compile and record");
+            }
+        }
+    }
+    let mut case = cases::random_gather_nd(&mut rng, DataType::Float16, DataType::Int64);
+    cases::corrupt_one_index(&mut rng, &mut case);
+    cases::set_out_of_range(&mut case.desc, dml_wgsl::OutOfRange::Clamp);
+    check_run_on(&context, &case.desc, &case.slices(), Expect::Exact).await;
+}

@@ -2,7 +2,7 @@
 //! a page): the DirectML pages' examples and a few more, and how each one reads as text.
 
 use dml_wgsl::{
-    DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
+    DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc, Reduction,
     ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc,
 };
 use half::f16;
@@ -182,7 +182,7 @@ pub fn examples() -> Vec<Example> {
                 f32_tensor(&[5]),
                 0,
             )
-            .with_duplicates(DuplicateMode::LastWins),
+            .with_duplicates(DuplicateMode::InOrder),
         )
         .inputs(&[
             &f32s(&[0., 1., 2., 3., 4.]),
@@ -224,6 +224,29 @@ pub fn examples() -> Vec<Example> {
             &f32s(&[1., 2., 3., 4., 5., 6., 7., 8.]),
             bytemuck::cast_slice(&[4u32, 3, 1, 7]),
             &f32s(&[9., 10., 11., 12.]),
+        ]),
+        Example::new(
+            "index_add (beyond DirectML): gradient rows for rows 0, 2 and 0 summed into a 3x2 \
+             table (ScatterND with Reduction::Add, DuplicateMode::InOrder: exact sequential sums)",
+            &[
+                ("InputDimensionCount  ", &[2]),
+                ("IndicesDimensionCount", &[2]),
+            ],
+            ScatterNdDesc::new(
+                f32_tensor(&[3, 2]),
+                TensorDesc::new(DataType::Int64, &[3, 1]),
+                f32_tensor(&[3, 2]),
+                f32_tensor(&[3, 2]),
+                2,
+                2,
+            )
+            .with_reduction(Reduction::Add)
+            .with_duplicates(DuplicateMode::InOrder),
+        )
+        .inputs(&[
+            &f32s(&[1., 1., 1., 1., 1., 1.]),
+            bytemuck::cast_slice(&[0i64, 2, 0]),
+            &f32s(&[1., 2., 3., 4., 5., 6.]),
         ]),
         Example::new(
             "DML_SCATTER with negative INT64 indices (counted from the end) on UINT8 data",

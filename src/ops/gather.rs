@@ -7,7 +7,7 @@ use super::validate::{
     check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
     tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, Step};
+use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step};
 use crate::error::{Error, Result};
 use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
@@ -51,6 +51,8 @@ pub struct GatherDesc {
     pub output: TensorDesc,
     pub axis: u32,
     pub index_dimensions: u32,
+    /// Beyond DirectML: what an out-of-range index does.
+    pub out_of_range: OutOfRange,
 }
 
 impl GatherDesc {
@@ -68,7 +70,14 @@ impl GatherDesc {
             output,
             axis,
             index_dimensions,
+            out_of_range: OutOfRange::default(),
         }
+    }
+
+    /// The same gather with out-of-range indices handled as `out_of_range` says.
+    pub fn with_out_of_range(mut self, out_of_range: OutOfRange) -> GatherDesc {
+        self.out_of_range = out_of_range;
+        self
     }
 }
 
@@ -106,6 +115,8 @@ pub struct GatherElementsDesc {
     pub indices: TensorDesc,
     pub output: TensorDesc,
     pub axis: u32,
+    /// Beyond DirectML: what an out-of-range index does.
+    pub out_of_range: OutOfRange,
 }
 
 impl GatherElementsDesc {
@@ -121,7 +132,14 @@ impl GatherElementsDesc {
             indices,
             output,
             axis,
+            out_of_range: OutOfRange::default(),
         }
+    }
+
+    /// The same gather with out-of-range indices handled as `out_of_range` says.
+    pub fn with_out_of_range(mut self, out_of_range: OutOfRange) -> GatherElementsDesc {
+        self.out_of_range = out_of_range;
+        self
     }
 }
 
@@ -167,6 +185,8 @@ pub struct GatherNdDesc {
     pub input_dimension_count: u32,
     pub indices_dimension_count: u32,
     pub batch_dimension_count: u32,
+    /// Beyond DirectML: what an out-of-range index does.
+    pub out_of_range: OutOfRange,
 }
 
 impl GatherNdDesc {
@@ -186,7 +206,14 @@ impl GatherNdDesc {
             input_dimension_count,
             indices_dimension_count,
             batch_dimension_count,
+            out_of_range: OutOfRange::default(),
         }
+    }
+
+    /// The same gather with out-of-range indices handled as `out_of_range` says.
+    pub fn with_out_of_range(mut self, out_of_range: OutOfRange) -> GatherNdDesc {
+        self.out_of_range = out_of_range;
+        self
     }
 }
 
@@ -308,6 +335,7 @@ impl Operator for GatherDesc {
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![input_strides[axis]],
             index_type: self.indices.data_type,
+            clamp: self.out_of_range == OutOfRange::Clamp,
         };
         gather(map, &self.output.sizes, positions, false, device)
     }
@@ -365,6 +393,7 @@ impl Operator for GatherElementsDesc {
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![input_strides[axis]],
             index_type: self.indices.data_type,
+            clamp: self.out_of_range == OutOfRange::Clamp,
         };
         let positions = (0..self.indices.rank()).map(Some).collect();
         gather(map, &self.output.sizes, positions, false, device)
@@ -493,6 +522,7 @@ impl Operator for GatherNdDesc {
             index_bounds: self.input.sizes[addressed..addressed + tuple].to_vec(),
             index_strides: input_strides[addressed..addressed + tuple].to_vec(),
             index_type: self.indices.data_type,
+            clamp: self.out_of_range == OutOfRange::Clamp,
         };
         gather(map, &self.output.sizes, positions, true, device)
     }
@@ -526,6 +556,7 @@ fn gather(
     Lowered {
         steps,
         scratch_bytes: 0,
+        links_bytes: 0,
         index_report: Some(report),
         in_place: InPlace::Forbidden,
     }

@@ -50,6 +50,8 @@ pub(crate) struct IndexMap {
     pub index_bounds: Vec<u32>,
     pub index_strides: Vec<i64>,
     pub index_type: DataType,
+    /// Out-of-range indices are clamped into range ([`super::OutOfRange::Clamp`]).
+    pub clamp: bool,
 }
 
 impl IndexMap {
@@ -141,7 +143,8 @@ impl IndexMap {
     /// `group` units of a row (a thread's, or a workgroup's).
     pub fn params(&self, group: u32) -> IndexParams {
         let flags = self.index_type.is_signed() as u32
-            | ((self.index_type.size_in_bytes() == 8) as u32) << 1;
+            | ((self.index_type.size_in_bytes() == 8) as u32) << 1
+            | (self.clamp as u32) << 2;
         let inner = *self.sizes.last().expect("rank >= 1");
         let row_groups = inner / group;
         let rows = (self.invocations() / inner as u64) as u32;

@@ -11,7 +11,7 @@ mod strided_copy;
 mod validate;
 
 pub use gather::{GatherDesc, GatherElementsDesc, GatherNdDesc};
-pub use scatter::{DuplicateMode, ScatterElementsDesc, ScatterNdDesc};
+pub use scatter::{DuplicateMode, Reduction, ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
 pub use validate::INDEX_TYPES;
 
@@ -112,6 +112,23 @@ impl OperatorDesc {
     }
 }
 
+/// What an index outside its dimension does, in every operator with indices (Gather,
+/// GatherElements, GatherND, ScatterElements, ScatterND). DirectML leaves it undefined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OutOfRange {
+    /// The element is left alone (a scatter skips the update, a gather writes zero), and
+    /// [`crate::Context::run`] (or [`crate::CompiledOperator::check_status`]) reports the first
+    /// one in the indices' row-major order as [`crate::Error::IndexOutOfRange`].
+    #[default]
+    Report,
+    /// The index is clamped into `[0, n)` (`n` the size of the dimension it indexes) after a
+    /// signed negative index is counted from the end: `v < 0` becomes `max(v + n, 0)`, and
+    /// `v >= n` becomes `n - 1`, comparing 64-bit indices whole. Nothing is reported. This is
+    /// what WebNN implementations and DirectML's drivers do, so graphs ported from them get
+    /// the same outputs.
+    Clamp,
+}
+
 /// Whether an operator's `input` may be bound to the output's own buffer range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum InPlace {
@@ -153,7 +170,7 @@ pub(crate) enum Step {
         /// The `output = input` copy, left out when the output is the input's own range.
         skip_in_place: bool,
     },
-    /// Zeroes one of the operator's own buffers (`Role::Status`, `Role::Winners`) before
+    /// Zeroes one of the operator's own buffers (`Role::Status`, `Role::Winners`, `Role::Heads`) before
     /// the dispatches.
     Clear(Role),
 }
@@ -162,8 +179,10 @@ pub(crate) enum Step {
 #[derive(Clone, Debug)]
 pub(crate) struct Lowered {
     pub steps: Vec<Step>,
-    /// Bytes of scratch the steps use (`Role::Winners`).
+    /// Bytes of scratch the steps use (`Role::Winners` or `Role::Heads`).
     pub scratch_bytes: u64,
+    /// Bytes of an in-order reduction's links (`Role::Links`).
+    pub links_bytes: u64,
     /// How to turn the status words into `Error::IndexOutOfRange`, for operators with indices.
     pub index_report: Option<IndexReport>,
     /// Whether input 0 may be bound to the output's own range.
@@ -175,6 +194,7 @@ impl Lowered {
         Lowered {
             steps,
             scratch_bytes: 0,
+            links_bytes: 0,
             index_report: None,
             in_place: InPlace::Forbidden,
         }

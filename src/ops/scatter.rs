@@ -5,25 +5,68 @@ use super::validate::{
     check_dimension_counts, check_elements_axis, check_index_type, check_right_aligned_sizes,
     check_same_kind, check_same_sizes, right_aligned_dimension, tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, Step, StridedCopy};
+use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step, StridedCopy};
+use crate::dispatch::Grid;
 use crate::error::{Error, Result};
+use crate::params::Parameters;
 use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
-/// How a scatter resolves several updates aimed at one output element (DirectML leaves
-/// this undefined).
+/// In what order a scatter applies several updates aimed at one output element (DirectML
+/// leaves this undefined).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum DuplicateMode {
-    /// The element ends equal to exactly one of the updates aimed at it, which one
-    /// unspecified; never a mix of bytes from several. 1- and 2-byte elements are stored by
-    /// compare-exchange on their 32-bit word, 4-byte elements by single-word stores, and
-    /// 8-byte elements take the [`DuplicateMode::LastWins`] path (a plain 8-byte store could tear).
+    /// Any order, for speed. With no [`Reduction`] the element ends equal to exactly one of
+    /// the updates aimed at it, which one unspecified; never a mix of bytes from several
+    /// (1- and 2-byte elements are stored by compare-exchange on their 32-bit word, 4-byte
+    /// elements by single-word stores, and 8-byte elements take the [`DuplicateMode::InOrder`]
+    /// path, since a plain 8-byte store could tear). With a reduction every update is
+    /// combined exactly once (read-modify-write by compare-exchange, never lost to a race):
+    /// integer results, and Min and Max of any type, equal the in-order result (except that
+    /// where equal values of different bits tie, +0.0 and -0.0, or several NaNs, which one
+    /// stays is unspecified); float Add and Mul may round differently, as the order of the
+    /// operations differs. 8-byte elements take the `InOrder` path here too (no 64-bit atomics).
     #[default]
     AnyUpdate,
-    /// The last update in the updates tensor's row-major order wins, exactly as
-    /// [`crate::reference`] computes. Costs a claim pass and 4 bytes of scratch per output
-    /// element (per 16-byte unit where rows move 16 bytes at a time).
-    LastWins,
+    /// The updates apply in the updates tensor's row-major order, exactly as
+    /// [`crate::reference`] computes, bit for bit: with no reduction the last update wins;
+    /// with one, the result is the sequential fold `((x op u0) op u1) ..`. Costs more passes
+    /// and scratch: 4 bytes per output unit (no reduction: a claim pass; a reduction: a pass
+    /// linking each target's updates, 4 more bytes per update, and a pass folding them).
+    InOrder,
+}
+
+#[allow(non_upper_case_globals)]
+impl DuplicateMode {
+    /// The earlier name of [`DuplicateMode::InOrder`] (with no reduction, the last update wins).
+    pub const LastWins: DuplicateMode = DuplicateMode::InOrder;
+}
+
+/// How a scatter combines each update with the output element it targets (ONNX's
+/// `reduction`, PyTorch's `scatter_reduce_` and `index_add_`; DirectML has none): after
+/// `output = input`, `output[t] = output[t] op update`.
+///
+/// * Integers (8 to 64 bits, signed and unsigned): two's-complement wrap-around on overflow.
+/// * Float32: IEEE single precision, round to nearest even, subnormals kept. Float64: IEEE
+///   double (emulated with 32-bit integers on every adapter: WebGPU has no f64). Float16: each
+///   step computed in f32 and rounded to f16 (nearest even), as numpy and ONNX's reference do.
+/// * NaN: Add and Mul give the current value's NaN if it is one, else the update's, with the
+///   quiet bit set; an invalid operation (inf - inf, 0 * inf) gives the positive quiet NaN
+///   with an empty payload (`0x7fc00000` in f32). Min and Max propagate NaN: a NaN current
+///   value stays, and a NaN update replaces a number (bits kept as they are).
+/// * Min and Max compare values as numbers of their type (floats as IEEE numbers, not bit
+///   patterns): an update replaces the current value only when strictly smaller (larger), so
+///   +0.0 and -0.0 tie and the current value stays.
+/// * Order: see [`DuplicateMode`]; `InOrder` is exact for every type and reduction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reduction {
+    /// The update replaces the element (DirectML's scatter).
+    #[default]
+    None,
+    Add,
+    Mul,
+    Min,
+    Max,
 }
 
 /// `DML_SCATTER_OPERATOR_DESC` (ScatterElements): `output = input`, then along `axis`
@@ -54,7 +97,7 @@ pub enum DuplicateMode {
 ///     TensorDesc::new(DataType::Float32, &[5]), // output
 ///     0,                                        // axis
 /// )
-/// .with_duplicates(DuplicateMode::LastWins)
+/// .with_duplicates(DuplicateMode::InOrder)
 /// .into();
 /// let input = [0f32, 1., 2., 3., 4.];
 /// let indices = [3i32, 1, -2, 0]; // -2 counts from the end: element 3
@@ -73,8 +116,12 @@ pub struct ScatterElementsDesc {
     pub updates: TensorDesc,
     pub output: TensorDesc,
     pub axis: u32,
-    /// Beyond DirectML: how duplicate targets resolve.
+    /// Beyond DirectML: how each update combines with its target.
+    pub reduction: Reduction,
+    /// Beyond DirectML: in what order updates aimed at one element apply.
     pub duplicates: DuplicateMode,
+    /// Beyond DirectML: what an out-of-range index does.
+    pub out_of_range: OutOfRange,
 }
 
 impl ScatterElementsDesc {
@@ -93,13 +140,28 @@ impl ScatterElementsDesc {
             updates,
             output,
             axis,
+            reduction: Reduction::default(),
             duplicates: DuplicateMode::default(),
+            out_of_range: OutOfRange::default(),
         }
     }
 
-    /// The same scatter with duplicate targets resolved as `duplicates` says.
+    /// The same scatter with updates aimed at one element applied in the order `duplicates`
+    /// says.
     pub fn with_duplicates(mut self, duplicates: DuplicateMode) -> ScatterElementsDesc {
         self.duplicates = duplicates;
+        self
+    }
+
+    /// The same scatter with each update combined with its target by `reduction`.
+    pub fn with_reduction(mut self, reduction: Reduction) -> ScatterElementsDesc {
+        self.reduction = reduction;
+        self
+    }
+
+    /// The same scatter with out-of-range indices handled as `out_of_range` says.
+    pub fn with_out_of_range(mut self, out_of_range: OutOfRange) -> ScatterElementsDesc {
+        self.out_of_range = out_of_range;
         self
     }
 }
@@ -150,8 +212,12 @@ pub struct ScatterNdDesc {
     pub output: TensorDesc,
     pub input_dimension_count: u32,
     pub indices_dimension_count: u32,
-    /// Beyond DirectML: how duplicate targets resolve.
+    /// Beyond DirectML: how each update combines with its target.
+    pub reduction: Reduction,
+    /// Beyond DirectML: in what order updates aimed at one element apply.
     pub duplicates: DuplicateMode,
+    /// Beyond DirectML: what an out-of-range index does.
+    pub out_of_range: OutOfRange,
 }
 
 impl ScatterNdDesc {
@@ -172,13 +238,28 @@ impl ScatterNdDesc {
             output,
             input_dimension_count,
             indices_dimension_count,
+            reduction: Reduction::default(),
             duplicates: DuplicateMode::default(),
+            out_of_range: OutOfRange::default(),
         }
     }
 
-    /// The same scatter with duplicate targets resolved as `duplicates` says.
+    /// The same scatter with updates aimed at one element applied in the order `duplicates`
+    /// says.
     pub fn with_duplicates(mut self, duplicates: DuplicateMode) -> ScatterNdDesc {
         self.duplicates = duplicates;
+        self
+    }
+
+    /// The same scatter with each update combined with its target by `reduction`.
+    pub fn with_reduction(mut self, reduction: Reduction) -> ScatterNdDesc {
+        self.reduction = reduction;
+        self
+    }
+
+    /// The same scatter with out-of-range indices handled as `out_of_range` says.
+    pub fn with_out_of_range(mut self, out_of_range: OutOfRange) -> ScatterNdDesc {
+        self.out_of_range = out_of_range;
         self
     }
 }
@@ -232,6 +313,7 @@ impl ScatterElementsDesc {
             index_bounds: vec![self.input.sizes[axis]],
             index_strides: vec![output_strides[axis]],
             index_type: self.indices.data_type,
+            clamp: self.out_of_range == OutOfRange::Clamp,
         }
     }
 }
@@ -262,7 +344,7 @@ impl Operator for ScatterElementsDesc {
             self.index_map(),
             positions,
             false,
-            self.duplicates,
+            (self.reduction, self.duplicates),
             device,
         )
     }
@@ -359,6 +441,7 @@ impl ScatterNdDesc {
             index_bounds: self.input.sizes[first..first + tuple].to_vec(),
             index_strides: output_strides[first..first + tuple].to_vec(),
             index_type: self.indices.data_type,
+            clamp: self.out_of_range == OutOfRange::Clamp,
         }
     }
 }
@@ -400,14 +483,14 @@ impl Operator for ScatterNdDesc {
             self.index_map(),
             positions,
             true,
-            self.duplicates,
+            (self.reduction, self.duplicates),
             device,
         )
     }
 }
 
 /// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
-/// place, scatter, then describe the first out-of-range index if there was one.
+/// place, scatter (or reduce), then describe the first out-of-range index if there was one.
 #[allow(clippy::too_many_arguments)]
 fn scatter(
     input: &TensorDesc,
@@ -416,25 +499,51 @@ fn scatter(
     original: IndexMap,
     positions: Vec<Option<usize>>,
     tuples: bool,
-    duplicates: DuplicateMode,
+    (reduction, duplicates): (Reduction, DuplicateMode),
     device: &DeviceFacts,
 ) -> Lowered {
-    let map = optimised(&original, device);
+    let element_bytes = input.data_type.size_in_bytes();
+    let reducing = reduction != Reduction::None;
+    // Reductions combine elements as numbers: never widened to runs of several.
+    let map = if reducing {
+        original.merged()
+    } else {
+        optimised(&original, device)
+    };
     let report = original.report(&map, &updates.sizes, positions, tuples);
-    // A plain 8-byte store is two words that another thread's store may interleave with.
-    let last_wins = duplicates == DuplicateMode::LastWins || input.data_type.size_in_bytes() == 8;
-    let kernel = Kernel::Scatter {
-        unit: map.unit(),
-        last_wins,
+    // Plain 8-byte stores are two words that another thread's may interleave with, and
+    // there are no 64-bit atomics: 8-byte elements always go in order.
+    let in_order = duplicates == DuplicateMode::InOrder || element_bytes == 8;
+    let kernel = if reducing {
+        Kernel::ScatterReduce {
+            data_type: input.data_type,
+            reduction,
+            in_order,
+        }
+    } else {
+        Kernel::Scatter {
+            unit: map.unit(),
+            last_wins: in_order,
+        }
     };
     let mut steps = vec![Step::Clear(Role::Status)];
     let mut scratch_bytes = 0;
-    if last_wins {
-        steps.push(Step::Clear(Role::Winners));
-        scratch_bytes = output.size_in_bytes().div_ceil(map.element_bytes as u64) * 4;
+    let mut links_bytes = 0;
+    // One scratch word per output unit (the output's bytes, gaps of strided layouts included).
+    let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
+    if in_order {
+        steps.push(Step::Clear(if reducing {
+            Role::Heads
+        } else {
+            Role::Winners
+        }));
+        scratch_bytes = output_units * 4;
+        if reducing {
+            links_bytes = map.invocations() * 4;
+        }
     }
     let copy = StridedCopy {
-        element_bytes: input.data_type.size_in_bytes(),
+        element_bytes,
         sizes: input.sizes.clone(),
         input_strides: input.signed_strides(),
         input_base: 0,
@@ -452,25 +561,41 @@ fn scatter(
         units_per_thread: 1,
         group_units: 1,
     };
-    let passes = if last_wins {
-        vec![single(Entry::ClaimTargets), single(Entry::WriteWinners)]
-    } else {
-        let words_fit = map.element_bytes < 4 && map.rows_fill_words();
-        let entries = EntriesByRowShape {
-            words: Entry::ScatterWords,
-            rows: Entry::ScatterRows,
-            blocks: Entry::ScatterBlocks,
-            single: Entry::Scatter,
-        };
-        vec![map.grouping(entries, words_fit, device)]
-    };
-    for grouping in passes {
-        steps.push(map.dispatch(kernel, grouping));
+    match (reducing, in_order) {
+        (true, true) => {
+            steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
+            // A thread per output unit, reading the dense walk's parameters to locate updates.
+            let mut params = map.params(1);
+            params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            steps.push(Step::Dispatch {
+                kernel,
+                entry: Entry::FoldUpdates,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(output_units),
+                skip_in_place: false,
+            });
+        }
+        (true, false) => steps.push(map.dispatch(kernel, single(Entry::ScatterReduce))),
+        (false, true) => {
+            steps.push(map.dispatch(kernel, single(Entry::ClaimTargets)));
+            steps.push(map.dispatch(kernel, single(Entry::WriteWinners)));
+        }
+        (false, false) => {
+            let words_fit = map.element_bytes < 4 && map.rows_fill_words();
+            let entries = EntriesByRowShape {
+                words: Entry::ScatterWords,
+                rows: Entry::ScatterRows,
+                blocks: Entry::ScatterBlocks,
+                single: Entry::Scatter,
+            };
+            steps.push(map.dispatch(kernel, map.grouping(entries, words_fit, device)));
+        }
     }
     steps.push(map.describe_step(kernel));
     Lowered {
         steps,
         scratch_bytes,
+        links_bytes,
         index_report: Some(report),
         in_place: if input.effective_strides() == output.effective_strides()
             && input.size_in_bytes() == output.size_in_bytes()

@@ -5,7 +5,8 @@
 
 use dml_wgsl::{
     DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES,
-    OperatorDesc, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc,
+    OperatorDesc, OutOfRange, Reduction, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
+    TensorDesc,
 };
 
 /// SplitMix64: small, seeded, good enough to pick shapes and fill tensors.
@@ -97,7 +98,8 @@ impl Family {
 }
 
 /// A random valid case of `family`: scatters in either duplicate mode, with duplicate targets
-/// or without.
+/// or without, sometimes with a reduction; indexed operators sometimes clamp out-of-range
+/// indices.
 pub fn random_case(
     rng: &mut Rng,
     family: Family,
@@ -105,22 +107,189 @@ pub fn random_case(
     index_type: DataType,
 ) -> Case {
     let duplicates = if rng.chance(50) {
-        DuplicateMode::LastWins
+        DuplicateMode::InOrder
     } else {
         DuplicateMode::AnyUpdate
     };
     let unique = rng.chance(40);
-    match family {
+    let reduction = if rng.chance(40) {
+        rng.pick(&REDUCTIONS)
+    } else {
+        Reduction::None
+    };
+    let values = if rng.chance(50) {
+        Values::Bits
+    } else {
+        Values::Numbers
+    };
+    let mut case = match family {
         Family::Slice => random_slice(rng, data_type),
         Family::Slice1 => random_slice1(rng, data_type),
-        Family::ScatterElements => {
-            random_scatter_elements(rng, data_type, index_type, unique, duplicates)
-        }
-        Family::ScatterNd => random_scatter_nd(rng, data_type, index_type, unique, duplicates),
+        Family::ScatterElements | Family::ScatterNd => random_reduction_case(
+            rng,
+            family == Family::ScatterNd,
+            data_type,
+            index_type,
+            reduction,
+            duplicates,
+            values,
+            unique,
+        ),
         Family::Gather => random_gather(rng, data_type, index_type),
         Family::GatherElements => random_gather_elements(rng, data_type, index_type),
         Family::GatherNd => random_gather_nd(rng, data_type, index_type),
+    };
+    if family.has_indices() && rng.chance(15) {
+        set_out_of_range(&mut case.desc, OutOfRange::Clamp);
+        if rng.chance(50) {
+            corrupt_one_index(rng, &mut case);
+        }
     }
+    case
+}
+
+/// The reductions a scatter can apply.
+pub const REDUCTIONS: [Reduction; 4] = [
+    Reduction::Add,
+    Reduction::Mul,
+    Reduction::Min,
+    Reduction::Max,
+];
+
+/// Sets a scatter's reduction and duplicate mode (other operators are left alone).
+pub fn set_scatter_options(
+    desc: &mut OperatorDesc,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+) {
+    match desc {
+        OperatorDesc::ScatterElements(d) => {
+            d.reduction = reduction;
+            d.duplicates = duplicates;
+        }
+        OperatorDesc::ScatterNd(d) => {
+            d.reduction = reduction;
+            d.duplicates = duplicates;
+        }
+        _ => {}
+    }
+}
+
+/// Sets the out-of-range policy of any operator with indices.
+pub fn set_out_of_range(desc: &mut OperatorDesc, out_of_range: OutOfRange) {
+    match desc {
+        OperatorDesc::ScatterElements(d) => d.out_of_range = out_of_range,
+        OperatorDesc::ScatterNd(d) => d.out_of_range = out_of_range,
+        OperatorDesc::Gather(d) => d.out_of_range = out_of_range,
+        OperatorDesc::GatherElements(d) => d.out_of_range = out_of_range,
+        OperatorDesc::GatherNd(d) => d.out_of_range = out_of_range,
+        _ => {}
+    }
+}
+
+/// What a reduction case's float data looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// Random bits: NaNs, infinities, subnormals, every exponent.
+    Bits,
+    /// Numbers of nearby magnitudes with random fractions (and a few subnormals and zeros),
+    /// so that sums and products round, ties included.
+    Numbers,
+    /// Small integers (Add) or ±1 and ±0 (Mul): sums and products exact in any order.
+    OrderFree,
+}
+
+/// Every element of `t` (a float tensor) in `bytes` set as `values` says (`Bits` leaves them).
+pub fn fill_floats(
+    rng: &mut Rng,
+    t: &TensorDesc,
+    bytes: &mut [u8],
+    values: Values,
+    reduction: Reduction,
+) {
+    let width = t.data_type.size_in_bytes() as usize;
+    for_each_coordinate(&t.sizes, |c| {
+        let value: f64 = match values {
+            Values::Bits => return,
+            Values::OrderFree if reduction == Reduction::Mul => {
+                *rng.pick(&[&1.0, &-1.0, &1.0, &-1.0, &0.0, &-0.0])
+            }
+            Values::OrderFree => rng.range(0, 6) as f64 - 3.0,
+            Values::Numbers => {
+                // Near and below the smallest normal of the type: subnormal results.
+                let (low, high) = match t.data_type {
+                    DataType::Float16 => (14, 25),
+                    DataType::Float32 => (126, 150),
+                    _ => (1022, 1075),
+                };
+                let magnitude = match rng.range(0, 20) {
+                    0 => 0.0,
+                    1 => {
+                        let exponent = -(rng.range(low, high) as i32);
+                        2f64.powi(exponent) * (1.0 + rng.range(0, 1023) as f64 / 1024.0)
+                    }
+                    _ => {
+                        (1.0 + (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
+                            * 2f64.powi(rng.range(0, 6) as i32 - 3)
+                    }
+                };
+                if rng.chance(50) {
+                    -magnitude
+                } else {
+                    magnitude
+                }
+            }
+        };
+        let encoded: Vec<u8> = match t.data_type {
+            DataType::Float16 => half::f16::from_f64(value).to_le_bytes().to_vec(),
+            DataType::Float32 => (value as f32).to_le_bytes().to_vec(),
+            _ => value.to_le_bytes().to_vec(),
+        };
+        let at = t.byte_offset(c) as usize;
+        bytes[at..at + width].copy_from_slice(&encoded);
+    });
+}
+
+/// A random ScatterElements or ScatterND case (duplicate targets likely) with `reduction` in
+/// `duplicates` mode. Float data as `values` says; in `AnyUpdate` mode float Add and Mul
+/// take order-free values unless targets are unique (their results would depend on the order).
+#[allow(clippy::too_many_arguments)]
+pub fn random_reduction_case(
+    rng: &mut Rng,
+    nd: bool,
+    data_type: DataType,
+    index_type: DataType,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+    values: Values,
+    unique: bool,
+) -> Case {
+    let mut case = if nd {
+        random_scatter_nd(rng, data_type, index_type, unique, duplicates)
+    } else {
+        random_scatter_elements(rng, data_type, index_type, unique, duplicates)
+    };
+    set_scatter_options(&mut case.desc, reduction, duplicates);
+    if data_type.is_float() {
+        let order_matters = matches!(reduction, Reduction::Add | Reduction::Mul)
+            && duplicates == DuplicateMode::AnyUpdate
+            && !unique;
+        let values = if order_matters {
+            Values::OrderFree
+        } else {
+            values
+        };
+        let tensors: Vec<TensorDesc> = case
+            .desc
+            .inputs()
+            .iter()
+            .map(|(_, t)| (*t).clone())
+            .collect();
+        for k in [0, 2] {
+            fill_floats(rng, &tensors[k], &mut case.inputs[k], values, reduction);
+        }
+    }
+    case
 }
 
 /// Per-dimension size caps keeping random cases small on a CPU adapter.
@@ -387,6 +556,8 @@ pub fn random_scatter_elements(
         output: random_layout(rng, data_type, &input_sizes, false),
         axis: axis as u32,
         duplicates,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     });
     let mut inputs = random_inputs(rng, &desc);
     let indices = desc.inputs()[1].1.clone();
@@ -458,6 +629,8 @@ pub fn random_scatter_nd(
         input_dimension_count: input_count as u32,
         indices_dimension_count: (batch_rank + 1) as u32,
         duplicates,
+        out_of_range: dml_wgsl::OutOfRange::Report,
+        reduction: dml_wgsl::Reduction::None,
     });
     let mut inputs = random_inputs(rng, &desc);
     // Distinct tuples: distinct linear positions in the tuple space, decomposed.
@@ -528,6 +701,7 @@ pub fn random_gather(rng: &mut Rng, data_type: DataType, index_type: DataType) -
         output: random_layout(rng, data_type, &output_sizes, false),
         axis: axis as u32,
         index_dimensions: index_dimensions as u32,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
@@ -555,6 +729,7 @@ pub fn random_gather_elements(rng: &mut Rng, data_type: DataType, index_type: Da
         indices: random_layout(rng, index_type, &indices_sizes, true),
         output: random_layout(rng, data_type, &indices_sizes, false),
         axis: axis as u32,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
@@ -600,6 +775,7 @@ pub fn random_gather_nd(rng: &mut Rng, data_type: DataType, index_type: DataType
         input_dimension_count: input_count as u32,
         indices_dimension_count: indices_count as u32,
         batch_dimension_count: batch as u32,
+        out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
 
 use dml_wgsl::{
-    Context, DuplicateMode, OperatorDesc, ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
+    Context, DataType, DuplicateMode, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc,
+    TensorDesc, reference,
 };
 
 use super::cases::for_each_coordinate;
@@ -22,27 +23,127 @@ pub enum Expect {
     Exact,
     /// Each scatter target equals one of the updates aimed at it (`DuplicateMode::AnyUpdate`).
     AnyUpdate,
-    /// `AnyUpdate` for a scatter in that mode, `Exact` for everything else.
+    /// For a scatter in `DuplicateMode::AnyUpdate`: with no reduction, `AnyUpdate`; with one,
+    /// what any order of the updates allows (see [`reduced_in_some_order`]). `Exact` for
+    /// everything else.
     ByMode,
 }
 
+/// A scatter's reduction and duplicate mode (`None` for other operators).
+pub fn scatter_options(desc: &OperatorDesc) -> Option<(Reduction, DuplicateMode)> {
+    match desc {
+        OperatorDesc::ScatterElements(ScatterElementsDesc {
+            reduction,
+            duplicates,
+            ..
+        })
+        | OperatorDesc::ScatterNd(ScatterNdDesc {
+            reduction,
+            duplicates,
+            ..
+        }) => Some((*reduction, *duplicates)),
+        _ => None,
+    }
+}
+
+/// How an element is checked.
+enum Check {
+    Exact,
+    /// One of the updates aimed at it.
+    OneOf,
+    /// Its updates folded into the input in some order.
+    Reduced,
+}
+
 impl Expect {
-    fn any_update(self, desc: &OperatorDesc) -> bool {
+    fn check(self, desc: &OperatorDesc) -> Check {
+        let any_order = matches!(scatter_options(desc), Some((_, DuplicateMode::AnyUpdate)));
+        let reduced = matches!(scatter_options(desc), Some((r, _)) if r != Reduction::None);
         match self {
-            Expect::Exact => false,
-            Expect::AnyUpdate => true,
-            Expect::ByMode => matches!(
-                desc,
-                OperatorDesc::ScatterElements(ScatterElementsDesc {
-                    duplicates: DuplicateMode::AnyUpdate,
-                    ..
-                }) | OperatorDesc::ScatterNd(ScatterNdDesc {
-                    duplicates: DuplicateMode::AnyUpdate,
-                    ..
-                })
-            ),
+            Expect::Exact => Check::Exact,
+            Expect::AnyUpdate => Check::OneOf,
+            Expect::ByMode if any_order && reduced => Check::Reduced,
+            Expect::ByMode if any_order => Check::OneOf,
+            Expect::ByMode => Check::Exact,
         }
     }
+}
+
+/// Whether `got` is what folding `updates` into `start` in some order may give under
+/// `DuplicateMode::AnyUpdate`: integers and Min/Max equal the in-order fold `in_order` (a
+/// float Min/Max may keep either of two tied zeros or NaNs); float Add and Mul equal the fold
+/// in one of the orders where there are at most 4 updates, and the in-order fold otherwise
+/// (tests give such targets values whose sums and products are exact in any order).
+pub fn reduced_in_some_order(
+    data_type: DataType,
+    reduction: Reduction,
+    start: &[u8],
+    updates: &[&[u8]],
+    in_order: &[u8],
+    got: &[u8],
+) -> bool {
+    if got == in_order {
+        return true;
+    }
+    if !data_type.is_float() {
+        return false;
+    }
+    if matches!(reduction, Reduction::Min | Reduction::Max) {
+        let (a, b) = (
+            float_class(data_type, got),
+            float_class(data_type, in_order),
+        );
+        return a.is_some() && a == b;
+    }
+    if updates.len() > 4 {
+        return false;
+    }
+    let mut order: Vec<usize> = (0..updates.len()).collect();
+    permutations(&mut order, 0, &mut |order| {
+        let mut value = start.to_vec();
+        for &k in order {
+            value = reference::reduce_element(data_type, reduction, &value, updates[k]);
+        }
+        value == got
+    })
+}
+
+/// For a float's bytes: `Some("nan")` or `Some("zero")` where ties may keep either bits.
+fn float_class(data_type: DataType, bytes: &[u8]) -> Option<&'static str> {
+    let bits = bytes
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | b as u64);
+    let (exponent_bits, fraction_bits) = match data_type {
+        DataType::Float16 => (5, 10),
+        DataType::Float32 => (8, 23),
+        _ => (11, 52),
+    };
+    let exponent = (bits >> fraction_bits) & ((1 << exponent_bits) - 1);
+    let fraction = bits & ((1 << fraction_bits) - 1);
+    if exponent == (1 << exponent_bits) - 1 && fraction != 0 {
+        Some("nan")
+    } else if exponent == 0 && fraction == 0 {
+        Some("zero")
+    } else {
+        None
+    }
+}
+
+/// Calls `found` with every permutation of `items[k..]` (after `items[..k]`) until it
+/// returns true.
+fn permutations(items: &mut [usize], k: usize, found: &mut impl FnMut(&[usize]) -> bool) -> bool {
+    if k == items.len() {
+        return found(items);
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        if permutations(items, k + 1, found) {
+            return true;
+        }
+        items.swap(k, i);
+    }
+    false
 }
 
 /// Which bytes of `t`'s buffer range belong to an element.
@@ -68,7 +169,8 @@ fn check_output(desc: &OperatorDesc, inputs: &[&[u8]], body: &[u8], uncovered: u
     let covered = covered_bytes(output);
     let width = output.data_type.size_in_bytes() as usize;
     let mut candidates: HashMap<usize, Vec<&[u8]>> = HashMap::new();
-    if expect.any_update(desc) {
+    let check = expect.check(desc);
+    if !matches!(check, Check::Exact) {
         let writes = reference::scatter_writes(desc, inputs).expect("writes");
         assert_eq!(writes.status, status);
         for w in &writes.writes {
@@ -79,10 +181,38 @@ fn check_output(desc: &OperatorDesc, inputs: &[&[u8]], body: &[u8], uncovered: u
                 .push(&inputs[2][from..from + width]);
         }
     }
+    // Where a reduction starts: each output element's input element.
+    let mut starts: HashMap<usize, &[u8]> = HashMap::new();
+    if let (Check::Reduced, Some((_, input))) = (&check, desc.inputs().first()) {
+        for_each_coordinate(&output.sizes, |c| {
+            let from = input.byte_offset(c) as usize;
+            starts.insert(
+                output.byte_offset(c) as usize,
+                &inputs[0][from..from + width],
+            );
+        });
+    }
     for at in (0..body.len()).step_by(width) {
         let end = (at + width).min(body.len());
         let got = &body[at..end];
         match candidates.get(&at) {
+            Some(updates) if matches!(check, Check::Reduced) => {
+                let (reduction, _) = scatter_options(desc).expect("a scatter");
+                assert!(
+                    reduced_in_some_order(
+                        output.data_type,
+                        reduction,
+                        starts[&at],
+                        updates,
+                        &expected[at..end],
+                        got
+                    ),
+                    "element at byte {at}: {got:?} is no fold of {updates:?} into {:?} in any \
+                     order (in order: {:?}) ({desc:?})",
+                    starts[&at],
+                    &expected[at..end]
+                );
+            }
             Some(options) => assert!(
                 options.contains(&got),
                 "element at byte {at}: {got:?} is none of the updates {options:?} ({desc:?})"

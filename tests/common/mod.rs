@@ -9,7 +9,7 @@ pub mod cases;
 pub mod check;
 
 pub use cases::*;
-pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on};
+pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
 use dml_wgsl::{Context, OperatorDesc, reference};
 
 /// Held while a test opens a wgpu instance, adapter and device: on the NVIDIA H100 (driver
