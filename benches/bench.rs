@@ -7,6 +7,11 @@
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
 //! `torch_peer.py` (`workload`, `ms`, `bytes`, `GBps`, `impl`, `adapter`) plus
 //! `roof_fraction`. `--quick` shrinks every tensor so that a CPU adapter finishes in seconds.
+//!
+//! After those, the scatter reductions of `REDUCTIONS` (peer: `bench/torch_reductions.py`),
+//! each in the default `DuplicateMode::AnyUpdate` under its name and in
+//! `DuplicateMode::InOrder` under `<name>_in_order`. `--only NAME` selects both modes of a
+//! reduction workload; `--only NAME_in_order` the in-order one alone.
 // Native adapters only; no main in wasm32.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -17,8 +22,8 @@ use std::time::Instant;
 use std::borrow::Cow;
 
 use dml_wgsl::{
-    CompiledOperator, Context, DataType, GatherDesc, GatherElementsDesc, OperatorDesc,
-    ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
+    CompiledOperator, Context, DataType, DuplicateMode, GatherDesc, GatherElementsDesc,
+    OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
 };
 use wgpu::util::DeviceExt;
 
@@ -655,6 +660,158 @@ const WORKLOADS: &[(&str, Prepare)] = &[
     }),
 ];
 
+/// Scatter reductions, timed in both duplicate modes (`run_reductions`); the peer is
+/// `bench/torch_reductions.py`, whose docstring has the same table. Out of place: the output
+/// buffer is not the input's, so every run copies `output = input` and then reduces.
+///
+/// Bytes counted (WORKLOADS.md's rule, reductions reading each update once):
+/// `2 × input + updates + indices` — the `output = input` copy as one read and one write of
+/// the input, the updates read once, the indices read once; the reduction's read-modify-write
+/// of each target is not counted extra (nor the in-order mode's scratch).
+///
+/// | name | operator | shapes | peer |
+/// | --- | --- | --- | --- |
+/// | scatter_add_rows | ScatterND, Add | f32 table [65536, 512]; indices [131072, 1] uniform in 0..65536 (repeats); updates [131072, 512] | `index_add_(0, ..)` |
+/// | scatter_add_heavy | ScatterElements axis 0, Add | f32 input [1024]; indices [4194304] over 16 distinct targets; updates [4194304] | `scatter_add_(0, ..)` |
+/// | scatter_max_i32 | ScatterElements axis 0, Max | i32 input [4096, 4096]; indices [4096, 4096] uniform in 0..4096; updates i32 [4096, 4096] | `scatter_reduce_(0, .., "amax")` |
+///
+/// `--quick` divides the large sizes by 16 (rows of the table and of the updates, the heavy
+/// updates, the i32 rows), the widths and the 16 heavy targets stay.
+const REDUCTIONS: &[(&str, Prepare)] = &[
+    ("scatter_add_rows", |d| {
+        let (rows, width, picked) = (d.s(65536), 512u32, d.s(131072));
+        let table = unit_floats(&mut d.rng, (rows * width) as usize);
+        let ids: Vec<i64> = (0..picked)
+            .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
+            .collect();
+        let updates = unit_floats(&mut d.rng, (picked * width) as usize);
+        let desc = ScatterNdDesc::new(
+            f32_tensor(&[rows, width]),
+            TensorDesc::new(DataType::Int64, &[picked, 1]),
+            f32_tensor(&[picked, width]),
+            f32_tensor(&[rows, width]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add);
+        let bytes = reduction_bytes(
+            rows as u64 * width as u64 * 4,
+            picked as u64 * width as u64 * 4,
+            picked as u64 * 8,
+        );
+        let mut prepared = Prepared::new(desc.into(), &[], bytes);
+        prepared.inputs = vec![
+            ("add_rows_table", Cow::Owned(table)),
+            ("add_rows_ids", Cow::Owned(int64s(&ids))),
+            ("add_rows_updates", Cow::Owned(updates)),
+        ];
+        prepared
+    }),
+    ("scatter_add_heavy", |d| {
+        let (size, count, targets) = (1024u32, d.s(4194304), 16usize);
+        let input = unit_floats(&mut d.rng, size as usize);
+        let chosen = permutation_prefix(&mut d.rng, size as u64, targets);
+        let ids: Vec<i64> = (0..count)
+            .map(|_| chosen[d.rng.range(0, targets as u64 - 1) as usize])
+            .collect();
+        let updates = unit_floats(&mut d.rng, count as usize);
+        let desc = ScatterElementsDesc::new(
+            f32_tensor(&[size]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            f32_tensor(&[count]),
+            f32_tensor(&[size]),
+            0,
+        )
+        .with_reduction(Reduction::Add);
+        let bytes = reduction_bytes(size as u64 * 4, count as u64 * 4, count as u64 * 8);
+        let mut prepared = Prepared::new(desc.into(), &[], bytes);
+        prepared.inputs = vec![
+            ("add_heavy_input", Cow::Owned(input)),
+            ("add_heavy_ids", Cow::Owned(int64s(&ids))),
+            ("add_heavy_updates", Cow::Owned(updates)),
+        ];
+        prepared
+    }),
+    ("scatter_max_i32", |d| {
+        let (rows, columns) = (d.s(4096), 4096u32);
+        let elements = rows as usize * columns as usize;
+        // Random bytes are random Int32 values over the whole range.
+        let input = d.rng.bytes(elements * 4);
+        let ids: Vec<i64> = (0..elements)
+            .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
+            .collect();
+        let updates = d.rng.bytes(elements * 4);
+        let i32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Int32, sizes);
+        let desc = ScatterElementsDesc::new(
+            i32_tensor(&[rows, columns]),
+            TensorDesc::new(DataType::Int64, &[rows, columns]),
+            i32_tensor(&[rows, columns]),
+            i32_tensor(&[rows, columns]),
+            0,
+        )
+        .with_reduction(Reduction::Max);
+        let bytes = reduction_bytes(
+            elements as u64 * 4,
+            elements as u64 * 4,
+            elements as u64 * 8,
+        );
+        let mut prepared = Prepared::new(desc.into(), &[], bytes);
+        prepared.inputs = vec![
+            ("max_i32_input", Cow::Owned(input)),
+            ("max_i32_ids", Cow::Owned(int64s(&ids))),
+            ("max_i32_updates", Cow::Owned(updates)),
+        ];
+        prepared
+    }),
+];
+
+/// The bytes a scatter reduction moves, as `REDUCTIONS` counts them: the `output = input` copy
+/// (one read and one write of the input), the updates and the indices each read once.
+fn reduction_bytes(input: u64, updates: u64, indices: u64) -> u64 {
+    2 * input + updates + indices
+}
+
+/// `n` Float32 values uniform in (0, 1] (as `torch.rand`, never zero), as bytes: whole
+/// numbers for Add, where random bit patterns would be NaNs, infinities and subnormals.
+fn unit_floats(rng: &mut Rng, n: usize) -> Vec<u8> {
+    let values: Vec<f32> = (0..n)
+        .map(|_| ((rng.next_u64() >> 40) + 1) as f32 / (1u64 << 24) as f32)
+        .collect();
+    bytemuck::cast_slice(&values).to_vec()
+}
+
+/// The same scatter with its updates applied in order.
+fn in_order(desc: &OperatorDesc) -> OperatorDesc {
+    match desc.clone() {
+        OperatorDesc::ScatterElements(d) => d.with_duplicates(DuplicateMode::InOrder).into(),
+        OperatorDesc::ScatterNd(d) => d.with_duplicates(DuplicateMode::InOrder).into(),
+        other => unreachable!("not a scatter: {other:?}"),
+    }
+}
+
+/// Each wanted workload of `REDUCTIONS`: the default mode under its name (when `wanted`
+/// names it), then `DuplicateMode::InOrder` under `<name>_in_order` (when `wanted` names either)
+/// on the same buffers, with the in-order time over the default's printed.
+fn run_reductions(b: &mut Bench, data: &mut Data, wanted: impl Fn(&str) -> bool) {
+    for &(name, prepare) in REDUCTIONS {
+        let in_order_name = format!("{name}_in_order");
+        if !wanted(name) && !wanted(&in_order_name) {
+            continue;
+        }
+        let mut prepared = prepare(data);
+        let default_ms = wanted(name).then(|| b.operator(name, &prepared));
+        prepared.desc = in_order(&prepared.desc);
+        let in_order_ms = b.operator(&in_order_name, &prepared);
+        if let Some(default_ms) = default_ms {
+            println!(
+                "{:32} {:10.2}x the default mode's time (target: at most 3x)",
+                "  in order / default",
+                in_order_ms / default_ms
+            );
+        }
+    }
+}
+
 /// Gather of the k rows of `Data::rows` from the [n, n] Float32 table (an embedding lookup).
 /// Also timed on devices whose binding limit splits the table (see `split_devices`).
 fn gather_rows_table(d: &mut Data) -> Prepared<'_> {
@@ -769,6 +926,7 @@ fn main() {
                 b.rows.append(&mut split.rows);
             }
         }
+        run_reductions(&mut b, &mut data, wanted);
     }
     let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;
     if let Some(path) = &o.json {

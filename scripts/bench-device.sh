@@ -4,10 +4,11 @@
 #   bash scripts/bench-device.sh build    # here: release build, staged with the Vulkan loader
 #   (device run, carry [".gl", ".gpu"])  bash scripts/bench-device.sh run
 #
-# `build` puts the benchmark binary and a copy of shared/bench/torch_peer.py in .gpu/ and
-# Debian's libvulkan1 in .gl/ (both ignored by git). `run`, on the GPU machine, installs the
-# loader, runs our benchmark and the PyTorch peer in the same command, and writes
-# ours.jsonl, torch.jsonl, report.md and the logs under $OUT (or ./bench-out).
+# `build` puts the benchmark binary, a copy of shared/bench/torch_peer.py and of
+# bench/torch_reductions.py (the scatter reductions' peer) in .gpu/ and Debian's libvulkan1
+# in .gl/ (both ignored by git). `run`, on the GPU machine, installs the loader, runs our
+# benchmark and both PyTorch peers in the same command, and writes ours.jsonl, torch.jsonl,
+# torch_reductions.jsonl, report.md and the logs under $OUT (or ./bench-out).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -24,6 +25,7 @@ build)
         python3 -c 'import json,sys; print([m["executable"] for m in map(json.loads, sys.stdin) if m.get("executable") and m["target"]["name"] == "bench"][-1])')
     cp "$binary" .gpu/bench
     cp ../shared/bench/torch_peer.py .gpu/torch_peer.py
+    cp bench/torch_reductions.py .gpu/torch_reductions.py
     cp scripts/bench_report.py .gpu/bench_report.py
     ls -la .gl .gpu
     ;;
@@ -41,7 +43,10 @@ run)
     nvidia-smi --query-gpu=name,driver_version,clocks.max.memory --format=csv 2>&1 | tee "$out/gpu.txt" || true
     .gpu/bench --reps "${REPS:-50}" --json "$out/ours.jsonl" ${ONLY:+--only "$ONLY"} 2>&1 | tee "$out/ours.log"
     python3 .gpu/torch_peer.py --reps "${REPS:-50}" --json "$out/torch.jsonl" 2>&1 | tee "$out/torch.log"
-    python3 .gpu/bench_report.py "$out/ours.jsonl" "$out/torch.jsonl" | tee "$out/report.md"
+    python3 .gpu/torch_reductions.py --reps "${REPS:-50}" --json "$out/torch_reductions.jsonl" 2>&1 |
+        tee "$out/torch_reductions.log"
+    python3 .gpu/bench_report.py "$out/ours.jsonl" "$out/torch.jsonl" "$out/torch_reductions.jsonl" |
+        tee "$out/report.md"
     ;;
 *)
     echo "usage: $0 build|run" >&2

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Combines the benchmark's and torch_peer.py's JSON lines (one run, one GPU) into the
+"""Combines the benchmark's and the PyTorch peers' JSON lines (one run, one GPU) into the
 markdown table of BENCHMARKS.md: per workload our GB/s, PyTorch's, the ratio (PyTorch's GPU
 time over ours: above 1 means faster than PyTorch), our fraction of the copy roof, and the
-target from the performance issue.
+target from the performance issue. Then, for the scatter reductions' `<name>_in_order` rows
+(no PyTorch peer), a table of the in-order time over the same run's default-mode time.
 
-    python3 scripts/bench_report.py ours.jsonl torch.jsonl > report.md
+    python3 scripts/bench_report.py ours.jsonl torch.jsonl [torch_reductions.jsonl ..] > report.md
+
+Every file after the first is a peer's (torch_peer.py, bench/torch_reductions.py); their
+rows are merged by workload name (a later file's row wins).
 """
 import json
 import sys
@@ -15,7 +19,13 @@ TARGETS = {
     "scatter_elements_rows_inplace": 1.1, "scatter_nd_points": 1.2,
     "scatter_elements_diag": 1.5, "scatter_elements_axis1": 1.5, "gather_elements_diag": 1.5,
     "scatter_elements_rows_u8": 1.0, "scatter_elements_rows_f16": 1.0,
+    # Scatter reductions (bench/torch_reductions.py), default DuplicateMode::AnyUpdate.
+    "scatter_add_rows": 1.0, "scatter_add_heavy": 1.0, "scatter_max_i32": 1.0,
 }
+
+# `<name>_in_order` rows: at most this many times the same run's `<name>` (default mode).
+IN_ORDER_SUFFIX = "_in_order"
+IN_ORDER_TARGET = 3.0
 
 
 def load(path):
@@ -24,7 +34,11 @@ def load(path):
 
 
 def main():
-    ours, torch = load(sys.argv[1]), load(sys.argv[2])
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    ours, torch = load(sys.argv[1]), {}
+    for path in sys.argv[2:]:
+        torch.update(load(path))
     adapter = next(iter(ours.values()))["adapter"]
     print(f"Adapter: {adapter}\n")
     print("| workload | dml-wgsl ms | dml-wgsl GB/s | PyTorch ms | PyTorch GB/s | ratio | fraction of copy roof | target | met |")
@@ -40,6 +54,26 @@ def main():
             f"{t['ms']:.4f}" if t else "", f"{t['GBps']:.1f}" if t else "",
             f"{ratio:.2f}x" if ratio else "", f"{100 * roof:.1f} %" if roof is not None else "",
             f">= {target}x" if target else "", met))
+    in_order_table(ours)
+
+
+def in_order_table(ours):
+    """The in-order rows against the default-mode rows of the same run."""
+    pairs = [(name, name[:-len(IN_ORDER_SUFFIX)]) for name in ours
+             if name.endswith(IN_ORDER_SUFFIX)]
+    if not pairs:
+        return
+    print("\nScatter reductions in `DuplicateMode::InOrder` (`<name>_in_order`), against the "
+          "default mode (`AnyUpdate`) in the same run (no PyTorch peer):\n")
+    print("| workload | in-order ms | default ms | in-order / default | target | met |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, default_name in pairs:
+        r, d = ours[name], ours.get(default_name)
+        ratio = r["ms"] / d["ms"] if d else None
+        met = "" if ratio is None else ("yes" if ratio <= IN_ORDER_TARGET else "**no**")
+        print("| {} | {:.4f} | {} | {} | <= {}x | {} |".format(
+            name, r["ms"], f"{d['ms']:.4f}" if d else "",
+            f"{ratio:.2f}x" if ratio is not None else "", IN_ORDER_TARGET, met))
 
 
 if __name__ == "__main__":
