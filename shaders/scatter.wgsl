@@ -189,29 +189,79 @@ fn write_winners(
 
 // @reduce-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
-// loop on the target's word (reduce_output), so no update is ever lost to a race.
+// loop on the target's word (reduce_output), so no update is ever lost to a race. Updates of
+// one workgroup aimed at one target are first combined in workgroup memory, so a target
+// that many threads aim at takes one global compare-exchange a workgroup, not one an update.
+const NO_TARGET: u32 = 0xffffffffu;
+var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
+var<workgroup> slot_values: array<atomic<u32>, WORKGROUP_SIZE>;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_reduce(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
+    // No early return: every thread reaches the barriers.
+    atomicStore(&slot_targets[local], NO_TARGET);
     let t = invocation_index(workgroup, workgroups, local);
-    if t >= params.count {
-        return;
+    var destination = NO_TARGET;
+    var value = 0u;
+    if t < params.count {
+        let i = group_index(t);
+        let base = locate_base(i);
+        if owns_tuple(base.tuple) && owns_updates(base.dense) {
+            let at = apply_index(base);
+            if at.bad_component != IN_RANGE {
+                report_out_of_range(i);
+            } else if owns_output(at.indexed) {
+                if at.indexed == NO_TARGET {
+                    // (The one element index the slots cannot name.)
+                    reduce_output(at.indexed, load_updates(at.dense));
+                } else {
+                    destination = at.indexed;
+                    value = load_updates(at.dense);
+                }
+            }
+        }
     }
-    let i = group_index(t);
-    let base = locate_base(i);
-    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
-        return;
+    workgroupBarrier();
+    // Each target claims a slot (by its low bits); the claiming thread holds its value there.
+    let slot = destination % WORKGROUP_SIZE;
+    var owner = false;
+    if destination != NO_TARGET {
+        loop {
+            let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, destination);
+            if claim.exchanged {
+                owner = true;
+                atomicStore(&slot_values[slot], value);
+                break;
+            }
+            if claim.old_value != NO_TARGET {
+                break;
+            }
+        }
     }
-    let at = apply_index(base);
-    if at.bad_component != IN_RANGE {
-        report_out_of_range(i);
-        return;
+    workgroupBarrier();
+    // The slot's other threads combine into it; threads whose slot another target holds go
+    // straight to the output.
+    if destination != NO_TARGET && !owner {
+        if atomicLoad(&slot_targets[slot]) == destination {
+            var old = atomicLoad(&slot_values[slot]);
+            loop {
+                let swapped = atomicCompareExchangeWeak(&slot_values[slot], old, combine_unit(old, value));
+                if swapped.exchanged {
+                    break;
+                }
+                old = swapped.old_value;
+            }
+        } else {
+            reduce_output(destination, value);
+        }
     }
-    if owns_output(at.indexed) {
-        reduce_output(at.indexed, load_updates(at.dense));
+    workgroupBarrier();
+    if owner {
+        reduce_output(destination, atomicLoad(&slot_values[slot]));
     }
 }
 // @reduce-end
