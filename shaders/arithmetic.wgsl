@@ -4,10 +4,9 @@
 //
 // Everything is integer arithmetic, so every adapter gives the same bits: WGSL lets float
 // operations flush subnormals and assume no NaN or infinity, and has no f64 at all. Floats
-// are computed as IEEE binary64 with round to nearest even, emulated on u32 words; Float32
-// rounds the binary64 result to binary32, which equals the correctly rounded f32 operation
-// (binary64 has more than 2 * 24 + 2 bits, so rounding twice is innocuous for one + or *),
-// and Float16 rounds that f32 again to f16, as the semantics ask (each step in f32).
+// are IEEE with round to nearest even, emulated on u32 words: Float64 as binary64 on word
+// pairs, Float32 as binary32 on one word, and Float16 widened exactly to binary32, computed
+// there and rounded again to binary16, as the semantics ask (each step in f32).
 
 const ADD: u32 = 1u;
 const MUL: u32 = 2u;
@@ -261,30 +260,6 @@ fn round_pack(sign: u32, exponent_in: i32, significand_in: vec2<u32>, f: Format)
     return vec2<u32>(packed.x | sign_bit.x, packed.y | sign_bit.y);
 }
 
-// Bits of format `source` as the nearest value of format `destination` (exact when widening). NaNs
-// keep their sign and the payload's top bits, quieted.
-fn convert(bits: vec2<u32>, source: Format, destination: Format) -> vec2<u32> {
-    let sign = sign_field(bits, source);
-    if is_nan(bits, source) {
-        let fraction = fraction_field(bits, source);
-        var payload: vec2<u32>;
-        if destination.fraction_bits >= source.fraction_bits {
-            payload = shl64(fraction, destination.fraction_bits - source.fraction_bits);
-        } else {
-            payload = shr64(fraction, source.fraction_bits - destination.fraction_bits);
-        }
-        return quieted(pack_float(sign, (1u << destination.exponent_bits) - 1u, payload, destination), destination);
-    }
-    if is_infinite(bits, source) {
-        return infinity(sign, destination);
-    }
-    if is_zero_float(bits, source) {
-        return pack_float(sign, 0u, vec2<u32>(0u), destination);
-    }
-    let u = unpack(bits, source);
-    return round_pack(u.sign, u.exponent, u.significand, destination);
-}
-
 // a + b in binary64, NaN operands already handled.
 fn add_binary64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     let f = BINARY64;
@@ -355,6 +330,188 @@ fn mul_binary64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
     return round_pack(sign, x.exponent + y.exponent, significand, f);
 }
 
+// ---- Float16 and Float32 on one u32: binary32 arithmetic ----
+// The same scheme as binary64 above on a single word (a quarter of the instructions): a
+// finite nonzero value is significand * 2^(exponent - 30), the leading one at bit 30, with 7
+// bits below binary32's 24 for rounding.
+
+struct Narrow {
+    sign: u32,
+    exponent: i32,
+    significand: u32,
+}
+
+fn narrow_exponent(bits: u32, f: Format) -> u32 {
+    return (bits >> f.fraction_bits) & ((1u << f.exponent_bits) - 1u);
+}
+
+fn narrow_fraction(bits: u32, f: Format) -> u32 {
+    return bits & ((1u << f.fraction_bits) - 1u);
+}
+
+fn narrow_sign(bits: u32, f: Format) -> u32 {
+    return (bits >> (f.fraction_bits + f.exponent_bits)) & 1u;
+}
+
+fn narrow_is_infinite(bits: u32, f: Format) -> bool {
+    return narrow_exponent(bits, f) == (1u << f.exponent_bits) - 1u && narrow_fraction(bits, f) == 0u;
+}
+
+fn narrow_is_nan(bits: u32, f: Format) -> bool {
+    return narrow_exponent(bits, f) == (1u << f.exponent_bits) - 1u && narrow_fraction(bits, f) != 0u;
+}
+
+fn narrow_is_zero(bits: u32, f: Format) -> bool {
+    return (bits & ~(1u << (f.fraction_bits + f.exponent_bits))) == 0u;
+}
+
+fn narrow_pack(sign: u32, exponent: u32, fraction: u32, f: Format) -> u32 {
+    return (((sign << f.exponent_bits) | exponent) << f.fraction_bits) | fraction;
+}
+
+fn narrow_infinity(sign: u32, f: Format) -> u32 {
+    return narrow_pack(sign, (1u << f.exponent_bits) - 1u, 0u, f);
+}
+
+fn unpack_narrow(bits: u32, f: Format) -> Narrow {
+    let field = narrow_exponent(bits, f);
+    var significand = narrow_fraction(bits, f);
+    var scale = 1 - f.bias - i32(f.fraction_bits);
+    if field != 0u {
+        significand |= 1u << f.fraction_bits;
+        scale = i32(field) - f.bias - i32(f.fraction_bits);
+    }
+    let shift = countLeadingZeros(significand) - 1u;
+    return Narrow(narrow_sign(bits, f), scale + 30 - i32(shift), significand << shift);
+}
+
+// a >> n (any n) with the bits shifted out ORed into bit 0.
+fn shr32_sticky(a: u32, n: u32) -> u32 {
+    if n >= 32u {
+        return select(0u, 1u, a != 0u);
+    }
+    let kept = a >> n;
+    return kept | select(0u, 1u, (kept << n) != a);
+}
+
+// significand * 2^(exponent - 30) (significand nonzero) rounded to nearest even in f.
+fn round_pack_narrow(sign: u32, exponent_in: i32, significand_in: u32, f: Format) -> u32 {
+    var exponent = exponent_in;
+    var significand = significand_in;
+    let zeros = countLeadingZeros(significand);
+    if zeros == 0u {
+        significand = shr32_sticky(significand, 1u);
+        exponent += 1;
+    } else if zeros > 1u {
+        significand <<= zeros - 1u;
+        exponent -= i32(zeros - 1u);
+    }
+    let biased = exponent + f.bias;
+    if biased >= i32((1u << f.exponent_bits) - 1u) {
+        return narrow_infinity(sign, f);
+    }
+    var base = 0u;
+    if biased <= 0 {
+        significand = shr32_sticky(significand, u32(1 - biased));
+    } else {
+        base = u32(biased - 1);
+    }
+    let round_bits = 30u - f.fraction_bits;
+    let half = 1u << (round_bits - 1u);
+    let rest = significand & ((1u << round_bits) - 1u);
+    var rounded = (significand + half) >> round_bits;
+    if rest == half {
+        rounded &= 0xfffffffeu;
+    }
+    return ((base << f.fraction_bits) + rounded) | (sign << (f.fraction_bits + f.exponent_bits));
+}
+
+// Bits of narrow format `source` (binary16, binary32) as the nearest value of `destination`
+// (exact when widening). NaNs keep their sign and the payload's top bits, quieted.
+fn convert_narrow(bits: u32, source: Format, destination: Format) -> u32 {
+    let sign = narrow_sign(bits, source);
+    let all_ones = (1u << destination.exponent_bits) - 1u;
+    if narrow_is_nan(bits, source) {
+        let fraction = narrow_fraction(bits, source);
+        var payload: u32;
+        if destination.fraction_bits >= source.fraction_bits {
+            payload = fraction << (destination.fraction_bits - source.fraction_bits);
+        } else {
+            payload = fraction >> (source.fraction_bits - destination.fraction_bits);
+        }
+        return narrow_pack(sign, all_ones, payload | (1u << (destination.fraction_bits - 1u)), destination);
+    }
+    if narrow_is_infinite(bits, source) {
+        return narrow_infinity(sign, destination);
+    }
+    if narrow_is_zero(bits, source) {
+        return narrow_pack(sign, 0u, 0u, destination);
+    }
+    let u = unpack_narrow(bits, source);
+    return round_pack_narrow(u.sign, u.exponent, u.significand, destination);
+}
+
+// a + b in binary32, NaN operands already handled.
+fn add_binary32(a: u32, b: u32) -> u32 {
+    let f = BINARY32;
+    if narrow_is_infinite(a, f) {
+        if narrow_is_infinite(b, f) && a != b {
+            return 0x7fc00000u;
+        }
+        return a;
+    }
+    if narrow_is_infinite(b, f) {
+        return b;
+    }
+    if narrow_is_zero(a, f) {
+        if narrow_is_zero(b, f) {
+            return a & b;
+        }
+        return b;
+    }
+    if narrow_is_zero(b, f) {
+        return a;
+    }
+    var x = unpack_narrow(a, f);
+    var y = unpack_narrow(b, f);
+    if x.exponent < y.exponent || (x.exponent == y.exponent && x.significand < y.significand) {
+        let swap = x;
+        x = y;
+        y = swap;
+    }
+    let aligned = shr32_sticky(y.significand, u32(x.exponent - y.exponent));
+    if x.sign == y.sign {
+        return round_pack_narrow(x.sign, x.exponent, x.significand + aligned, f);
+    }
+    let difference = x.significand - aligned;
+    if difference == 0u {
+        return 0u;
+    }
+    return round_pack_narrow(x.sign, x.exponent, difference, f);
+}
+
+// a * b in binary32, NaN operands already handled.
+fn mul_binary32(a: u32, b: u32) -> u32 {
+    let f = BINARY32;
+    let sign = (a ^ b) >> 31u;
+    let zero = narrow_is_zero(a, f) || narrow_is_zero(b, f);
+    if narrow_is_infinite(a, f) || narrow_is_infinite(b, f) {
+        if zero {
+            return 0x7fc00000u;
+        }
+        return narrow_infinity(sign, f);
+    }
+    if zero {
+        return sign << 31u;
+    }
+    let x = unpack_narrow(a, f);
+    let y = unpack_narrow(b, f);
+    // The product lies in [2^60, 2^62): keep bits 30..61, the rest as a sticky bit.
+    let product = mul_wide(x.significand, y.significand);
+    let significand = (product.x >> 30u) | (product.y << 2u) | select(0u, 1u, (product.x & 0x3fffffffu) != 0u);
+    return round_pack_narrow(sign, x.exponent + y.exponent, significand, f);
+}
+
 // a < b as IEEE numbers (neither NaN): -0 and +0 are equal.
 fn float_less(a: vec2<u32>, b: vec2<u32>, f: Format) -> bool {
     if is_zero_float(a, f) && is_zero_float(b, f) {
@@ -409,23 +566,26 @@ fn combine_floats(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
     if update_nan {
         return quieted(update, f);
     }
-    let a = convert(current, f, BINARY64);
-    let b = convert(update, f, BINARY64);
-    var wide: vec2<u32>;
-    if REDUCTION == ADD {
-        wide = add_binary64(a, b);
-    } else {
-        wide = mul_binary64(a, b);
-    }
     if NUMBER_BITS == 64u {
-        return wide;
+        if REDUCTION == ADD {
+            return add_binary64(current, update);
+        }
+        return mul_binary64(current, update);
     }
-    let single = convert(wide, BINARY64, BINARY32);
+    // Float16 widens exactly to binary32; the binary32 result is rounded again to binary16,
+    // as each step is computed in f32.
+    let a = convert_narrow(current.x, f, BINARY32);
+    let b = convert_narrow(update.x, f, BINARY32);
+    var single: u32;
+    if REDUCTION == ADD {
+        single = add_binary32(a, b);
+    } else {
+        single = mul_binary32(a, b);
+    }
     if NUMBER_BITS == 32u {
-        return single;
+        return vec2<u32>(single, 0u);
     }
-    // Float16: the f32 result rounded again, as each step is computed in f32.
-    return convert(single, BINARY32, BINARY16);
+    return vec2<u32>(convert_narrow(single, BINARY32, BINARY16), 0u);
 }
 
 fn combine(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {

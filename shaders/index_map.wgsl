@@ -83,14 +83,19 @@ fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     if v.y == 0u && v.x < bound {
         return v.x;
     }
-    let negative = (params.index_flags & 1u) != 0u && (v.y & 0x80000000u) != 0u;
-    if negative && v.y == 0xffffffffu && v.x >= 0u - bound {
+    if (params.index_flags & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
         return v.x + bound;
     }
     if (params.index_flags & 4u) != 0u {
-        return select(bound - 1u, 0u, negative);
+        return clamped(v, bound);
     }
     return IN_RANGE;
+}
+
+// An index outside [-bound, bound) clamped: 0 below (negative signed values), bound - 1 above.
+fn clamped(v: vec2<u32>, bound: u32) -> u32 {
+    let negative = (params.index_flags & 1u) != 0u && (v.y & 0x80000000u) != 0u;
+    return select(bound - 1u, 0u, negative);
 }
 
 // Where unit i and its index tuple lie, before the index is applied.

@@ -1578,3 +1578,46 @@ fn clamped_scatter_indices_land_on_the_nearest_end_and_report_nothing() {
         .unwrap();
     assert_eq!(out, [10., 2., 3., 30., 20.]);
 }
+
+#[test]
+fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
+    // Each element meets one update: every float type's arithmetic (subnormals, ties,
+    // overflow, NaN and infinity from random bits) bit for bit, in both modes.
+    let mut rng = Rng::new(78);
+    for data_type in [DataType::Float16, DataType::Float32, DataType::Float64] {
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for values in [Values::Bits, Values::Numbers] {
+                for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                    let n = 4096;
+                    let desc = OperatorDesc::ScatterElements(
+                        ScatterElementsDesc::new(
+                            TensorDesc::new(data_type, &[n]),
+                            TensorDesc::new(DataType::UInt32, &[n]),
+                            TensorDesc::new(data_type, &[n]),
+                            TensorDesc::new(data_type, &[n]),
+                            0,
+                        )
+                        .with_reduction(reduction)
+                        .with_duplicates(duplicates),
+                    );
+                    let mut inputs = common::random_inputs(&mut rng, &desc);
+                    let mut targets: Vec<u32> = (0..n).collect();
+                    rng.shuffle(&mut targets);
+                    inputs[1] = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
+                    let tensors: Vec<TensorDesc> =
+                        desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+                    for k in [0, 2] {
+                        common::fill_floats(
+                            &mut rng,
+                            &tensors[k],
+                            &mut inputs[k],
+                            values,
+                            reduction,
+                        );
+                    }
+                    check_against_reference(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
