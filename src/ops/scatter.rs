@@ -24,8 +24,11 @@ pub enum DuplicateMode {
     /// combined exactly once (read-modify-write by compare-exchange, never lost to a race):
     /// integer results, and Min and Max of any type, equal the in-order result (except that
     /// where equal values of different bits tie, +0.0 and -0.0, or several NaNs, which one
-    /// stays is unspecified); float Add and Mul may round differently, as the order of the
-    /// operations differs. 8-byte elements take the `InOrder` path here too (no 64-bit atomics).
+    /// stays is unspecified); float Add and Mul may round differently, as the order and
+    /// grouping of the operations differ (updates of one workgroup aimed at one element are
+    /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
+    /// rounded as the type says). 8-byte elements take the `InOrder` path here too (no 64-bit
+    /// atomics).
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as

@@ -69,11 +69,13 @@ impl Expect {
     }
 }
 
-/// Whether `got` is what folding `updates` into `start` in some order may give under
-/// `DuplicateMode::AnyUpdate`: integers and Min/Max equal the in-order fold `in_order` (a
-/// float Min/Max may keep either of two tied zeros or NaNs); float Add and Mul equal the fold
-/// in one of the orders where there are at most 4 updates, and the in-order fold otherwise
-/// (tests give such targets values whose sums and products are exact in any order).
+/// Whether `got` is what folding `updates` into `start` in some order and grouping may give
+/// under `DuplicateMode::AnyUpdate`: integers and Min/Max equal the in-order fold `in_order`
+/// (a float Min/Max may keep either of two tied zeros or NaNs). Float Add and Mul, where there
+/// are at most 4 updates: the updates split into groups (a workgroup's updates to one target
+/// are combined first), each group combined in some order, the groups folded into `start` in
+/// some order; with more, the in-order fold (tests give such targets values whose sums and
+/// products are exact in any order and grouping).
 pub fn reduced_in_some_order(
     data_type: DataType,
     reduction: Reduction,
@@ -98,14 +100,72 @@ pub fn reduced_in_some_order(
     if updates.len() > 4 {
         return false;
     }
-    let mut order: Vec<usize> = (0..updates.len()).collect();
-    permutations(&mut order, 0, &mut |order| {
-        let mut value = start.to_vec();
-        for &k in order {
-            value = reference::reduce_element(data_type, reduction, &value, updates[k]);
+    let combine = |a: &[u8], b: &[u8]| reference::reduce_element(data_type, reduction, a, b);
+    let mut possible = false;
+    for partition in set_partitions(updates.len()) {
+        // Each group's possible values: its members combined in every order.
+        let group_values: Vec<Vec<Vec<u8>>> = partition
+            .iter()
+            .map(|group| {
+                let mut values = Vec::new();
+                let mut order = group.clone();
+                permutations(&mut order, 0, &mut |order| {
+                    let mut value = updates[order[0]].to_vec();
+                    for &k in &order[1..] {
+                        value = combine(&value, updates[k]);
+                    }
+                    values.push(value);
+                    false
+                });
+                values
+            })
+            .collect();
+        // The groups folded into the start in every order, each with each of its values.
+        let mut order: Vec<usize> = (0..partition.len()).collect();
+        possible |= permutations(&mut order, 0, &mut |order| {
+            fold_choices(start.to_vec(), order, &group_values, &combine, got)
+        });
+        if possible {
+            break;
         }
-        value == got
-    })
+    }
+    possible
+}
+
+/// Whether folding one value of each group, in `order`, into `value` can give `got`.
+fn fold_choices(
+    value: Vec<u8>,
+    order: &[usize],
+    group_values: &[Vec<Vec<u8>>],
+    combine: &impl Fn(&[u8], &[u8]) -> Vec<u8>,
+    got: &[u8],
+) -> bool {
+    let Some((&first, rest)) = order.split_first() else {
+        return value == got;
+    };
+    group_values[first]
+        .iter()
+        .any(|v| fold_choices(combine(&value, v), rest, group_values, combine, got))
+}
+
+/// Every partition of `0..n` into non-empty groups.
+fn set_partitions(n: usize) -> Vec<Vec<Vec<usize>>> {
+    let mut partitions: Vec<Vec<Vec<usize>>> = vec![Vec::new()];
+    for item in 0..n {
+        let mut next = Vec::new();
+        for partition in &partitions {
+            for g in 0..partition.len() {
+                let mut p = partition.clone();
+                p[g].push(item);
+                next.push(p);
+            }
+            let mut p = partition.clone();
+            p.push(vec![item]);
+            next.push(p);
+        }
+        partitions = next;
+    }
+    partitions
 }
 
 /// For a float's bytes: `Some("nan")` or `Some("zero")` where ties may keep either bits.
