@@ -341,9 +341,14 @@ impl Context {
                 },
                 Some((windowing, passes)),
             ) => {
-                let pipeline =
-                    self.pipelines
-                        .get(&self.device, kernel, windowing, entry, self.workgroup_size);
+                let pipeline = self.pipelines.get(
+                    &self.device,
+                    kernel,
+                    windowing,
+                    entry,
+                    params.pipeline_constants(),
+                    self.workgroup_size,
+                );
                 let uniform = |contents: &[u8]| {
                     self.device
                         .create_buffer_init(&wgpu::util::BufferInitDescriptor {

@@ -111,7 +111,21 @@ pub(crate) enum Parameters {
     Index(IndexParams),
 }
 
+/// `IndexParams::index_flags`: out-of-range indices are clamped. The kernels read it as the
+/// pipeline constant `CLAMP_INDICES` (so kernels that report keep their code unchanged).
+pub(crate) const CLAMP_FLAG: u32 = 4;
+
 impl Parameters {
+    /// The pipeline constants of a dispatch with these parameters: `CLAMP_INDICES` for the
+    /// index-map kernels.
+    pub fn pipeline_constants(&self) -> &'static [(&'static str, f64)] {
+        match self {
+            Parameters::StridedCopy(_) => &[],
+            Parameters::Index(p) if p.index_flags & CLAMP_FLAG != 0 => &[("CLAMP_INDICES", 1.0)],
+            Parameters::Index(_) => &[("CLAMP_INDICES", 0.0)],
+        }
+    }
+
     pub fn bytes(&self) -> &[u8] {
         match self {
             Parameters::StridedCopy(p) => bytemuck::bytes_of(p),

@@ -23,7 +23,34 @@ struct Module {
 #[derive(Debug, Default)]
 struct Entries {
     modules: HashMap<(Kernel, Windowing), Module>,
-    pipelines: HashMap<(Kernel, Windowing, Entry), Arc<Pipeline>>,
+    /// Keyed also by the pipeline constants' values (`Parameters::pipeline_constants`).
+    pipelines: HashMap<(Kernel, Windowing, Entry, Constants), Arc<Pipeline>>,
+}
+
+/// Pipeline constants as a key: names and values (compared by bits).
+#[derive(Clone, Copy, Debug)]
+struct Constants(&'static [(&'static str, f64)]);
+
+impl PartialEq for Constants {
+    fn eq(&self, other: &Constants) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(other.0)
+                .all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
+    }
+}
+
+impl Eq for Constants {}
+
+impl std::hash::Hash for Constants {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for (name, value) in self.0 {
+            name.hash(state);
+            value.to_bits().hash(state);
+        }
+    }
 }
 
 /// Lazily built, insert-once, shared between threads.
@@ -33,18 +60,21 @@ pub(crate) struct PipelineCache {
 }
 
 impl PipelineCache {
-    /// The pipeline for `kernel`'s `entry` under `windowing`, built now if this is its first use.
-    /// Building happens under the lock, so two threads asking at once build it only once.
+    /// The pipeline for `kernel`'s `entry` under `windowing` with `constants`, built now if
+    /// this is its first use. Building happens under the lock, so two threads asking at once
+    /// build it only once.
     pub fn get(
         &self,
         device: &wgpu::Device,
         kernel: Kernel,
         windowing: Windowing,
         entry: Entry,
+        constants: &'static [(&'static str, f64)],
         workgroup_size: u32,
     ) -> Arc<Pipeline> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(p) = entries.pipelines.get(&(kernel, windowing, entry)) {
+        let key = (kernel, windowing, entry, Constants(constants));
+        if let Some(p) = entries.pipelines.get(&key) {
             return p.clone();
         }
         let module = entries
@@ -57,16 +87,17 @@ impl PipelineCache {
             layout: Some(&module.layout),
             module: &module.module,
             entry_point: Some(entry.name()),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                ..Default::default()
+            },
             cache: None,
         });
         let pipeline = Arc::new(Pipeline {
             pipeline,
             bind_group_layout: module.bind_group_layout.clone(),
         });
-        entries
-            .pipelines
-            .insert((kernel, windowing, entry), pipeline.clone());
+        entries.pipelines.insert(key, pipeline.clone());
         pipeline
     }
 

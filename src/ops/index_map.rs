@@ -13,7 +13,7 @@
 use super::strided_copy::merge_dimensions;
 use super::{DeviceFacts, IndexReport, Step};
 use crate::dispatch::Grid;
-use crate::params::{IndexParams, Parameters, PerDimension};
+use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
 use crate::shaders::{Entry, Kernel, Unit};
 use crate::tensor::DataType;
 
@@ -144,7 +144,7 @@ impl IndexMap {
     pub fn params(&self, group: u32) -> IndexParams {
         let flags = self.index_type.is_signed() as u32
             | ((self.index_type.size_in_bytes() == 8) as u32) << 1
-            | (self.clamp as u32) << 2;
+            | if self.clamp { CLAMP_FLAG } else { 0 };
         let inner = *self.sizes.last().expect("rank >= 1");
         let row_groups = inner / group;
         let rows = (self.invocations() / inner as u64) as u32;
