@@ -189,12 +189,63 @@ fn write_winners(
 
 // @reduce-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
-// loop on the target's word (reduce_output), so no update is ever lost to a race. Updates of
-// one workgroup aimed at one target are first combined in workgroup memory, so a target
-// that many threads aim at takes one global compare-exchange a workgroup, not one an update.
+// loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
+// takes REDUCE_GROUP updates (the header's) (a grid-stride apart, so each load instruction of a warp reads
+// neighbours), and a workgroup's updates aimed at one target are first combined in
+// workgroup memory: a target many threads aim at then takes one global compare-exchange a
+// workgroup, not one an update. The slots start at the reduction's identity (IDENTITY: 0,
+// 1, the type's extremes, -0.0 for float Add), so a slot can be joined as soon as claimed.
 const NO_TARGET: u32 = 0xffffffffu;
 var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
 var<workgroup> slot_values: array<atomic<u32>, WORKGROUP_SIZE>;
+
+// slot_values[slot] = slot_values[slot] op value.
+fn combine_into_slot(slot: u32, value: u32) {
+    var old = atomicLoad(&slot_values[slot]);
+    loop {
+        let combined = combine_unit(old, value);
+        if combined == old {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&slot_values[slot], old, combined);
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+}
+
+// Combines update unit i into its target (its slot, or the output), or reports its index.
+fn reduce_unit(i: u32) {
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    if !owns_output(at.indexed) {
+        return;
+    }
+    let value = load_updates(at.dense);
+    // (NO_TARGET is a valid element index too: that one element goes straight to the output.)
+    let slot = at.indexed % WORKGROUP_SIZE;
+    if at.indexed != NO_TARGET {
+        loop {
+            let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, at.indexed);
+            if claim.exchanged || claim.old_value == at.indexed {
+                combine_into_slot(slot, value);
+                return;
+            }
+            if claim.old_value != NO_TARGET {
+                break;
+            }
+        }
+    }
+    reduce_output(at.indexed, value);
+}
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_reduce(
@@ -204,64 +255,22 @@ fn scatter_reduce(
 ) {
     // No early return: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);
+    atomicStore(&slot_values[local], IDENTITY);
+    workgroupBarrier();
     let t = invocation_index(workgroup, workgroups, local);
-    var destination = NO_TARGET;
-    var value = 0u;
-    if t < params.count {
-        let i = group_index(t);
-        let base = locate_base(i);
-        if owns_tuple(base.tuple) && owns_updates(base.dense) {
-            let at = apply_index(base);
-            if at.bad_component != IN_RANGE {
-                report_out_of_range(i);
-            } else if owns_output(at.indexed) {
-                if at.indexed == NO_TARGET {
-                    // (The one element index the slots cannot name.)
-                    reduce_output(at.indexed, load_updates(at.dense));
-                } else {
-                    destination = at.indexed;
-                    value = load_updates(at.dense);
-                }
+    let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
+    if t < threads {
+        for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
+            let i = t + k * threads;
+            if i < params.count {
+                reduce_unit(i);
             }
         }
     }
     workgroupBarrier();
-    // Each target claims a slot (by its low bits); the claiming thread holds its value there.
-    let slot = destination % WORKGROUP_SIZE;
-    var owner = false;
-    if destination != NO_TARGET {
-        loop {
-            let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, destination);
-            if claim.exchanged {
-                owner = true;
-                atomicStore(&slot_values[slot], value);
-                break;
-            }
-            if claim.old_value != NO_TARGET {
-                break;
-            }
-        }
-    }
-    workgroupBarrier();
-    // The slot's other threads combine into it; threads whose slot another target holds go
-    // straight to the output.
-    if destination != NO_TARGET && !owner {
-        if atomicLoad(&slot_targets[slot]) == destination {
-            var old = atomicLoad(&slot_values[slot]);
-            loop {
-                let swapped = atomicCompareExchangeWeak(&slot_values[slot], old, combine_unit(old, value));
-                if swapped.exchanged {
-                    break;
-                }
-                old = swapped.old_value;
-            }
-        } else {
-            reduce_output(destination, value);
-        }
-    }
-    workgroupBarrier();
-    if owner {
-        reduce_output(destination, atomicLoad(&slot_values[slot]));
+    let claimed = atomicLoad(&slot_targets[local]);
+    if claimed != NO_TARGET {
+        reduce_output(claimed, atomicLoad(&slot_values[local]));
     }
 }
 // @reduce-end

@@ -437,6 +437,9 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Links, Access::AtomicWords),
 ];
 
+/// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
+pub(crate) const REDUCE_GROUP: u32 = 16;
+
 /// The reductions a scatter kernel can apply.
 pub(crate) const REDUCTIONS: [Reduction; 4] = [
     Reduction::Add,
@@ -693,6 +696,27 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
         (1 << bits) - 1
     };
     let shift = 32u32.saturating_sub(bits);
+    // The reduction's identity (x op identity = x, bits included), where the any-order pass
+    // combines a workgroup's updates (units of at most 4 bytes).
+    let signed = data_type.is_signed() && !data_type.is_float();
+    let sign_bit = 1u64 << (bits - 1);
+    let identity: u64 = match (reduction, data_type) {
+        (Reduction::Add, DataType::Float16 | DataType::Float32) => sign_bit, // -0.0
+        (Reduction::Mul, DataType::Float16) => 0x3c00,
+        (Reduction::Mul, DataType::Float32) => 0x3f80_0000,
+        (Reduction::Min, DataType::Float16) => 0x7c00, // +inf
+        (Reduction::Min, DataType::Float32) => 0x7f80_0000,
+        (Reduction::Max, DataType::Float16) => 0xfc00, // -inf
+        (Reduction::Max, DataType::Float32) => 0xff80_0000,
+        (Reduction::Add, _) => 0,
+        (Reduction::Mul, _) => 1,
+        (Reduction::Min, _) if signed => sign_bit - 1,
+        (Reduction::Min, _) => mask as u64,
+        (Reduction::Max, _) if signed => sign_bit,
+        _ => 0,
+    };
+    // 8-byte elements always go in order: no identity needed.
+    let identity = if bits == 64 { 0 } else { identity as u32 };
     let combine = if bits == 64 {
         "fn combine_unit(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {\n    return combine(current, update);\n}\n"
     } else {
@@ -700,7 +724,8 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     };
     format!(
         "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
-         const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n{combine}"
+         const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
+         const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n{combine}"
     )
 }
 

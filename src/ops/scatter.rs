@@ -9,7 +9,7 @@ use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step, StridedCo
 use crate::dispatch::Grid;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
-use crate::shaders::{Entry, Kernel, Role};
+use crate::shaders::{Entry, Kernel, REDUCE_GROUP, Role};
 use crate::tensor::TensorDesc;
 
 /// In what order a scatter applies several updates aimed at one output element (DirectML
@@ -578,7 +578,14 @@ fn scatter(
                 skip_in_place: false,
             });
         }
-        (true, false) => steps.push(map.dispatch(kernel, single(Entry::ScatterReduce))),
+        (true, false) => {
+            // REDUCE_GROUP updates a thread.
+            let mut step = map.dispatch(kernel, single(Entry::ScatterReduce));
+            if let Step::Dispatch { grid, .. } = &mut step {
+                *grid = Grid::Flat(map.invocations().div_ceil(REDUCE_GROUP as u64));
+            }
+            steps.push(step);
+        }
         (false, true) => {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets)));
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners)));
