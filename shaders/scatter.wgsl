@@ -261,9 +261,9 @@ fn scatter_reduce(
     let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
     if t < threads {
         for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
-            let i = t + k * threads;
-            if i < params.count {
-                reduce_unit(i);
+            let j = t + k * threads;
+            if j < params.count {
+                reduce_unit(group_index(j));
             }
         }
     }
