@@ -18,6 +18,13 @@ struct IndexParams {
     tile: u32,
     row_groups: u32,
     rows: u32,
+    // In-order reductions by slices: the units of a slice (trailing dimensions sharing one
+    // index tuple) and the number of slices.
+    slice_units: u32,
+    slices: u32,
+    // A slice's list head is heads[target of its first unit / head_divisor].
+    head_divisor: u32,
+    padding: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

@@ -382,4 +382,89 @@ fn fold_updates(
     }
     store_output(target_unit, value);
 }
+// The same in slices: where trailing dimensions share one index tuple (ScatterND's rows),
+// lists link slices, not elements (params.slice_units units each, params.slices of them),
+// keyed by the target of the slice's first unit (divided by params.head_divisor where slices
+// land on aligned blocks, one head a block); each list is sorted once; then a thread
+// per unit of the list's first slice folds that unit's column, reading neighbouring units
+// of each slice in the list.
+struct Slice {
+    // The slice's first unit and where it lands.
+    first: u32,
+    at: Location,
+}
+
+fn locate_slice(b: u32) -> Slice {
+    let first = b * params.slice_units;
+    return Slice(first, apply_index(locate_base(first)));
+}
+
+// Pass 1: heads[target of the slice's first unit] and links[slice], as link_updates.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn link_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let b = invocation_index(workgroup, workgroups, local);
+    if b >= params.slices {
+        return;
+    }
+    let slice = locate_slice(b);
+    if slice.at.bad_component != IN_RANGE {
+        // Every unit of the slice is out of range; its first is the first reported.
+        report_out_of_range(slice.first);
+        return;
+    }
+    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.head_divisor, b + 1u));
+}
+
+// Pass 2: the slice that linked last sorts its target's list, whose head becomes the
+// first slice in order.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sort_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let b = invocation_index(workgroup, workgroups, local);
+    if b >= params.slices {
+        return;
+    }
+    let slice = locate_slice(b);
+    let head = slice.at.indexed / params.head_divisor;
+    if slice.at.bad_component != IN_RANGE || atomic_load_heads(head) != b + 1u {
+        return;
+    }
+    atomic_store_heads(head, sort_list(b + 1u));
+}
+
+// Pass 3: a thread per unit; those of each list's first slice fold their unit's column.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let i = invocation_index(workgroup, workgroups, local);
+    if i >= params.count {
+        return;
+    }
+    let b = i / params.slice_units;
+    let offset = i - b * params.slice_units;
+    let slice = locate_slice(b);
+    if slice.at.bad_component != IN_RANGE
+        || atomic_load_heads(slice.at.indexed / params.head_divisor) != b + 1u {
+        return;
+    }
+    let destination = apply_index(locate_base(i)).indexed;
+    var value = load_output(destination);
+    var node = b + 1u;
+    while node != 0u {
+        let unit = (node - 1u) * params.slice_units + offset;
+        value = combine_unit(value, load_updates(locate_base(unit).dense));
+        node = next_node(node);
+    }
+    store_output(destination, value);
+}
 // @in-order-reduce-end

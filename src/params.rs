@@ -84,6 +84,14 @@ parameters! {
         tile: u32,
         row_groups: u32,
         rows: u32,
+        /// In-order reductions by slices (`link_slices`, `sort_slices`, `fold_slices`): the
+        /// units of a slice (the trailing dimensions sharing one index tuple), and the slices.
+        slice_units: u32,
+        slices: u32,
+        /// A slice's list head is `heads[target of its first unit / head_divisor]`.
+        head_divisor: u32,
+        /// The per-dimension arrays start at a 16-byte boundary.
+        padding: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

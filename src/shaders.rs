@@ -313,6 +313,9 @@ pub(crate) enum Entry {
     ScatterReduce,
     LinkUpdates,
     FoldUpdates,
+    LinkSlices,
+    SortSlices,
+    FoldSlices,
     Gather,
     GatherWords,
     GatherRows,
@@ -332,7 +335,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 17] = [
+    pub const ALL: [Entry; 20] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -345,6 +348,9 @@ impl Entry {
         Entry::ScatterReduce,
         Entry::LinkUpdates,
         Entry::FoldUpdates,
+        Entry::LinkSlices,
+        Entry::SortSlices,
+        Entry::FoldSlices,
         Entry::Gather,
         Entry::GatherWords,
         Entry::GatherRows,
@@ -369,6 +375,9 @@ impl Entry {
             Entry::ScatterReduce => ("scatter_reduce", &[F::Scatter], &[S::Reduce]),
             Entry::LinkUpdates => ("link_updates", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldUpdates => ("fold_updates", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::LinkSlices => ("link_slices", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::SortSlices => ("sort_slices", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::Gather => ("gather", &[F::Gather], &[]),
             Entry::GatherWords => ("gather_words", &[F::Gather], &[S::SubWord]),
             Entry::GatherRows => ("gather_rows", &[F::Gather], &[S::Word]),

@@ -1621,3 +1621,56 @@ fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
         }
     }
 }
+
+#[test]
+fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
+    // ScatterND of rows (an index_add): rows of 64 to 300 units share one index, many
+    // repeated; packed and strided outputs, every type, each reduction.
+    let mut rng = Rng::new(79);
+    for (k, data_type) in DataType::ALL.into_iter().enumerate() {
+        let reduction = REDUCTIONS[k % 4];
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let (rows, width, picked) = (9u32, [64u32, 96, 300][k % 3], 40u32);
+            let output = if k % 2 == 0 {
+                TensorDesc::new(data_type, &[rows, width])
+            } else {
+                common::random_layout(&mut rng, data_type, &[rows, width], false)
+            };
+            let desc = OperatorDesc::ScatterNd(
+                ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[rows, width]),
+                    TensorDesc::new(INDEX_TYPES[k % 4], &[picked, 1]),
+                    TensorDesc::new(data_type, &[picked, width]),
+                    output,
+                    2,
+                    2,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(duplicates),
+            );
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            let indices = desc.inputs()[1].1.clone();
+            let index_type = indices.data_type;
+            write_indices(&indices, &mut inputs[1], |_| {
+                random_index(&mut rng, rows, index_type)
+            });
+            if data_type.is_float() {
+                let values = if duplicates == DuplicateMode::AnyUpdate
+                    && matches!(reduction, Reduction::Add | Reduction::Mul)
+                {
+                    Values::OrderFree
+                } else {
+                    Values::Numbers
+                };
+                let tensors: Vec<TensorDesc> =
+                    desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+                for k in [0, 2] {
+                    common::fill_floats(&mut rng, &tensors[k], &mut inputs[k], values, reduction);
+                }
+            }
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            common::check_on(context(), &desc, &slices, Expect::ByMode)
+                .expect("compile and record");
+        }
+    }
+}

@@ -131,6 +131,44 @@ impl IndexMap {
             && (0..inner).all(|d| self.dense_strides[d] % per_word == 0)
     }
 
+    /// The units of a slice: the product of the trailing sizes whose elements share one index
+    /// tuple (`indices_strides` 0), as ScatterND's rows do.
+    pub fn slice_units(&self) -> u64 {
+        self.sizes
+            .iter()
+            .zip(&self.indices_strides)
+            .rev()
+            .take_while(|(_, stride)| **stride == 0)
+            .map(|(&size, _)| size as u64)
+            .product()
+    }
+
+    /// Whether every slice lands on a whole, aligned block of `slice_units` indexed units: the
+    /// slice dimensions packed row-major in the indexed tensor, every other indexed stride and
+    /// every index stride a multiple of the slice. A slice's target then names one block.
+    pub fn slices_fill_blocks(&self) -> bool {
+        let units = self.slice_units() as i64;
+        let first = self.sizes.len()
+            - self
+                .indices_strides
+                .iter()
+                .rev()
+                .take_while(|&&stride| stride == 0)
+                .count();
+        if first == self.sizes.len() {
+            return false;
+        }
+        let mut packed = 1i64;
+        for d in (first..self.sizes.len()).rev() {
+            if self.indexed_strides[d] != packed {
+                return false;
+            }
+            packed *= self.sizes[d] as i64;
+        }
+        (0..first).all(|d| self.indexed_strides[d] % units == 0)
+            && self.index_strides.iter().all(|s| s % units == 0)
+    }
+
     pub fn unit(&self) -> Unit {
         Unit::from_bytes(self.element_bytes)
     }
@@ -157,6 +195,10 @@ impl IndexMap {
             tile: self.tile(group, row_groups, rows),
             row_groups,
             rows,
+            slice_units: 1,
+            slices: self.invocations() as u32,
+            head_divisor: 1,
+            padding: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),

@@ -492,6 +492,9 @@ impl Operator for ScatterNdDesc {
     }
 }
 
+/// Slices at least this wide are reduced by slices in any order too (see `scatter`).
+const SLICES_IN_ANY_ORDER: u64 = 64;
+
 /// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
 /// place, scatter (or reduce), then describe the first out-of-range index if there was one.
 #[allow(clippy::too_many_arguments)]
@@ -517,6 +520,19 @@ fn scatter(
     // Plain 8-byte stores are two words that another thread's may interleave with, and
     // there are no 64-bit atomics: 8-byte elements always go in order.
     let in_order = duplicates == DuplicateMode::InOrder || element_bytes == 8;
+    // Slices of units sharing one index tuple (ScatterND's rows) can be linked as slices:
+    // in order always; in any order too where they are wide (little scratch: one head a
+    // block), which beats a compare-exchange an update and gives the in-order result (every
+    // window bound: not in slab mode).
+    // (Only where each slice lands on its own aligned block: then no two units of a slice
+    // share a target, and one head a block is enough.)
+    let slice_units = map.slice_units();
+    let by_slices = reducing
+        && slice_units >= 2
+        && map.slices_fill_blocks()
+        && (in_order || (!device.per_element && slice_units >= SLICES_IN_ANY_ORDER));
+    let in_order = in_order || by_slices;
+    let head_divisor = if by_slices { slice_units } else { 1 };
     let kernel = if reducing {
         Kernel::ScatterReduce {
             data_type: input.data_type,
@@ -532,7 +548,8 @@ fn scatter(
     let mut steps = vec![Step::Clear(Role::Status)];
     let mut scratch_bytes = 0;
     let mut links_bytes = 0;
-    // One scratch word per output unit (the output's bytes, gaps of strided layouts included).
+    // One scratch word per output unit (the output's bytes, gaps of strided layouts
+    // included), or per block where slices land on aligned blocks.
     let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
     if in_order {
         steps.push(Step::Clear(if reducing {
@@ -540,9 +557,9 @@ fn scatter(
         } else {
             Role::Winners
         }));
-        scratch_bytes = output_units * 4;
+        scratch_bytes = output_units.div_ceil(head_divisor) * 4;
         if reducing {
-            links_bytes = map.invocations() * 4;
+            links_bytes = map.invocations() / if by_slices { slice_units } else { 1 } * 4;
         }
     }
     let copy = StridedCopy {
@@ -565,6 +582,24 @@ fn scatter(
         group_units: 1,
     };
     match (reducing, in_order) {
+        (true, true) if by_slices => {
+            let slices = map.invocations() / slice_units;
+            let mut params = map.params(1);
+            params.tile = 0;
+            params.slice_units = slice_units as u32;
+            params.slices = slices as u32;
+            params.head_divisor = head_divisor as u32;
+            let step = |entry, threads| Step::Dispatch {
+                kernel,
+                entry,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(threads),
+                skip_in_place: false,
+            };
+            steps.push(step(Entry::LinkSlices, slices));
+            steps.push(step(Entry::SortSlices, slices));
+            steps.push(step(Entry::FoldSlices, map.invocations()));
+        }
         (true, true) => {
             steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
             // A thread per output unit, reading the dense walk's parameters to locate updates.
