@@ -384,10 +384,10 @@ fn fold_updates(
 }
 // The same in slices: where trailing dimensions share one index tuple (ScatterND's rows),
 // lists link slices, not elements (params.slice_units units each, params.slices of them),
-// keyed by the target of the slice's first unit (divided by params.head_divisor where slices
-// land on aligned blocks, one head a block); each list is sorted once; then a thread
-// per unit of the list's first slice folds that unit's column, reading neighbouring units
-// of each slice in the list.
+// keyed by the block the slice lands on (slices land on aligned blocks of the output: the
+// target of the first unit divided by params.head_divisor, the slice's units); each list is
+// sorted once; then a thread per output unit folds its column of the list's slices,
+// neighbouring threads reading neighbouring units of each slice.
 struct Slice {
     // The slice's first unit and where it lands.
     first: u32,
@@ -439,32 +439,31 @@ fn sort_slices(
     atomic_store_heads(head, sort_list(b + 1u));
 }
 
-// Pass 3: a thread per unit; those of each list's first slice fold their unit's column.
+// Pass 3: a thread per output unit; where its block has a list, it folds its column of the
+// list's slices into the unit (slices land on aligned blocks: unit = block * slice_units +
+// offset, the same offset in every slice).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slices(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let i = invocation_index(workgroup, workgroups, local);
-    if i >= params.count {
+    let u = invocation_index(workgroup, workgroups, local);
+    if u >= params.count {
         return;
     }
-    let b = i / params.slice_units;
-    let offset = i - b * params.slice_units;
-    let slice = locate_slice(b);
-    if slice.at.bad_component != IN_RANGE
-        || atomic_load_heads(slice.at.indexed / params.head_divisor) != b + 1u {
+    let block = u / params.slice_units;
+    var node = atomic_load_heads(block);
+    if node == 0u {
         return;
     }
-    let destination = apply_index(locate_base(i)).indexed;
-    var value = load_output(destination);
-    var node = b + 1u;
+    let offset = u - block * params.slice_units;
+    var value = load_output(u);
     while node != 0u {
         let unit = (node - 1u) * params.slice_units + offset;
         value = combine_unit(value, load_updates(locate_base(unit).dense));
         node = next_node(node);
     }
-    store_output(destination, value);
+    store_output(u, value);
 }
 // @in-order-reduce-end

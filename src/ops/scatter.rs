@@ -598,7 +598,16 @@ fn scatter(
             };
             steps.push(step(Entry::LinkSlices, slices));
             steps.push(step(Entry::SortSlices, slices));
-            steps.push(step(Entry::FoldSlices, map.invocations()));
+            // A thread per output unit (the blocks' units, gaps between blocks included).
+            let mut fold = step(Entry::FoldSlices, output_units);
+            if let Step::Dispatch {
+                params: Parameters::Index(p),
+                ..
+            } = &mut fold
+            {
+                p.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            }
+            steps.push(fold);
         }
         (true, true) => {
             steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
