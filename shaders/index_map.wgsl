@@ -24,7 +24,8 @@ struct IndexParams {
     slices: u32,
     // A slice's list head is heads[target of its first unit / head_divisor].
     head_divisor: u32,
-    padding: u32,
+    // The trailing dimensions a slice spans.
+    slice_rank: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

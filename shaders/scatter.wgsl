@@ -457,13 +457,39 @@ fn fold_slices(
     if node == 0u {
         return;
     }
-    let offset = u - block * params.slice_units;
+    // The unit's place in a slice's updates, once; then each slice's start.
+    let inner = slice_dense_offset(u - block * params.slice_units);
     var value = load_output(u);
     while node != 0u {
-        let unit = (node - 1u) * params.slice_units + offset;
-        value = combine_unit(value, load_updates(locate_base(unit).dense));
+        value = combine_unit(value, load_updates(slice_dense_start(node - 1u) + inner));
         node = next_node(node);
     }
     store_output(u, value);
+}
+
+// Where unit `offset` of a slice lies in the updates, from the slice's first unit.
+fn slice_dense_offset(offset: u32) -> u32 {
+    var rest = offset;
+    var dense = 0u;
+    for (var d = params.rank; d > params.rank - params.slice_rank; d -= 1u) {
+        let k = d - 1u;
+        let size = size_at(k);
+        dense += (rest % size) * dense_stride_at(k);
+        rest = rest / size;
+    }
+    return dense;
+}
+
+// Where slice b's first unit lies in the updates (the outermost coordinate needs no division).
+fn slice_dense_start(b: u32) -> u32 {
+    var rest = b;
+    var dense = 0u;
+    for (var d = params.rank - params.slice_rank; d > 1u; d -= 1u) {
+        let k = d - 1u;
+        let size = size_at(k);
+        dense += (rest % size) * dense_stride_at(k);
+        rest = rest / size;
+    }
+    return dense + rest * dense_stride_at(0u);
 }
 // @in-order-reduce-end

@@ -90,8 +90,9 @@ parameters! {
         slices: u32,
         /// A slice's list head is `heads[target of its first unit / head_divisor]`.
         head_divisor: u32,
-        /// The per-dimension arrays start at a 16-byte boundary.
-        padding: u32,
+        /// The trailing dimensions a slice spans (the per-dimension arrays then start at a
+        /// 16-byte boundary).
+        slice_rank: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

@@ -134,13 +134,19 @@ impl IndexMap {
     /// The units of a slice: the product of the trailing sizes whose elements share one index
     /// tuple (`indices_strides` 0), as ScatterND's rows do.
     pub fn slice_units(&self) -> u64 {
-        self.sizes
+        self.sizes[self.sizes.len() - self.slice_rank()..]
             .iter()
-            .zip(&self.indices_strides)
-            .rev()
-            .take_while(|(_, stride)| **stride == 0)
-            .map(|(&size, _)| size as u64)
+            .map(|&size| size as u64)
             .product()
+    }
+
+    /// The trailing dimensions of a slice (see [`IndexMap::slice_units`]).
+    pub fn slice_rank(&self) -> usize {
+        self.indices_strides
+            .iter()
+            .rev()
+            .take_while(|&&stride| stride == 0)
+            .count()
     }
 
     /// Whether every slice lands on a whole, aligned block of `slice_units` indexed units: the
@@ -148,13 +154,7 @@ impl IndexMap {
     /// every index stride a multiple of the slice. A slice's target then names one block.
     pub fn slices_fill_blocks(&self) -> bool {
         let units = self.slice_units() as i64;
-        let first = self.sizes.len()
-            - self
-                .indices_strides
-                .iter()
-                .rev()
-                .take_while(|&&stride| stride == 0)
-                .count();
+        let first = self.sizes.len() - self.slice_rank();
         if first == self.sizes.len() {
             return false;
         }
@@ -198,7 +198,7 @@ impl IndexMap {
             slice_units: 1,
             slices: self.invocations() as u32,
             head_divisor: 1,
-            padding: 0,
+            slice_rank: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),

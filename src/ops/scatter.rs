@@ -589,6 +589,7 @@ fn scatter(
             params.slice_units = slice_units as u32;
             params.slices = slices as u32;
             params.head_divisor = head_divisor as u32;
+            params.slice_rank = map.slice_rank() as u32;
             let step = |entry, threads| Step::Dispatch {
                 kernel,
                 entry,
