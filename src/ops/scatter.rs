@@ -28,14 +28,20 @@ pub enum DuplicateMode {
     /// grouping of the operations differ (updates of one workgroup aimed at one element are
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
     /// rounded as the type says). 8-byte elements take the `InOrder` path here too (no 64-bit
-    /// atomics).
+    /// atomics), and so do rows of 64 or more units sharing one index tuple that land on
+    /// aligned blocks of the output (ScatterND's rows, `index_add_`): reduced by rows, that
+    /// is faster than a compare-exchange an update, and gives the in-order result.
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as
     /// [`crate::reference`] computes, bit for bit: with no reduction the last update wins;
     /// with one, the result is the sequential fold `((x op u0) op u1) ..`. Costs more passes
-    /// and scratch: 4 bytes per output unit (no reduction: a claim pass; a reduction: a pass
-    /// linking each target's updates, 4 more bytes per update, and a pass folding them).
+    /// and scratch: with no reduction, a claim pass and 4 bytes per output unit; with one, a
+    /// pass linking each target's updates into a list (4 bytes per output unit and per
+    /// update) and a pass sorting and folding each list. Where rows of units share one index
+    /// tuple and land on aligned blocks of the output (ScatterND's rows), lists link rows:
+    /// 4 bytes per row of updates and per block of the output, and a fold as fast as the
+    /// default mode's.
     InOrder,
 }
 
