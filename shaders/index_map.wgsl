@@ -22,10 +22,9 @@ struct IndexParams {
     // index tuple) and the number of slices.
     slice_units: u32,
     slices: u32,
-    // A slice's list head is heads[target of its first unit / head_divisor].
-    head_divisor: u32,
     // The trailing dimensions a slice spans.
     slice_rank: u32,
+    padding: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

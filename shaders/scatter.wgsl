@@ -385,7 +385,7 @@ fn fold_updates(
 // The same in slices: where trailing dimensions share one index tuple (ScatterND's rows),
 // lists link slices, not elements (params.slice_units units each, params.slices of them),
 // keyed by the block the slice lands on (slices land on aligned blocks of the output: the
-// target of the first unit divided by params.head_divisor, the slice's units); each list is
+// target of the first unit divided by params.slice_units); each list is
 // sorted once; then a thread per output unit folds its column of the list's slices,
 // neighbouring threads reading neighbouring units of each slice.
 struct Slice {
@@ -416,7 +416,7 @@ fn link_slices(
         report_out_of_range(slice.first);
         return;
     }
-    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.head_divisor, b + 1u));
+    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.slice_units, b + 1u));
 }
 
 // Pass 2: the slice that linked last sorts its target's list, whose head becomes the
@@ -432,7 +432,7 @@ fn sort_slices(
         return;
     }
     let slice = locate_slice(b);
-    let head = slice.at.indexed / params.head_divisor;
+    let head = slice.at.indexed / params.slice_units;
     if slice.at.bad_component != IN_RANGE || atomic_load_heads(head) != b + 1u {
         return;
     }

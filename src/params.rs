@@ -88,11 +88,10 @@ parameters! {
         /// units of a slice (the trailing dimensions sharing one index tuple), and the slices.
         slice_units: u32,
         slices: u32,
-        /// A slice's list head is `heads[target of its first unit / head_divisor]`.
-        head_divisor: u32,
-        /// The trailing dimensions a slice spans (the per-dimension arrays then start at a
-        /// 16-byte boundary).
+        /// The trailing dimensions a slice spans.
         slice_rank: u32,
+        /// The per-dimension arrays start at a 16-byte boundary.
+        padding: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

@@ -538,7 +538,6 @@ fn scatter(
         && map.slices_fill_blocks()
         && (in_order || (!device.per_element && slice_units >= SLICES_IN_ANY_ORDER));
     let in_order = in_order || by_slices;
-    let head_divisor = if by_slices { slice_units } else { 1 };
     let kernel = if reducing {
         Kernel::ScatterReduce {
             data_type: input.data_type,
@@ -563,7 +562,7 @@ fn scatter(
         } else {
             Role::Winners
         }));
-        scratch_bytes = output_units.div_ceil(head_divisor) * 4;
+        scratch_bytes = output_units.div_ceil(if by_slices { slice_units } else { 1 }) * 4;
         if reducing {
             links_bytes = map.invocations() / if by_slices { slice_units } else { 1 } * 4;
         }
@@ -594,7 +593,6 @@ fn scatter(
             params.tile = 0;
             params.slice_units = slice_units as u32;
             params.slices = slices as u32;
-            params.head_divisor = head_divisor as u32;
             params.slice_rank = map.slice_rank() as u32;
             let step = |entry, threads| Step::Dispatch {
                 kernel,
