@@ -128,4 +128,48 @@ fn gather_words(
     }
     store_output_word(base.dense / ELEMENTS_PER_WORD, word);
 }
+
+// 1- and 2-byte elements, output packed but its rows not whole words (odd row lengths):
+// SPAN_WORDS whole output words a thread, their elements located one by one (a word may span
+// two rows).
+const SPAN_UNITS: u32 = SPAN_WORDS * ELEMENTS_PER_WORD;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gather_spans(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    let first = t * SPAN_UNITS;
+    if first >= params.count {
+        return;
+    }
+    let count = min(SPAN_UNITS, params.count - first);
+    let base = locate_base(first);
+    let inner = first % size_at(params.rank - 1u);
+    var words: array<u32, SPAN_WORDS>;
+    for (var e = 0u; e < count; e += 1u) {
+        let at = apply_index(locate_along(base, inner, first, e));
+        if at.bad_component != IN_RANGE {
+            report_out_of_range(first + e);
+        } else {
+            words[e / ELEMENTS_PER_WORD] |=
+                load_input(at.indexed) << ((e % ELEMENTS_PER_WORD) * ELEMENT_BITS);
+        }
+    }
+    for (var k = 0u; k * ELEMENTS_PER_WORD < count; k += 1u) {
+        let elements = count - k * ELEMENTS_PER_WORD;
+        if elements >= ELEMENTS_PER_WORD {
+            store_output_word(t * SPAN_WORDS + k, words[k]);
+        } else {
+            // The tensor's last word: the bytes past its end are not the operator's.
+            store_output_bits(
+                t * SPAN_WORDS + k,
+                ~(0xffffffffu << (elements * ELEMENT_BITS)),
+                words[k],
+            );
+        }
+    }
+}
 // @sub-word-end

@@ -132,6 +132,15 @@ fn step_inner(base: Location, e: u32) -> Location {
     return at;
 }
 
+// Unit first + e, where `base` is unit `first`, `inner` units along its row: a step along
+// the row, or a fresh walk where the run crosses into the next row.
+fn locate_along(base: Location, inner: u32, first: u32, e: u32) -> Location {
+    if inner + e < size_at(params.rank - 1u) {
+        return step_inner(base, e);
+    }
+    return locate_base(first + e);
+}
+
 // Adds the index tuple's contribution, or marks its first bad component.
 fn apply_index(base: Location) -> Location {
     var at = base;

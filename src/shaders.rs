@@ -290,6 +290,9 @@ impl Section {
     }
 }
 
+/// Words of 1- and 2-byte elements a thread of `scatter_spans` and `gather_spans` moves.
+pub(crate) const SPAN_WORDS: u32 = 2;
+
 /// The three shader families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
@@ -320,6 +323,8 @@ pub(crate) enum Entry {
     GatherWords,
     GatherRows,
     GatherBlocks,
+    ScatterSpans,
+    GatherSpans,
     /// After a scatter or gather: the first out-of-range tuple's component and value.
     DescribeStatus,
 }
@@ -335,7 +340,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 20] = [
+    pub const ALL: [Entry; 22] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -355,6 +360,8 @@ impl Entry {
         Entry::GatherWords,
         Entry::GatherRows,
         Entry::GatherBlocks,
+        Entry::ScatterSpans,
+        Entry::GatherSpans,
         Entry::DescribeStatus,
     ];
 
@@ -382,6 +389,8 @@ impl Entry {
             Entry::GatherWords => ("gather_words", &[F::Gather], &[S::SubWord]),
             Entry::GatherRows => ("gather_rows", &[F::Gather], &[S::Word]),
             Entry::GatherBlocks => ("gather_blocks", &[F::Gather], &[S::Word]),
+            Entry::ScatterSpans => ("scatter_spans", &[F::Scatter], &[S::AnyUpdate, S::SubWord]),
+            Entry::GatherSpans => ("gather_spans", &[F::Gather], &[S::SubWord]),
             Entry::DescribeStatus => ("describe_status", &[F::Scatter, F::Gather], &[]),
         };
         EntryInfo {
@@ -657,7 +666,7 @@ impl Kernel {
         if unit.is_sub_word() {
             let bits = unit.bytes() * 8;
             header += &format!(
-                "const ELEMENT_BITS: u32 = {bits}u;\nconst ELEMENTS_PER_WORD: u32 = {}u;\nconst ELEMENT_MASK: u32 = {:#x}u;\n",
+                "const ELEMENT_BITS: u32 = {bits}u;\nconst ELEMENTS_PER_WORD: u32 = {}u;\nconst ELEMENT_MASK: u32 = {:#x}u;\nconst SPAN_WORDS: u32 = {SPAN_WORDS}u;\n",
                 32 / bits,
                 (1u64 << bits) - 1,
             );
@@ -792,7 +801,8 @@ fn check_section_markers(text: &str) -> Result<(), String> {
 /// its name says, and finds the window that holds it, so the kernels never see windows:
 /// * elements (`ReadElements`, `WriteElements`): `load_<name>(element)`,
 ///   `store_<name>(element, value)`, and for 1- and 2-byte units `load_<name>_word(word)`,
-///   `store_<name>_word(word, value)`;
+///   `store_<name>_word(word, value)` and `store_<name>_bits(word, mask, bits)` (the bits
+///   under `mask` replaced atomically);
 /// * words (`ReadWords`): `load_<name>_word(word)`, `load_<name>_pair(pair)` (8-byte element);
 /// * atomics (`AtomicWords`): `atomic_max_<name>`, `atomic_load_<name>`, `atomic_store_<name>`;
 /// * `owns_<name>(index)` (and `owns_<name>_pair` for words): whether this dispatch handles
@@ -901,17 +911,17 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
         // so concurrent stores to the same word never lose each other's bytes or tear.
         Access::WriteElements if sub_word => {
             let exchange = "var old = atomicLoad(&{a}[{i}]); \
-                loop { let swapped = atomicCompareExchangeWeak(&{a}[{i}], old, (old & ~mask) | (value << shift)); \
+                loop { let swapped = atomicCompareExchangeWeak(&{a}[{i}], old, (old & ~mask) | (bits & mask)); \
                 if swapped.exchanged { break; } old = swapped.old_value; }";
             text += &format!(
                 "fn store_{name}_word(w: u32, value: u32) {{\n{}}}\n\
+                 fn store_{name}_bits(w: u32, mask: u32, bits: u32) {{\n{}}}\n\
                  fn store_{name}(e: u32, value: u32) {{\n    \
-                     let word = e / ELEMENTS_PER_WORD;\n    \
                      let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;\n    \
-                     let mask = ELEMENT_MASK << shift;\n{}}}\n\
+                     store_{name}_bits(e / ELEMENTS_PER_WORD, ELEMENT_MASK << shift, value << shift);\n}}\n\
                  fn owns_{name}(e: u32) -> bool {{\n{}}}\n",
                 site("w", "atomicStore(&{a}[{i}], value);"),
-                site("word", exchange),
+                site("w", exchange),
                 owns("(e / ELEMENTS_PER_WORD)", &shift),
             );
         }

@@ -256,6 +256,52 @@ fn narrow_output_rows_gather_whole_words() {
     }
 }
 
+#[test]
+fn odd_narrow_output_rows_gather_whole_words_across_rows() {
+    // Output rows that are not whole words: a thread's word spans the end of one row and the
+    // start of the next, and the tensor's last word is partly someone else's bytes.
+    let mut rng = Rng::new(35);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int8,
+        DataType::Float16,
+        DataType::Int16,
+    ] {
+        for row in [1, 3, 5, 7, 1027, 2049] {
+            let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+                TensorDesc::new(data_type, &[16, row]),
+                TensorDesc::new(DataType::Int64, &[9, row]),
+                TensorDesc::new(data_type, &[9, row]),
+                0,
+            ));
+            let mut inputs = random_inputs(&mut rng, &desc);
+            let rows: Vec<i128> = (0..9)
+                .map(|_| random_index(&mut rng, 16, DataType::Int64))
+                .collect();
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |c| rows[c[0] as usize]);
+            check_against_reference(&desc, &inputs);
+            let mut inputs = random_inputs(&mut rng, &desc);
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+                random_index(&mut rng, 16, DataType::Int64)
+            });
+            check_against_reference(&desc, &inputs);
+            // Gather of whole rows (axis 0 of a [16, row] table, 5 indices).
+            let desc = OperatorDesc::Gather(GatherDesc::new(
+                TensorDesc::new(data_type, &[16, row]),
+                TensorDesc::new(DataType::Int32, &[1, 5]),
+                TensorDesc::new(data_type, &[5, row]),
+                0,
+                1,
+            ));
+            let mut inputs = random_inputs(&mut rng, &desc);
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+                random_index(&mut rng, 16, DataType::Int32)
+            });
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
 /// A gather reads its input while it writes its output: no sharing, and the error says so
 /// (not the scatters' in-place rule about equal layouts).
 #[test]

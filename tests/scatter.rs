@@ -1112,6 +1112,70 @@ fn narrow_rows_scatter_whole_words_and_fall_back_per_element() {
 }
 
 #[test]
+fn odd_narrow_rows_scatter_in_runs_stitched_into_whole_words() {
+    // Rows of 1- and 2-byte elements that are not whole words: a thread's word of neighbours
+    // lands at any offset within the output's words, and neighbouring threads' runs meet
+    // inside words (rows long enough to span several workgroups, and rows of a few elements).
+    let mut rng = Rng::new(29);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Int8,
+        DataType::Float16,
+        DataType::UInt16,
+    ] {
+        for row in [1, 3, 5, 7, 1027, 2049] {
+            let (n, k) = (12, 7);
+            let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+                TensorDesc::new(data_type, &[n, row]),
+                TensorDesc::new(DataType::Int64, &[k, row]),
+                TensorDesc::new(data_type, &[k, row]),
+                TensorDesc::new(data_type, &[n, row]),
+                0,
+            ));
+            let indices = desc.inputs()[1].1.clone();
+            // Whole rows to distinct targets: every run offset within a word.
+            let mut rows: Vec<i128> = (0..n as i128).collect();
+            rng.shuffle(&mut rows);
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            write_indices(&indices, &mut inputs[1], |c| rows[c[0] as usize]);
+            check_against_reference(&desc, &inputs);
+            // Whole rows, some onto the same target (each element takes one of its updates).
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            write_indices(&indices, &mut inputs[1], |c| rows[c[0] as usize % 3]);
+            check_scatter_any_update(&desc, &inputs);
+            // Every element its own row, duplicates included (no runs).
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            write_indices(&indices, &mut inputs[1], |_| {
+                random_index(&mut rng, n, DataType::Int64)
+            });
+            check_scatter_any_update(&desc, &inputs);
+            // An out-of-range index inside a run: the rest of the row still lands.
+            let bad = [k / 2, row / 2];
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            write_indices(&indices, &mut inputs[1], |c| {
+                if c == bad {
+                    n as i128
+                } else {
+                    rows[c[0] as usize]
+                }
+            });
+            let e = check_out_of_range(&desc, &inputs);
+            assert!(
+                matches!(
+                    e,
+                    Error::IndexOutOfRange {
+                        value: 12,
+                        bound: 12,
+                        ..
+                    }
+                ),
+                "{e}"
+            );
+        }
+    }
+}
+
+#[test]
 fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
     // Rows of 256 elements split into blocks of 32 thread groups: the tiled walk.
     let mut rng = Rng::new(29);

@@ -547,7 +547,11 @@ fn gather(
         blocks: Entry::GatherBlocks,
         single: Entry::Gather,
     };
-    let grouping = map.grouping(entries, words_fit, device);
+    // A packed output whose rows do not fill words: still a whole output word a thread.
+    let spans = (!words_fit && map.dense_packed())
+        .then(|| map.spans(Entry::GatherSpans, device))
+        .flatten();
+    let grouping = spans.unwrap_or_else(|| map.grouping(entries, words_fit, device));
     let steps = vec![
         Step::Clear(Role::Status),
         map.dispatch(kernel, grouping),

@@ -14,7 +14,7 @@ use super::strided_copy::merge_dimensions;
 use super::{DeviceFacts, IndexReport, Step};
 use crate::dispatch::Grid;
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
-use crate::shaders::{Entry, Kernel, Unit};
+use crate::shaders::{Entry, Kernel, SPAN_WORDS, Unit};
 use crate::tensor::DataType;
 
 /// A family's entry points for each row shape (see [`IndexMap::grouping`]).
@@ -129,6 +129,29 @@ impl IndexMap {
         self.dense_strides[inner] == 1
             && self.sizes[inner] as i64 % per_word == 0
             && (0..inner).all(|d| self.dense_strides[d] % per_word == 0)
+    }
+
+    /// Whether the dense tensor is packed row-major: dense unit `i` is the walk's unit `i`.
+    pub fn dense_packed(&self) -> bool {
+        let mut packed = 1i64;
+        for d in (0..self.sizes.len()).rev() {
+            if self.sizes[d] > 1 && self.dense_strides[d] != packed {
+                return false;
+            }
+            packed *= self.sizes[d] as i64;
+        }
+        true
+    }
+
+    /// The grouping of `entry` for 1- and 2-byte units whose rows do not fill whole words:
+    /// `SPAN_WORDS` words' worth of neighbouring units a thread, located one by one (the last
+    /// thread may have fewer). `None` for wider units, or where the device asks for one unit a thread.
+    pub fn spans(&self, entry: Entry, device: &DeviceFacts) -> Option<Grouping> {
+        (self.element_bytes < 4 && !device.per_element).then_some(Grouping {
+            entry,
+            units_per_thread: SPAN_WORDS * 4 / self.element_bytes,
+            group_units: 1,
+        })
     }
 
     /// The units of a slice: the product of the trailing sizes whose elements share one index
@@ -263,7 +286,10 @@ impl IndexMap {
             kernel,
             entry: grouping.entry,
             params: Parameters::Index(self.params(grouping.group_units)),
-            grid: Grid::Flat(self.invocations() / grouping.units_per_thread as u64),
+            grid: Grid::Flat(
+                self.invocations()
+                    .div_ceil(grouping.units_per_thread as u64),
+            ),
             skip_in_place: false,
         }
     }
@@ -304,4 +330,81 @@ impl IndexMap {
 /// Merged, then widened as far as the device's binding alignment allows.
 pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
     map.merged().widened(device.unit_alignment)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{DeviceFacts, Operator, Step};
+    use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
+    use crate::shaders::Entry;
+    use crate::tensor::{DataType, TensorDesc};
+
+    const DEVICE: DeviceFacts = DeviceFacts {
+        unit_alignment: 16,
+        workgroup_size: 256,
+        max_workgroups_per_dimension: 65535,
+        per_element: false,
+    };
+
+    fn entries(operator: &dyn Operator, device: &DeviceFacts) -> Vec<Entry> {
+        operator
+            .lower(device)
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Dispatch { entry, .. } => Some(*entry),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn scatter_rows(data_type: DataType, row: u32) -> ScatterElementsDesc {
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[16, row]),
+            TensorDesc::new(DataType::Int64, &[9, row]),
+            TensorDesc::new(data_type, &[9, row]),
+            TensorDesc::new(data_type, &[16, row]),
+            0,
+        )
+    }
+
+    fn gather_rows(data_type: DataType, row: u32) -> GatherElementsDesc {
+        GatherElementsDesc::new(
+            TensorDesc::new(data_type, &[16, row]),
+            TensorDesc::new(DataType::Int32, &[9, row]),
+            TensorDesc::new(data_type, &[9, row]),
+            0,
+        )
+    }
+
+    #[test]
+    fn narrow_rows_that_do_not_fill_words_move_a_word_of_neighbours_a_thread() {
+        for data_type in [DataType::UInt8, DataType::Float16] {
+            for (row, scatter, gather) in [
+                (24, Entry::ScatterWords, Entry::GatherWords),
+                (4097, Entry::ScatterSpans, Entry::GatherSpans),
+                (3, Entry::ScatterSpans, Entry::GatherSpans),
+            ] {
+                let lowered = entries(&scatter_rows(data_type, row), &DEVICE);
+                assert!(
+                    lowered.contains(&scatter),
+                    "{data_type:?} {row}: {lowered:?}"
+                );
+                let lowered = entries(&gather_rows(data_type, row), &DEVICE);
+                assert!(
+                    lowered.contains(&gather),
+                    "{data_type:?} {row}: {lowered:?}"
+                );
+            }
+            // Where each element checks its windows, one element a thread.
+            let per_element = DeviceFacts {
+                per_element: true,
+                ..DEVICE
+            };
+            let lowered = entries(&scatter_rows(data_type, 4097), &per_element);
+            assert!(lowered.contains(&Entry::Scatter), "{lowered:?}");
+            let lowered = entries(&gather_rows(data_type, 4097), &per_element);
+            assert!(lowered.contains(&Entry::Gather), "{lowered:?}");
+        }
+    }
 }

@@ -647,7 +647,14 @@ fn scatter(
                 blocks: Entry::ScatterBlocks,
                 single: Entry::Scatter,
             };
-            steps.push(map.dispatch(kernel, map.grouping(entries, words_fit, device)));
+            // Rows that do not fill words, landing on contiguous output rows: whole words
+            // where neighbouring threads' elements meet (scatter_spans).
+            let inner = map.sizes.len() - 1;
+            let spans = (!words_fit && map.indexed_strides[inner] == 1)
+                .then(|| map.spans(Entry::ScatterSpans, device))
+                .flatten();
+            let grouping = spans.unwrap_or_else(|| map.grouping(entries, words_fit, device));
+            steps.push(map.dispatch(kernel, grouping));
         }
     }
     steps.push(map.describe_step(kernel));
