@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
 use crate::ops::{InPlace, IndexReport};
+use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
 use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
@@ -30,6 +31,10 @@ pub(crate) enum CompiledStep {
         skip_in_place: bool,
         /// One dispatch each (several where split tensors are bound a slab at a time).
         passes: Vec<CompiledPass>,
+        /// A copy of one contiguous run from the input to the output, which `record` makes
+        /// with `copy_buffer_to_buffer` where the buffers allow it (the context measured
+        /// that faster); `None`: always the kernel.
+        contiguous: Option<ContiguousRun>,
     },
     Clear(Role),
 }
@@ -71,6 +76,24 @@ const BIND_GROUP_CACHE: usize = 4;
 /// Per step, a bind group per dispatch (none where the step binds nothing), shared with the
 /// cache.
 type StepBindGroups = Arc<Vec<Vec<wgpu::BindGroup>>>;
+
+/// Whether `copy_buffer_to_buffer` can copy `run` between these bindings: the usages it needs,
+/// and offsets and length that are multiples of 4 bytes.
+fn copyable(
+    run: &ContiguousRun,
+    input: &wgpu::BufferBinding,
+    output: &wgpu::BufferBinding,
+) -> bool {
+    input.buffer.usage().contains(wgpu::BufferUsages::COPY_SRC)
+        && output.buffer.usage().contains(wgpu::BufferUsages::COPY_DST)
+        && [
+            input.offset + run.source,
+            output.offset + run.target,
+            run.bytes,
+        ]
+        .iter()
+        .all(|n| n.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT))
+}
 
 /// What a set of bind groups depends on: each binding's buffer and offset, inputs then the
 /// output (the sizes bound are the tensors' own).
@@ -210,16 +233,79 @@ impl CompiledOperator {
                 groups
             }
         };
+        // The steps whose run is copied by command (outside the compute pass).
+        let by_command: Vec<bool> = self
+            .steps
+            .iter()
+            .map(|step| match step {
+                CompiledStep::Dispatch {
+                    contiguous: Some(run),
+                    ..
+                } => inputs
+                    .first()
+                    .is_some_and(|input| copyable(run, input, &output)),
+                _ => false,
+            })
+            .collect();
         for step in &self.steps {
             if let CompiledStep::Clear(role) = step {
                 encoder.clear_buffer(bound(*role)?.buffer, 0, None);
+            }
+        }
+        let mut timestamp_writes = timestamp_writes;
+        if by_command.contains(&true) {
+            // The pass's timestamps must bracket the copies too: the beginning one goes to an
+            // empty pass before them.
+            if let Some(writes) = &mut timestamp_writes
+                && writes.beginning_of_pass_write_index.is_some()
+            {
+                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("dml-wgsl start"),
+                    timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                        query_set: writes.query_set,
+                        beginning_of_pass_write_index: writes.beginning_of_pass_write_index,
+                        end_of_pass_write_index: None,
+                    }),
+                });
+                writes.beginning_of_pass_write_index = None;
+            }
+            for (step, &copy) in self.steps.iter().zip(&by_command) {
+                if let (
+                    CompiledStep::Dispatch {
+                        contiguous: Some(run),
+                        skip_in_place,
+                        ..
+                    },
+                    true,
+                ) = (step, copy)
+                    && !(*skip_in_place && in_place)
+                    && let Some(input) = inputs.first()
+                {
+                    encoder.copy_buffer_to_buffer(
+                        input.buffer,
+                        input.offset + run.source,
+                        output.buffer,
+                        output.offset + run.target,
+                        run.bytes,
+                    );
+                }
+            }
+            if timestamp_writes.as_ref().is_some_and(|writes| {
+                writes.beginning_of_pass_write_index.is_none()
+                    && writes.end_of_pass_write_index.is_none()
+            }) {
+                timestamp_writes = None;
             }
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
-        for (step, step_groups) in self.steps.iter().zip(groups.iter()) {
+        for ((step, step_groups), &copied) in self.steps.iter().zip(groups.iter()).zip(&by_command)
+        {
+            if copied {
+                continue;
+            }
             if let CompiledStep::Dispatch {
                 pipeline,
                 workgroups: [x, y, z],

@@ -1,5 +1,6 @@
 //! `Context`: a device, its queue and the pipeline cache; `compile` and `run`.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
 
@@ -8,7 +9,7 @@ use wgpu::util::DeviceExt;
 use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBinding};
 use crate::error::{Error, Result};
 use crate::ops::{DeviceFacts, OperatorDesc, Step};
-use crate::params::Parameters;
+use crate::params::{ContiguousRun, Parameters};
 use crate::pipeline::PipelineCache;
 use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
@@ -19,6 +20,43 @@ type Planned = (Windowing, Vec<Pass>);
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
+
+/// How an operator moves a contiguous run of bytes (a scatter's `output = input` when both
+/// are packed alike, a slice of consecutive elements): the library's copy kernel, or the
+/// API's `copy_buffer_to_buffer`. Which is faster depends on the adapter (an NVIDIA GPU runs
+/// the kernel about 5x faster; a CPU adapter such as lavapipe the copy command), so a context
+/// measures both once, on the first `compile` that has such a copy
+/// ([`Context::copy_method`]), unless [`Context::set_copy_method`] chose first.
+///
+/// The copy command is used only where the caller's input buffer has `COPY_SRC` usage, the
+/// output buffer `COPY_DST`, and the run's offsets and length are multiples of 4 bytes;
+/// elsewhere the kernel runs. The output is the same bytes either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CopyMethod {
+    /// The library's copy kernel, inside the operator's compute pass.
+    Kernel,
+    /// `wgpu::CommandEncoder::copy_buffer_to_buffer`, recorded before the compute pass.
+    CopyBufferToBuffer,
+}
+
+// `Context::copy_method` states.
+const COPY_UNKNOWN: u8 = 0;
+const COPY_MEASURING: u8 = 1;
+const COPY_KERNEL: u8 = 2;
+const COPY_COMMAND: u8 = 3;
+
+/// The measurement behind `Context::copy_method`: copies of each size in turn, `COPY_TRIAL_RUNS`
+/// in one submission, best of `COPY_TRIAL_ROUNDS` rounds each way, until the slower way takes
+/// `COPY_TRIAL_LONG_ENOUGH` (a CPU adapter stops at the first size; an H100 copies 32 MiB
+/// 4 times in about 0.1 ms by kernel and 0.3 ms by command).
+#[cfg(not(target_arch = "wasm32"))]
+const COPY_TRIAL_BYTES: [u32; 3] = [1 << 20, 8 << 20, 32 << 20];
+#[cfg(not(target_arch = "wasm32"))]
+const COPY_TRIAL_RUNS: usize = 4;
+#[cfg(not(target_arch = "wasm32"))]
+const COPY_TRIAL_ROUNDS: usize = 2;
+#[cfg(not(target_arch = "wasm32"))]
+const COPY_TRIAL_LONG_ENOUGH: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// A wgpu device and queue with this library's compiled kernels.
 ///
@@ -31,6 +69,8 @@ pub struct Context {
     limits: wgpu::Limits,
     workgroup_size: u32,
     pipelines: PipelineCache,
+    /// `COPY_UNKNOWN`, `COPY_MEASURING`, `COPY_KERNEL` or `COPY_COMMAND`.
+    copy_method: AtomicU8,
 }
 
 impl Context {
@@ -81,7 +121,136 @@ impl Context {
             limits,
             workgroup_size,
             pipelines: PipelineCache::default(),
+            copy_method: AtomicU8::new(COPY_UNKNOWN),
         }
+    }
+
+    /// How this context's operators move contiguous runs of bytes (see [`CopyMethod`]): as
+    /// set by [`Context::set_copy_method`], else measured now if not yet (both ways, a few
+    /// milliseconds on a CPU adapter, waiting for the device to finish its queued work), once
+    /// per context. The browser cannot wait: there the kernel is used unless set otherwise.
+    pub fn copy_method(&self) -> CopyMethod {
+        match self.copy_method.load(Ordering::Acquire) {
+            COPY_COMMAND => CopyMethod::CopyBufferToBuffer,
+            COPY_KERNEL | COPY_MEASURING => CopyMethod::Kernel,
+            _ => {
+                // A compile inside the measurement sees COPY_MEASURING and takes the kernel.
+                if self
+                    .copy_method
+                    .compare_exchange(
+                        COPY_UNKNOWN,
+                        COPY_MEASURING,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    )
+                    .is_err()
+                {
+                    return self.copy_method();
+                }
+                let measured = self.measure_copy_method().unwrap_or(CopyMethod::Kernel);
+                // Unless set_copy_method chose meanwhile.
+                let _ = self.copy_method.compare_exchange(
+                    COPY_MEASURING,
+                    copy_state(measured),
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                );
+                self.copy_method()
+            }
+        }
+    }
+
+    /// Chooses how operators compiled from now on move contiguous runs of bytes, instead of
+    /// measuring (operators compiled before keep their method).
+    pub fn set_copy_method(&self, method: CopyMethod) {
+        self.copy_method
+            .store(copy_state(method), Ordering::Release);
+    }
+
+    /// Times the copy kernel against `copy_buffer_to_buffer` on the same bytes: wall clock
+    /// around one submission of several copies each way, best of a few rounds after a warm-up
+    /// round. The size grows until the slower way takes long enough that submitting and
+    /// waiting cannot decide (a fast GPU's microseconds are below that noise). `None` where
+    /// that cannot be done (the browser cannot wait for the device).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn measure_copy_method(&self) -> Option<CopyMethod> {
+        // Within one binding (no windows) and one buffer.
+        let largest = self
+            .limits
+            .max_storage_buffer_binding_size
+            .min(self.limits.max_buffer_size)
+            .min(u32::MAX as u64) as u32
+            & !3;
+        let mut best = [std::time::Duration::MAX; 2];
+        for bytes in COPY_TRIAL_BYTES {
+            best = self.time_copies(bytes.min(largest).max(4))?;
+            if bytes >= largest || best[0].max(best[1]) >= COPY_TRIAL_LONG_ENOUGH {
+                break;
+            }
+        }
+        Some(if best[1] < best[0] {
+            CopyMethod::CopyBufferToBuffer
+        } else {
+            CopyMethod::Kernel
+        })
+    }
+
+    /// The best times of `COPY_TRIAL_RUNS` copies of `bytes` by kernel and by copy command.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn time_copies(&self, bytes: u32) -> Option<[std::time::Duration; 2]> {
+        use crate::ops::SliceDesc;
+        use crate::tensor::{DataType, TensorDesc};
+        let elements = bytes / 4;
+        let tensor = TensorDesc::new(DataType::UInt32, &[elements]);
+        let slice = SliceDesc::new(tensor.clone(), tensor, &[0], &[elements], &[1]);
+        let kernel = self.compile(&slice.into()).ok()?;
+        let buffer = || {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("dml-wgsl copy trial"),
+                size: bytes as u64,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        let (source, target) = (buffer(), buffer());
+        let time = |by_kernel: bool| -> Option<std::time::Duration> {
+            let mut encoder = self.device.create_command_encoder(&Default::default());
+            for _ in 0..COPY_TRIAL_RUNS {
+                if by_kernel {
+                    kernel
+                        .record(
+                            &mut encoder,
+                            &[source.as_entire_buffer_binding()],
+                            target.as_entire_buffer_binding(),
+                        )
+                        .ok()?;
+                } else {
+                    encoder.copy_buffer_to_buffer(&source, 0, &target, 0, None);
+                }
+            }
+            let start = std::time::Instant::now();
+            self.queue.submit([encoder.finish()]);
+            self.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
+            Some(start.elapsed())
+        };
+        // A first round of each warms up (pipelines, page faults); then the best of the rest.
+        let mut best = [std::time::Duration::MAX; 2];
+        for round in 0..=COPY_TRIAL_ROUNDS {
+            for (slot, by_kernel) in [(0, true), (1, false)] {
+                let elapsed = time(by_kernel)?;
+                if round > 0 {
+                    best[slot] = best[slot].min(elapsed);
+                }
+            }
+        }
+        Some(best)
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn measure_copy_method(&self) -> Option<CopyMethod> {
+        None
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -216,12 +385,21 @@ impl Context {
                 Step::Clear(_) => Ok([0; 3]),
             })
             .collect::<Result<Vec<_>>>()?;
+        // Contiguous runs by copy command, where this device runs those faster.
+        let has_run = lowered
+            .steps
+            .iter()
+            .any(|step| contiguous_run(step).is_some());
+        let by_command = has_run && self.copy_method() == CopyMethod::CopyBufferToBuffer;
         let steps = lowered
             .steps
             .into_iter()
             .zip(workgroups)
             .zip(passes)
-            .map(|((step, workgroups), planned)| self.compile_step(step, workgroups, planned))
+            .map(|((step, workgroups), planned)| {
+                let run = contiguous_run(&step).filter(|_| by_command);
+                self.compile_step(step, workgroups, planned, run)
+            })
             .collect();
         let own_buffer = |label, size| {
             self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -329,6 +507,7 @@ impl Context {
         step: Step,
         workgroups: [u32; 3],
         planned: Option<Planned>,
+        contiguous: Option<ContiguousRun>,
     ) -> CompiledStep {
         match (step, planned) {
             (
@@ -372,6 +551,7 @@ impl Context {
                     workgroups,
                     skip_in_place,
                     passes,
+                    contiguous,
                 }
             }
             (Step::Clear(role), _) => CompiledStep::Clear(role),
@@ -416,7 +596,8 @@ impl Context {
         let output = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("output"),
             size: bytes,
-            usage: storage,
+            // COPY_DST: a contiguous copy may go by copy command (see CopyMethod).
+            usage: storage | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
         let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
@@ -496,6 +677,26 @@ const NO_ADAPTER_HINT: &str =
 #[cfg(target_arch = "wasm32")]
 const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
      adapter (SwiftShader) when started with --enable-unsafe-webgpu";
+
+/// The run of bytes a copy step moves, where it is one contiguous run between whole bindings
+/// (every window of a split tensor bound at once, so the copy covers the run).
+fn contiguous_run(step: &Step) -> Option<ContiguousRun> {
+    match step {
+        Step::Dispatch {
+            kernel: Kernel::StridedCopy(unit),
+            params: Parameters::StridedCopy(params),
+            ..
+        } => params.contiguous_run(unit.bytes()),
+        _ => None,
+    }
+}
+
+fn copy_state(method: CopyMethod) -> u8 {
+    match method {
+        CopyMethod::Kernel => COPY_KERNEL,
+        CopyMethod::CopyBufferToBuffer => COPY_COMMAND,
+    }
+}
 
 /// The value of a future that is ready at once (native devices pop error scopes at once);
 /// `None` if it is not (the browser answers later, and reports errors itself).

@@ -92,7 +92,7 @@ mod typed;
 mod windows;
 
 pub use compiled::CompiledOperator;
-pub use context::Context;
+pub use context::{Context, CopyMethod};
 pub use error::{Error, Result};
 pub use ops::{
     DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,

@@ -70,6 +70,35 @@ parameters! {
     }
 }
 
+impl StridedCopyParams {
+    /// Where the copy is one contiguous run of bytes (every dimension but the innermost of
+    /// size 1, the innermost contiguous in both tensors): the byte offsets of the run in the
+    /// input and output bindings and its length, for units of `unit_bytes`.
+    pub fn contiguous_run(&self, unit_bytes: u32) -> Option<ContiguousRun> {
+        let rank = self.rank as usize;
+        let at = |values: &PerDimension, d: usize| values.0[d / 4][d % 4];
+        let inner = rank.checked_sub(1)?;
+        let packed = (0..inner).all(|d| at(&self.sizes, d) == 1)
+            && at(&self.input_strides, inner) == 1
+            && at(&self.output_strides, inner) == 1;
+        let unit = unit_bytes as u64;
+        packed.then(|| ContiguousRun {
+            source: self.input_base as u64 * unit,
+            target: self.output_base as u64 * unit,
+            bytes: at(&self.sizes, inner) as u64 * unit,
+        })
+    }
+}
+
+/// A copy of `bytes` from `source` bytes into the input binding to `target` bytes into the
+/// output binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ContiguousRun {
+    pub source: u64,
+    pub target: u64,
+    pub bytes: u64,
+}
+
 parameters! {
     /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
     IndexParams {

@@ -6,8 +6,14 @@ mod common;
 
 use std::num::NonZeroU64;
 
-use common::{Rng, check_against_reference, context, limited_context, random_inputs, read_buffer};
-use dml_wgsl::{DataType, Error, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+use common::{
+    Expect, Rng, check_against_reference, check_on, context, limited_context, random_inputs,
+    read_buffer, write_indices,
+};
+use dml_wgsl::{
+    CopyMethod, DataType, Error, OperatorDesc, ScatterElementsDesc, Slice1Desc, SliceDesc,
+    TensorDesc,
+};
 use wgpu::util::DeviceExt;
 
 fn small_slice() -> OperatorDesc {
@@ -453,4 +459,193 @@ fn recording_on_changing_buffers_never_uses_stale_bindings() {
         .unwrap();
     context().queue().submit([encoder.finish()]);
     assert_eq!(read(&inputs[1][0], 0, sizes[0]), wanted[1]);
+}
+
+/// The bytes of `buffer` (with `COPY_SRC`) on `context`'s device.
+fn read_on(context: &dml_wgsl::Context, buffer: &wgpu::Buffer) -> Vec<u8> {
+    let device = context.device();
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, buffer.size());
+    context.queue().submit([encoder.finish()]);
+    pollster::block_on(common::check::read_back(device, &readback))
+}
+
+/// Contiguous copies: a slice of whole rows, a scatter's `output = input` (packed alike), and
+/// the same where the run's length is not whole words.
+fn contiguous_copy_cases(rng: &mut Rng) -> Vec<(OperatorDesc, Vec<Vec<u8>>)> {
+    let mut cases = Vec::new();
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        for columns in [12, 5] {
+            let rows = SliceDesc::new(
+                TensorDesc::new(data_type, &[9, columns]),
+                TensorDesc::new(data_type, &[4, columns]),
+                &[3, 0],
+                &[4, columns],
+                &[1, 1],
+            );
+            let scatter = ScatterElementsDesc::new(
+                TensorDesc::new(data_type, &[9, columns]),
+                TensorDesc::new(DataType::Int32, &[2, columns]),
+                TensorDesc::new(data_type, &[2, columns]),
+                TensorDesc::new(data_type, &[9, columns]),
+                0,
+            );
+            for desc in [OperatorDesc::from(rows), OperatorDesc::from(scatter)] {
+                let mut inputs = random_inputs(rng, &desc);
+                if let OperatorDesc::ScatterElements(s) = &desc {
+                    // Two distinct rows: no duplicates, so the result is exact.
+                    write_indices(&s.indices, &mut inputs[1], |c| [7, 2][c[0] as usize]);
+                }
+                cases.push((desc, inputs));
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn both_copy_methods_give_the_reference_bytes() {
+    let mut rng = Rng::new(51);
+    let measured = context().copy_method();
+    assert_eq!(context().copy_method(), measured, "measured once");
+    eprintln!("{}: {measured:?}", context().adapter_info().name);
+    for method in [CopyMethod::Kernel, CopyMethod::CopyBufferToBuffer] {
+        let chosen = limited_context(|_| {});
+        chosen.set_copy_method(method);
+        assert_eq!(chosen.copy_method(), method);
+        for (desc, inputs) in contiguous_copy_cases(&mut rng) {
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            check_on(&chosen, &desc, &slices, Expect::Exact).expect("compile and record");
+            // `run` too (its own buffers).
+            let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
+            assert_eq!(chosen.run_blocking(&desc, &slices).unwrap(), expected);
+        }
+    }
+}
+
+#[test]
+fn copies_fall_back_to_the_kernel_on_buffers_without_copy_usage() {
+    let chosen = limited_context(|_| {});
+    chosen.set_copy_method(CopyMethod::CopyBufferToBuffer);
+    let device = chosen.device();
+    let desc = OperatorDesc::from(SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[8, 16]),
+        TensorDesc::new(DataType::Float32, &[4, 16]),
+        &[2, 0],
+        &[4, 16],
+        &[1, 1],
+    ));
+    let mut rng = Rng::new(52);
+    let input_bytes = random_inputs(&mut rng, &desc).remove(0);
+    let operator = chosen.compile(&desc).unwrap();
+    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: &input_bytes,
+        usage: STORAGE,
+    });
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: operator.output_size(),
+        usage: STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    operator
+        .record(
+            &mut encoder,
+            &[input.as_entire_buffer_binding()],
+            output.as_entire_buffer_binding(),
+        )
+        .unwrap();
+    chosen.queue().submit([encoder.finish()]);
+    let expected = dml_wgsl::reference::run(&desc, &[&input_bytes]).unwrap();
+    assert_eq!(read_on(&chosen, &output), expected);
+}
+
+#[test]
+fn timestamps_bracket_copies_made_by_copy_command() {
+    // Context::new asks for the adapter's timestamp features.
+    let chosen = dml_wgsl::Context::new_blocking().unwrap();
+    let device = chosen.device();
+    if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        // GL has no timestamp queries; both_copy_methods_give_the_reference_bytes checks
+        // the copies themselves there.
+        eprintln!(
+            "{}: no TIMESTAMP_QUERY, nothing to bracket",
+            device.adapter_info().name
+        );
+        return;
+    }
+    chosen.set_copy_method(CopyMethod::CopyBufferToBuffer);
+    let mut rng = Rng::new(53);
+    let (desc, inputs) = contiguous_copy_cases(&mut rng).swap_remove(3);
+    let operator = chosen.compile(&desc).unwrap();
+    let usage = STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let buffers: Vec<wgpu::Buffer> = inputs
+        .iter()
+        .map(|data| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data,
+                usage,
+            })
+        })
+        .collect();
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: operator.output_size(),
+        usage,
+        mapped_at_creation: false,
+    });
+    let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+        label: None,
+        ty: wgpu::QueryType::Timestamp,
+        count: 2,
+    });
+    let resolved = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: 16,
+        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let bindings: Vec<wgpu::BufferBinding> = buffers
+        .iter()
+        .map(|b| b.as_entire_buffer_binding())
+        .collect();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    operator
+        .record_with_timestamps(
+            &mut encoder,
+            &bindings,
+            output.as_entire_buffer_binding(),
+            Some(wgpu::ComputePassTimestampWrites {
+                query_set: &queries,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
+            }),
+        )
+        .unwrap();
+    encoder.resolve_query_set(&queries, 0..2, &resolved, 0);
+    chosen.queue().submit([encoder.finish()]);
+    assert!(
+        pollster::block_on(scope.pop()).is_none(),
+        "no validation error"
+    );
+    let ticks: Vec<u64> = bytemuck::cast_slice(&read_on(&chosen, &resolved)).to_vec();
+    assert!(ticks[1] >= ticks[0] && ticks[0] != 0, "{ticks:?}");
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
+    assert_eq!(read_on(&chosen, &output), expected);
 }

@@ -354,7 +354,9 @@ pub async fn run_guarded_on(
     let device = context.device();
     let operator = context.compile(desc)?;
     let guard = guard_size_on(context);
-    let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
+    // COPY_DST too: contiguous copies may go by copy command (dml_wgsl::CopyMethod).
+    let storage =
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let guarded = |data: &[u8], bytes: u64, label| {
         let mut v = vec![SENTINEL; (guard * 2 + bytes) as usize];
         v[guard as usize..(guard + bytes) as usize].copy_from_slice(&data[..bytes as usize]);
