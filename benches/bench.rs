@@ -3,7 +3,10 @@
 //!
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
+//!     [--repeat N] [--copy-method kernel|command|measure]
 //! ```
+//! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
+//! what the context measures faster (`dml_wgsl::CopyMethod`).
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
 //! `torch_peer.py` (`workload`, `ms`, `bytes`, `GBps`, `impl`, `adapter`) plus
 //! `roof_fraction`. `--quick` shrinks every tensor so that a CPU adapter finishes in seconds.
@@ -22,7 +25,7 @@ use std::time::Instant;
 use std::borrow::Cow;
 
 use dml_wgsl::{
-    CompiledOperator, Context, DataType, DuplicateMode, GatherDesc, GatherElementsDesc,
+    CompiledOperator, Context, CopyMethod, DataType, DuplicateMode, GatherDesc, GatherElementsDesc,
     OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
 };
 use wgpu::util::DeviceExt;
@@ -40,6 +43,8 @@ struct Options {
     only: Option<Vec<String>>,
     /// Runs the whole suite this many times in one process (the last round is reported).
     repeat: usize,
+    /// How contiguous copies are made: measured by the context (`None`), or as chosen.
+    copy_method: Option<CopyMethod>,
 }
 
 fn options() -> Options {
@@ -49,6 +54,7 @@ fn options() -> Options {
         json: None,
         only: None,
         repeat: 1,
+        copy_method: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -67,6 +73,14 @@ fn options() -> Options {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .expect("--repeat N")
+            }
+            "--copy-method" => {
+                o.copy_method = match args.next().as_deref() {
+                    Some("kernel") => Some(CopyMethod::Kernel),
+                    Some("command") => Some(CopyMethod::CopyBufferToBuffer),
+                    Some("measure") => None,
+                    other => panic!("--copy-method kernel|command|measure, not {other:?}"),
+                }
             }
             "--bench" => {}
             other => panic!("unknown argument {other}"),
@@ -658,6 +672,18 @@ const WORKLOADS: &[(&str, Prepare)] = &[
     ("scatter_elements_rows_f16", |d| {
         narrow_rows(d, DataType::Float16)
     }),
+    ("scatter_elements_rows_i8_odd", |d| {
+        odd_rows(d, DataType::Int8, false)
+    }),
+    ("scatter_elements_rows_f16_odd", |d| {
+        odd_rows(d, DataType::Float16, false)
+    }),
+    ("gather_elements_rows_i8_odd", |d| {
+        odd_rows(d, DataType::Int8, true)
+    }),
+    ("gather_elements_rows_f16_odd", |d| {
+        odd_rows(d, DataType::Float16, true)
+    }),
 ];
 
 /// Scatter reductions, timed in both duplicate modes (`run_reductions`); the peer is
@@ -890,10 +916,82 @@ fn narrow_rows(d: &mut Data, data_type: DataType) -> Prepared<'_> {
     Prepared::new(desc, &inputs, d.scatter_bytes(width as u64))
 }
 
+/// Narrow rows whose bytes are not whole words: rows of `ODD_ROW` Int8 or Float16 elements.
+/// ScatterElements along axis 0 of [k, ODD_ROW] updates into [n, ODD_ROW] with
+/// `idx[i, j] = p[i]` (as scatter_elements_rows; bytes by the same formula), or
+/// GatherElements along axis 0 of the same [k, ODD_ROW] indices from an [n, ODD_ROW] input
+/// (bytes: the k rows read, the output written, the indices read). Peer:
+/// `bench/torch_narrow.py`.
+const ODD_ROW: u32 = 4097;
+
+fn odd_rows(d: &mut Data, data_type: DataType, gather: bool) -> Prepared<'_> {
+    let width = data_type.size_in_bytes() as u64;
+    let (n, k, c) = (d.n, d.k, ODD_ROW);
+    let index: Vec<i64> = (0..k as usize)
+        .flat_map(|i| std::iter::repeat_n(d.rows[i], c as usize))
+        .collect();
+    let (k64, c64) = (k as u64, c as u64);
+    let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
+    let (desc, bytes): (OperatorDesc, u64) = if gather {
+        let desc = GatherElementsDesc::new(
+            tensor(&[n, c]),
+            TensorDesc::new(DataType::Int64, &[k, c]),
+            tensor(&[k, c]),
+            0,
+        );
+        (desc.into(), 2 * k64 * c64 * width + k64 * c64 * 8)
+    } else {
+        let desc = ScatterElementsDesc::new(
+            tensor(&[n, c]),
+            TensorDesc::new(DataType::Int64, &[k, c]),
+            tensor(&[k, c]),
+            tensor(&[n, c]),
+            0,
+        );
+        let n64 = n as u64;
+        (
+            desc.into(),
+            2 * n64 * c64 * width + 2 * k64 * c64 * width + k64 * c64 * 8,
+        )
+    };
+    let mut prepared = Prepared::new(desc, &[], bytes);
+    let input = Cow::Owned(d.rng.bytes(tensor_bytes(n, c, width)));
+    let (input_name, updates_name) = if width == 1 {
+        ("odd_i8_input", "odd_i8_updates")
+    } else {
+        ("odd_f16_input", "odd_f16_updates")
+    };
+    prepared.inputs = vec![
+        (input_name, input),
+        ("odd_rows_index", Cow::Owned(int64s(&index))),
+    ];
+    if !gather {
+        let updates = Cow::Owned(d.rng.bytes(tensor_bytes(k, c, width)));
+        prepared.inputs.push((updates_name, updates));
+    }
+    prepared
+}
+
+fn tensor_bytes(rows: u32, columns: u32, width: u64) -> usize {
+    (rows as u64 * columns as u64 * width) as usize
+}
+
 fn main() {
     env_logger::init();
     let o = options();
-    let mut b = Bench::new(Context::new_blocking().expect("an adapter"), o.reps);
+    let context = Context::new_blocking().expect("an adapter");
+    match o.copy_method {
+        Some(method) => context.set_copy_method(method),
+        None => {
+            let start = Instant::now();
+            let method = context.copy_method();
+            println!(
+                "contiguous copies: {method:?} (measured in {:.1} ms)",
+                start.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+    let mut b = Bench::new(context, o.reps);
     let wanted = |name: &str| {
         o.only
             .as_ref()

@@ -4,11 +4,14 @@
 #   bash scripts/bench-device.sh build    # here: release build, staged with the Vulkan loader
 #   (device run, carry [".gl", ".gpu"])  bash scripts/bench-device.sh run
 #
-# `build` puts the benchmark binary, a copy of shared/bench/torch_peer.py and of
-# bench/torch_reductions.py (the scatter reductions' peer) in .gpu/ and Debian's libvulkan1
+# `build` puts the benchmark binary, a copy of shared/bench/torch_peer.py and of our peers
+# bench/torch_reductions.py (scatter reductions) and bench/torch_narrow.py (odd narrow rows)
+# in .gpu/ and Debian's libvulkan1
 # in .gl/ (both ignored by git). `run`, on the GPU machine, installs the loader, runs our
-# benchmark and both PyTorch peers in the same command, and writes ours.jsonl, torch.jsonl,
-# torch_reductions.jsonl, report.md and the logs under $OUT (or ./bench-out).
+# benchmark and the PyTorch peers in the same command, and writes ours.jsonl, torch.jsonl,
+# torch_reductions.jsonl, torch_narrow.jsonl, report.md and the logs under $OUT (or
+# ./bench-out). A binary staged as .gpu/bench-before (a build from before a change) runs
+# first in the same command, and the report compares the two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 case "${1:-}" in
@@ -26,6 +29,7 @@ build)
     cp "$binary" .gpu/bench
     cp ../shared/bench/torch_peer.py .gpu/torch_peer.py
     cp bench/torch_reductions.py .gpu/torch_reductions.py
+    cp bench/torch_narrow.py .gpu/torch_narrow.py
     cp scripts/bench_report.py .gpu/bench_report.py
     ls -la .gl .gpu
     ;;
@@ -41,12 +45,21 @@ run)
     done
     ls /usr/local/nvidia/share/vulkan/icd.d/ /usr/share/vulkan/icd.d/ /etc/vulkan/icd.d/ 2>/dev/null || true
     nvidia-smi --query-gpu=name,driver_version,clocks.max.memory --format=csv 2>&1 | tee "$out/gpu.txt" || true
+    # A build from before a change, if staged as .gpu/bench-before: run first, same command.
+    before=()
+    if [ -x .gpu/bench-before ]; then
+        .gpu/bench-before --reps "${REPS:-50}" --json "$out/before.jsonl" ${BEFORE_ONLY:+--only "$BEFORE_ONLY"} 2>&1 |
+            tee "$out/before.log"
+        before=(--before "$out/before.jsonl")
+    fi
     .gpu/bench --reps "${REPS:-50}" --json "$out/ours.jsonl" ${ONLY:+--only "$ONLY"} 2>&1 | tee "$out/ours.log"
     python3 .gpu/torch_peer.py --reps "${REPS:-50}" --json "$out/torch.jsonl" 2>&1 | tee "$out/torch.log"
     python3 .gpu/torch_reductions.py --reps "${REPS:-50}" --json "$out/torch_reductions.jsonl" 2>&1 |
         tee "$out/torch_reductions.log"
-    python3 .gpu/bench_report.py "$out/ours.jsonl" "$out/torch.jsonl" "$out/torch_reductions.jsonl" |
-        tee "$out/report.md"
+    python3 .gpu/torch_narrow.py --reps "${REPS:-50}" --json "$out/torch_narrow.jsonl" 2>&1 |
+        tee "$out/torch_narrow.log"
+    python3 .gpu/bench_report.py "${before[@]}" "$out/ours.jsonl" "$out/torch.jsonl" \
+        "$out/torch_reductions.jsonl" "$out/torch_narrow.jsonl" | tee "$out/report.md"
     ;;
 *)
     echo "usage: $0 build|run" >&2
