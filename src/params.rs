@@ -216,7 +216,7 @@ mod tests {
                     "StridedCopyParams",
                     rust_layout(StridedCopyParams::MEMBERS, size_of::<StridedCopyParams>()),
                 ),
-                Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } | Kernel::Gather { .. } => (
+                Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } | Kernel::Gather(_) => (
                     "IndexParams",
                     rust_layout(IndexParams::MEMBERS, size_of::<IndexParams>()),
                 ),

@@ -88,9 +88,6 @@ pub(crate) enum Access {
     WriteElements,
     /// Raw u32 words, read only (index tensors of 4- or 8-byte integers).
     ReadWords,
-    /// Pairs of u32 words, read only (index tensors of 8-byte integers): one 8-byte load a
-    /// value. The header defines the `ReadWords` accessors on them.
-    ReadPairs,
     /// `atomic<u32>` words (status reports, last-wins claims, reduction lists).
     AtomicWords,
     /// Elements of the kernel's unit, read and combined: `load_<name>`, `store_<name>`, and
@@ -163,10 +160,7 @@ pub(crate) struct Binding {
 
 impl Binding {
     pub fn read_only(&self) -> bool {
-        matches!(
-            self.access,
-            Access::ReadElements | Access::ReadWords | Access::ReadPairs
-        )
+        matches!(self.access, Access::ReadElements | Access::ReadWords)
     }
 
     /// The bytes of one entry of the binding's WGSL array, for a kernel of `unit`.
@@ -177,7 +171,6 @@ impl Binding {
             {
                 unit.bytes()
             }
-            Access::ReadPairs => 8,
             _ => 4,
         }
     }
@@ -242,13 +235,8 @@ pub(crate) enum Kernel {
     /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
-    /// any-update pass or the two last-wins passes. `pair_indices`: the indices are 8-byte
-    /// integers, bound as pairs of words (one load a value).
-    Scatter {
-        unit: Unit,
-        last_wins: bool,
-        pair_indices: bool,
-    },
+    /// any-update pass or the two last-wins passes.
+    Scatter { unit: Unit, last_wins: bool },
     /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
     /// into their targets. The arithmetic depends on the data type, not just its width.
     /// `in_order`: the link and fold passes (exact order; 8-byte elements always), else one
@@ -258,9 +246,8 @@ pub(crate) enum Kernel {
         reduction: Reduction,
         in_order: bool,
     },
-    /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND (`pair_indices` as for
-    /// `Scatter`).
-    Gather { unit: Unit, pair_indices: bool },
+    /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
+    Gather(Unit),
 }
 
 /// A part of a family's shader that only some variants keep, between the lines
@@ -445,25 +432,6 @@ const GATHER_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::WriteElements),
     binding(Role::Status, Access::AtomicWords),
 ];
-const SCATTER_PAIR_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadPairs),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-const GATHER_PAIR_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Indices, Access::ReadPairs),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-const SCATTER_LAST_WINS_PAIR_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadPairs),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Winners, Access::AtomicWords),
-];
 const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
@@ -503,16 +471,10 @@ impl Kernel {
     pub fn all() -> Vec<Kernel> {
         let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
         for unit in Unit::ALL {
-            for pair_indices in [false, true] {
-                for last_wins in [false, true] {
-                    all.push(Kernel::Scatter {
-                        unit,
-                        last_wins,
-                        pair_indices,
-                    });
-                }
-                all.push(Kernel::Gather { unit, pair_indices });
+            for last_wins in [false, true] {
+                all.push(Kernel::Scatter { unit, last_wins });
             }
+            all.push(Kernel::Gather(unit));
         }
         for data_type in DataType::ALL {
             for reduction in REDUCTIONS {
@@ -532,9 +494,7 @@ impl Kernel {
 
     pub fn unit(self) -> Unit {
         match self {
-            Kernel::StridedCopy(unit)
-            | Kernel::Scatter { unit, .. }
-            | Kernel::Gather { unit, .. } => unit,
+            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } | Kernel::Gather(unit) => unit,
             Kernel::ScatterReduce { data_type, .. } => Unit::from_bytes(data_type.size_in_bytes()),
         }
     }
@@ -543,7 +503,7 @@ impl Kernel {
         match self {
             Kernel::StridedCopy(_) => Family::StridedCopy,
             Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } => Family::Scatter,
-            Kernel::Gather { .. } => Family::Gather,
+            Kernel::Gather(_) => Family::Gather,
         }
     }
 
@@ -554,20 +514,18 @@ impl Kernel {
         Section::ALL
             .into_iter()
             .filter(|section| match section {
-                Section::AnyUpdate => matches!(
-                    self,
-                    Kernel::Scatter {
+                Section::AnyUpdate => {
+                    self == Kernel::Scatter {
+                        unit,
                         last_wins: false,
-                        ..
                     }
-                ),
-                Section::LastWins => matches!(
-                    self,
-                    Kernel::Scatter {
+                }
+                Section::LastWins => {
+                    self == Kernel::Scatter {
+                        unit,
                         last_wins: true,
-                        ..
                     }
-                ),
+                }
                 Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
                 Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
                 Section::Reduce => matches!(
@@ -602,37 +560,16 @@ impl Kernel {
         match self {
             Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
             Kernel::Scatter {
-                last_wins: false,
-                pair_indices: false,
-                ..
+                last_wins: false, ..
             } => SCATTER_BINDINGS,
             Kernel::Scatter {
-                last_wins: false,
-                pair_indices: true,
-                ..
-            } => SCATTER_PAIR_BINDINGS,
-            Kernel::Scatter {
-                last_wins: true,
-                pair_indices: false,
-                ..
+                last_wins: true, ..
             } => SCATTER_LAST_WINS_BINDINGS,
-            Kernel::Scatter {
-                last_wins: true,
-                pair_indices: true,
-                ..
-            } => SCATTER_LAST_WINS_PAIR_BINDINGS,
             Kernel::ScatterReduce {
                 in_order: false, ..
             } => SCATTER_REDUCE_BINDINGS,
             Kernel::ScatterReduce { in_order: true, .. } => SCATTER_IN_ORDER_REDUCE_BINDINGS,
-            Kernel::Gather {
-                pair_indices: false,
-                ..
-            } => GATHER_BINDINGS,
-            Kernel::Gather {
-                pair_indices: true,
-                ..
-            } => GATHER_PAIR_BINDINGS,
+            Kernel::Gather(_) => GATHER_BINDINGS,
         }
     }
 
@@ -680,7 +617,7 @@ impl Kernel {
             Kernel::ScatterReduce { in_order: true, .. } => {
                 "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
             }
-            Kernel::Gather { .. } => "the gather kernel's bindings",
+            Kernel::Gather(_) => "the gather kernel's bindings",
         }
     }
 
@@ -882,7 +819,6 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
         Access::WriteElements if sub_word => ("u32", "atomic<u32>", "read_write"),
         Access::WriteElements => (unit.wgsl_type(), unit.wgsl_type(), "read_write"),
         Access::ReadWords => ("u32", "u32", "read"),
-        Access::ReadPairs => ("vec2<u32>", "vec2<u32>", "read"),
         Access::AtomicWords => ("u32", "atomic<u32>", "read_write"),
         Access::ReduceElements if unit == Unit::DoubleWord => {
             ("vec2<u32>", "vec2<u32>", "read_write")
@@ -1014,20 +950,6 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
                 site("w", "value = {a}[{i}];"),
                 owns("w", &shift),
                 owns("p", &format!("{shift} - 1u")),
-            );
-        }
-        Access::ReadPairs => {
-            // An entry is a pair: a word is half of one.
-            text += &format!(
-                "fn load_{name}_pair(p: u32) -> vec2<u32> {{\n    var value: vec2<u32>;\n{}    return value;\n}}\n\
-                 fn load_{name}_word(w: u32) -> u32 {{\n    \
-                     let pair = load_{name}_pair(w >> 1u);\n    \
-                     return select(pair.x, pair.y, (w & 1u) != 0u);\n}}\n\
-                 fn owns_{name}(w: u32) -> bool {{\n{}}}\n\
-                 fn owns_{name}_pair(p: u32) -> bool {{\n{}}}\n",
-                site("p", "value = {a}[{i}];"),
-                owns("(w >> 1u)", &shift),
-                owns("p", &shift),
             );
         }
         Access::AtomicWords => {

@@ -539,10 +539,7 @@ fn gather(
 ) -> Lowered {
     let map = optimised(&original, device);
     let report = original.report(&map, output_sizes, positions, tuples);
-    let kernel = Kernel::Gather {
-        unit: map.unit(),
-        pair_indices: map.index_type.size_in_bytes() == 8,
-    };
+    let kernel = Kernel::Gather(map.unit());
     let words_fit = map.element_bytes < 4 && map.dense_rows_fill_words();
     let entries = EntriesByRowShape {
         words: Entry::GatherWords,

@@ -548,7 +548,6 @@ fn scatter(
         Kernel::Scatter {
             unit: map.unit(),
             last_wins: in_order,
-            pair_indices: map.index_type.size_in_bytes() == 8,
         }
     };
     let mut steps = vec![Step::Clear(Role::Status)];
