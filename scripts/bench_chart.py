@@ -35,7 +35,7 @@ def main():
     scale_top = 500 * (int(top // 500) + 1)
 
     # Layout: one group of two bars a workload, labels rotated under the axis.
-    left, right, top_margin, bottom = 70, 20, 50, 190
+    left, right, top_margin, bottom = 70, 70, 50, 190
     group, bar = 44, 16
     width = max(760, left + right + group * len(names))
     height = 420
