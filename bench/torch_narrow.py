@@ -21,29 +21,12 @@ scatter_elements_rows).
 | gather_elements_rows_f16_odd | the same in float16 | | | |
 """
 import argparse
-import json
 
 import torch
 
+from torch_timing import Results, gpu_median_ms
+
 N, K, C = 8192, 4096, 4097
-
-
-def gpu_median_ms(run, reps, warm_up=5):
-    """Median milliseconds of `run` between two CUDA events, one run at a time."""
-    for _ in range(warm_up):
-        run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
 
 
 def main():
@@ -54,13 +37,8 @@ def main():
     cuda = torch.device("cuda")
     gen = torch.Generator(device=cuda)
     gen.manual_seed(3)
-    results = []
-
-    def record(workload, ms, nbytes):
-        gbps = nbytes / (ms * 1e-3) / 1e9
-        results.append({"workload": workload, "ms": ms, "bytes": nbytes, "GBps": gbps,
-                        "impl": "torch-cuda"})
-        print(f"{workload:32s} {ms:10.4f} ms {gbps:10.1f} GB/s", flush=True)
+    results = Results()
+    record = results.record
 
     p = torch.randperm(N, device=cuda, generator=gen)[:K]
     idx = p.view(K, 1).expand(K, C).contiguous()
@@ -85,10 +63,7 @@ def main():
                2 * K * C * width + K * C * 8)
         del a, upd, out, gathered
 
-    if args.json:
-        with open(args.json, "w") as out_file:
-            out_file.writelines(json.dumps(r) + "\n" for r in results)
-    print(f"device: {torch.cuda.get_device_name(0)} torch {torch.__version__}")
+    results.write(args.json)
 
 
 if __name__ == "__main__":

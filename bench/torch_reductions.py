@@ -26,27 +26,10 @@ Our benchmark also runs each in DuplicateMode::InOrder as `<name>_in_order`; PyT
 in-order variant, so this script has no row for those.
 """
 import argparse
-import json
 
 import torch
 
-
-def gpu_median_ms(run, reps, warm_up=5):
-    """Median milliseconds of `run` between two CUDA events, one run at a time."""
-    for _ in range(warm_up):
-        run()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        run()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
+from torch_timing import Results, gpu_median_ms
 
 
 def reduction_bytes(inp, upd, idx):
@@ -63,13 +46,8 @@ def main():
     cuda = torch.device("cuda")
     gen = torch.Generator(device=cuda)
     gen.manual_seed(2)
-    results = []
-
-    def record(workload, ms, nbytes):
-        gbps = nbytes / (ms * 1e-3) / 1e9
-        results.append({"workload": workload, "ms": ms, "bytes": nbytes, "GBps": gbps,
-                        "impl": "torch-cuda"})
-        print(f"{workload:28s} {ms:10.4f} ms {gbps:10.1f} GB/s", flush=True)
+    results = Results()
+    record = results.record
 
     def uniform(*shape):
         return torch.rand(*shape, device=cuda, generator=gen)
@@ -123,10 +101,7 @@ def main():
     record("scatter_max_i32", gpu_median_ms(max_i32, args.reps),
            reduction_bytes(grid, grid_updates, picks))
 
-    if args.json:
-        with open(args.json, "w") as out:
-            out.writelines(json.dumps(r) + "\n" for r in results)
-    print(f"device: {torch.cuda.get_device_name(0)} torch {torch.__version__}")
+    results.write(args.json)
 
 
 if __name__ == "__main__":

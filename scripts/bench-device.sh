@@ -30,6 +30,7 @@ build)
     cp ../shared/bench/torch_peer.py .gpu/torch_peer.py
     cp bench/torch_reductions.py .gpu/torch_reductions.py
     cp bench/torch_narrow.py .gpu/torch_narrow.py
+    cp bench/torch_timing.py .gpu/torch_timing.py
     cp scripts/bench_report.py .gpu/bench_report.py
     ls -la .gl .gpu
     ;;

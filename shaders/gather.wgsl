@@ -129,11 +129,8 @@ fn gather_words(
     store_output_word(base.dense / ELEMENTS_PER_WORD, word);
 }
 
-// 1- and 2-byte elements, output packed but its rows not whole words (odd row lengths):
-// SPAN_WORDS whole output words a thread, their elements located one by one (a word may span
-// two rows).
-const SPAN_UNITS: u32 = SPAN_WORDS * ELEMENTS_PER_WORD;
-
+// 1- and 2-byte elements, output packed but its rows not whole words (odd row lengths): a
+// whole output word a thread, its elements located one by one (a word may span two rows).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_spans(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -141,35 +138,27 @@ fn gather_spans(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    let first = t * SPAN_UNITS;
+    let first = t * ELEMENTS_PER_WORD;
     if first >= params.count {
         return;
     }
-    let count = min(SPAN_UNITS, params.count - first);
+    let count = min(ELEMENTS_PER_WORD, params.count - first);
     let base = locate_base(first);
     let inner = first % size_at(params.rank - 1u);
-    var words: array<u32, SPAN_WORDS>;
+    var word = 0u;
     for (var e = 0u; e < count; e += 1u) {
         let at = apply_index(locate_along(base, inner, first, e));
         if at.bad_component != IN_RANGE {
             report_out_of_range(first + e);
         } else {
-            words[e / ELEMENTS_PER_WORD] |=
-                load_input(at.indexed) << ((e % ELEMENTS_PER_WORD) * ELEMENT_BITS);
+            word |= load_input(at.indexed) << (e * ELEMENT_BITS);
         }
     }
-    for (var k = 0u; k * ELEMENTS_PER_WORD < count; k += 1u) {
-        let elements = count - k * ELEMENTS_PER_WORD;
-        if elements >= ELEMENTS_PER_WORD {
-            store_output_word(t * SPAN_WORDS + k, words[k]);
-        } else {
-            // The tensor's last word: the bytes past its end are not the operator's.
-            store_output_bits(
-                t * SPAN_WORDS + k,
-                ~(0xffffffffu << (elements * ELEMENT_BITS)),
-                words[k],
-            );
-        }
+    if count == ELEMENTS_PER_WORD {
+        store_output_word(t, word);
+    } else {
+        // The tensor's last word: the bytes past its end are not the operator's.
+        store_output_bits(t, ~(0xffffffffu << (count * ELEMENT_BITS)), word);
     }
 }
 // @sub-word-end

@@ -233,27 +233,22 @@ impl CompiledOperator {
                 groups
             }
         };
-        // The steps whose run is copied by command (outside the compute pass).
-        let by_command: Vec<bool> = self
-            .steps
-            .iter()
-            .map(|step| match step {
-                CompiledStep::Dispatch {
-                    contiguous: Some(run),
-                    ..
-                } => inputs
-                    .first()
-                    .is_some_and(|input| copyable(run, input, &output)),
-                _ => false,
-            })
-            .collect();
+        // The run a step copies by command (outside the compute pass), if it does.
+        let input = inputs.first();
+        let by_command = |step: &CompiledStep| match step {
+            CompiledStep::Dispatch {
+                contiguous: Some(run),
+                ..
+            } if input.is_some_and(|input| copyable(run, input, &output)) => Some(*run),
+            _ => None,
+        };
         for step in &self.steps {
             if let CompiledStep::Clear(role) = step {
                 encoder.clear_buffer(bound(*role)?.buffer, 0, None);
             }
         }
         let mut timestamp_writes = timestamp_writes;
-        if by_command.contains(&true) {
+        if self.steps.iter().any(|step| by_command(step).is_some()) {
             // The pass's timestamps must bracket the copies too: the beginning one goes to an
             // empty pass before them.
             if let Some(writes) = &mut timestamp_writes
@@ -269,17 +264,10 @@ impl CompiledOperator {
                 });
                 writes.beginning_of_pass_write_index = None;
             }
-            for (step, &copy) in self.steps.iter().zip(&by_command) {
-                if let (
-                    CompiledStep::Dispatch {
-                        contiguous: Some(run),
-                        skip_in_place,
-                        ..
-                    },
-                    true,
-                ) = (step, copy)
+            for step in &self.steps {
+                if let (Some(run), Some(input)) = (by_command(step), input)
+                    && let CompiledStep::Dispatch { skip_in_place, .. } = step
                     && !(*skip_in_place && in_place)
-                    && let Some(input) = inputs.first()
                 {
                     encoder.copy_buffer_to_buffer(
                         input.buffer,
@@ -301,9 +289,8 @@ impl CompiledOperator {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
-        for ((step, step_groups), &copied) in self.steps.iter().zip(groups.iter()).zip(&by_command)
-        {
-            if copied {
+        for (step, step_groups) in self.steps.iter().zip(groups.iter()) {
+            if by_command(step).is_some() {
                 continue;
             }
             if let CompiledStep::Dispatch {

@@ -290,11 +290,6 @@ impl Section {
     }
 }
 
-/// Words of 1- and 2-byte elements a thread of `scatter_spans` and `gather_spans` moves.
-/// One: on an H100, two words a thread made rows of 4097 int8 scatter 1.5x slower and gather
-/// 1.15x slower (more index loads and registers a thread), Float16 within 3 %.
-pub(crate) const SPAN_WORDS: u32 = 1;
-
 /// The three shader families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Family {
@@ -668,7 +663,7 @@ impl Kernel {
         if unit.is_sub_word() {
             let bits = unit.bytes() * 8;
             header += &format!(
-                "const ELEMENT_BITS: u32 = {bits}u;\nconst ELEMENTS_PER_WORD: u32 = {}u;\nconst ELEMENT_MASK: u32 = {:#x}u;\nconst SPAN_WORDS: u32 = {SPAN_WORDS}u;\n",
+                "const ELEMENT_BITS: u32 = {bits}u;\nconst ELEMENTS_PER_WORD: u32 = {}u;\nconst ELEMENT_MASK: u32 = {:#x}u;\n",
                 32 / bits,
                 (1u64 << bits) - 1,
             );

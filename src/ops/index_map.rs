@@ -14,7 +14,7 @@ use super::strided_copy::merge_dimensions;
 use super::{DeviceFacts, IndexReport, Step};
 use crate::dispatch::Grid;
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
-use crate::shaders::{Entry, Kernel, SPAN_WORDS, Unit};
+use crate::shaders::{Entry, Kernel, Unit};
 use crate::tensor::DataType;
 
 /// A family's entry points for each row shape (see [`IndexMap::grouping`]).
@@ -143,13 +143,13 @@ impl IndexMap {
         true
     }
 
-    /// The grouping of `entry` for 1- and 2-byte units whose rows do not fill whole words:
-    /// `SPAN_WORDS` words' worth of neighbouring units a thread, located one by one (the last
-    /// thread may have fewer). `None` for wider units, or where the device asks for one unit a thread.
+    /// The grouping of `entry` for 1- and 2-byte units whose rows do not fill whole words: a
+    /// word's worth of neighbouring units a thread, located one by one (the last thread may
+    /// have fewer). `None` for wider units, or where the device asks for one unit a thread.
     pub fn spans(&self, entry: Entry, device: &DeviceFacts) -> Option<Grouping> {
         (self.element_bytes < 4 && !device.per_element).then_some(Grouping {
             entry,
-            units_per_thread: SPAN_WORDS * 4 / self.element_bytes,
+            units_per_thread: 4 / self.element_bytes,
             group_units: 1,
         })
     }
