@@ -2,11 +2,13 @@
 // NUMBER_KIND and NUMBER_BITS held in the low bits of a (low, high) word pair. The header
 // defines REDUCTION, NUMBER_KIND, NUMBER_BITS, NUMBER_MASK and NUMBER_SHIFT.
 //
-// Everything is integer arithmetic, so every adapter gives the same bits: WGSL lets float
+// Integer arithmetic on bit patterns, so every adapter gives the same bits: WGSL lets float
 // operations flush subnormals and assume no NaN or infinity, and has no f64 at all. Floats
 // are IEEE with round to nearest even, emulated on u32 words: Float64 as binary64 on word
 // pairs, Float32 as binary32 on one word, and Float16 widened exactly to binary32, computed
-// there and rounded again to binary16, as the semantics ask (each step in f32).
+// there and rounded again to binary16, as the semantics ask (each step in f32). The one
+// exception, binary32_step: an f32 `+` or `*` of normal numbers with a normal result, which
+// WGSL's correctly rounded f32 gives exactly as IEEE does.
 
 const ADD: u32 = 1u;
 const MUL: u32 = 2u;
@@ -572,20 +574,68 @@ fn combine_floats(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
         }
         return mul_binary64(current, update);
     }
+    if NUMBER_BITS == 32u {
+        return vec2<u32>(binary32_step(current.x, update.x), 0u);
+    }
     // Float16 widens exactly to binary32; the binary32 result is rounded again to binary16,
     // as each step is computed in f32.
-    let a = convert_narrow(current.x, f, BINARY32);
-    let b = convert_narrow(update.x, f, BINARY32);
-    var single: u32;
+    let a = widen_half(current.x);
+    let b = widen_half(update.x);
+    return vec2<u32>(narrow_single(binary32_step(a, b)), 0u);
+}
+
+// ---- The hardware's binary32, where IEEE leaves it no choice ----
+// WGSL requires f32 `+` and `*` correctly rounded, but lets an implementation flush
+// subnormals and assume there are no infinities or NaNs. Where both operands and the result
+// are normal numbers (the result at least 2^-125, so that no rounding near the subnormal
+// range is left to the hardware) none of that can apply, and the hardware's result is
+// IEEE's: one instruction instead of about sixty. Everything else takes the integer path.
+
+// Exponent field in [lowest, 254]: a normal number no smaller than 2^(lowest - 127).
+fn binary32_normal_from(bits: u32, lowest: u32) -> bool {
+    return ((bits >> 23u) & 0xffu) - lowest < 255u - lowest;
+}
+
+// current op update (REDUCTION Add or Mul) in binary32, NaN operands already handled.
+fn binary32_step(a: u32, b: u32) -> u32 {
+    if binary32_normal_from(a, 1u) && binary32_normal_from(b, 1u) {
+        var fast: f32;
+        if REDUCTION == ADD {
+            fast = bitcast<f32>(a) + bitcast<f32>(b);
+        } else {
+            fast = bitcast<f32>(a) * bitcast<f32>(b);
+        }
+        let bits = bitcast<u32>(fast);
+        if binary32_normal_from(bits, 2u) {
+            return bits;
+        }
+    }
     if REDUCTION == ADD {
-        single = add_binary32(a, b);
-    } else {
-        single = mul_binary32(a, b);
+        return add_binary32(a, b);
     }
-    if NUMBER_BITS == 32u {
-        return vec2<u32>(single, 0u);
+    return mul_binary32(a, b);
+}
+
+// Binary16 bits widened to binary32 (exact): bit moves for normal numbers.
+fn widen_half(bits: u32) -> u32 {
+    let field = (bits >> 10u) & 0x1fu;
+    if field - 1u < 30u {
+        return ((bits & 0x8000u) << 16u) | ((field + 112u) << 23u) | ((bits & 0x3ffu) << 13u);
     }
-    return vec2<u32>(convert_narrow(single, BINARY32, BINARY16), 0u);
+    return convert_narrow(bits, BINARY16, BINARY32);
+}
+
+// Binary32 bits rounded to binary16 (nearest even): integer rounding of the fraction where
+// the result is a normal binary16 or overflows to infinity (the carry runs into the
+// exponent, as rounding does).
+fn narrow_single(bits: u32) -> u32 {
+    let field = (bits >> 23u) & 0xffu;
+    if field - 113u < 30u {
+        let fraction = bits & 0x7fffffu;
+        let rounded = (fraction + 0xfffu + ((fraction >> 13u) & 1u)) >> 13u;
+        return ((bits >> 16u) & 0x8000u) | (((field - 112u) << 10u) + rounded);
+    }
+    return convert_narrow(bits, BINARY32, BINARY16);
 }
 
 fn combine(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {

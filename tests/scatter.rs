@@ -1479,6 +1479,99 @@ fn float32_add_rounds_to_nearest_even_and_keeps_subnormals() {
 }
 
 #[test]
+fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
+    // The hardware's f32 `+` and `*` are used only where operands and result are normal
+    // (the result at least 2^-125); these pairs sit on either side of that line: results
+    // that tie to the smallest normal or to infinity, that cancel to zero or to subnormals,
+    // the largest finite values, operands one step below normal. Each pair is (current,
+    // update), both orders, every element meeting one update, in both modes.
+    let f32_pairs: [(u32, u32); 16] = [
+        (0x3f7f_ffff, 0x0080_0000), // (1 - 2^-24) * 2^-126: a tie, to 2^-126
+        (0x3fff_ffff, 0x0080_0000),
+        (0x2000_0000, 0x1f80_0000), // 2^-63 * 2^-64 = 2^-127: subnormal
+        (0x2080_0000, 0x2000_0000), // 2^-62 * 2^-63 = 2^-125: the first hardware result
+        (0x7f7f_ffff, 0x7300_0000), // max + half an ulp: a tie, to infinity
+        (0x7f7f_ffff, 0x72ff_ffff), // max + just under half an ulp: max
+        (0x5f80_0000, 0x5f00_0000), // 2^64 * 2^63 = 2^127
+        (0x5f80_0000, 0x5f80_0000), // 2^64 * 2^64 overflows
+        (0x0100_0000, 0x8080_0001), // 2^-125 - (2^-126 + ulp): subnormal difference
+        (0x3fc0_0000, 0xbfc0_0000), // 1.5 - 1.5 = +0
+        (0x0080_0000, 0x0080_0000), // 2^-126 + 2^-126 = 2^-125
+        (0x007f_ffff, 0x0000_0001), // subnormal + subnormal = 2^-126
+        (0x3f80_0001, 0x3f7f_ffff),
+        (0x4b80_0000, 0x3f80_0000), // 2^24 + 1: a tie, to even
+        (0xc000_0000, 0x0100_0000),
+        (0x7f00_0000, 0x4000_0000), // 2^127 * 2 overflows; 2^127 + 2 rounds to 2^127
+    ];
+    let f16_pairs: [(u16, u16); 10] = [
+        (0x7bff, 0x4c00), // 65504 + 16: a tie, to infinity
+        (0x7bff, 0x4bff),
+        (0x0400, 0x3800), // 2^-14 * 0.5: an f16 subnormal
+        (0x0400, 0x0400),
+        (0x3bff, 0x0400), // (1 - 2^-11) * 2^-14: a tie, to 2^-14
+        (0x6400, 0x3800), // 1024 + 0.5: a tie, to even
+        (0x3c01, 0x3bff),
+        (0x5bff, 0x5bff), // 255.9 * 255.9 overflows f16
+        (0x03ff, 0x0001),
+        (0xbc00, 0x3c00),
+    ];
+    let cases: [(DataType, Vec<(u32, u32)>); 2] = [
+        (DataType::Float32, f32_pairs.to_vec()),
+        (
+            DataType::Float16,
+            f16_pairs
+                .iter()
+                .map(|&(a, b)| (a as u32, b as u32))
+                .collect(),
+        ),
+    ];
+    for (data_type, pairs) in cases {
+        let width = data_type.size_in_bytes() as usize;
+        let both_orders: Vec<(u32, u32)> =
+            pairs.iter().flat_map(|&(a, b)| [(a, b), (b, a)]).collect();
+        let n = both_orders.len() as u32;
+        let bytes = |values: Vec<u32>| -> Vec<u8> {
+            values
+                .iter()
+                .flat_map(|v| v.to_le_bytes()[..width].to_vec())
+                .collect()
+        };
+        let current = bytes(both_orders.iter().map(|p| p.0).collect());
+        let updates = bytes(both_orders.iter().map(|p| p.1).collect());
+        let indices = u32_bytes(&(0..n).collect::<Vec<_>>());
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                let desc = OperatorDesc::ScatterElements(
+                    ScatterElementsDesc::new(
+                        TensorDesc::new(data_type, &[n]),
+                        TensorDesc::new(DataType::UInt32, &[n]),
+                        TensorDesc::new(data_type, &[n]),
+                        TensorDesc::new(data_type, &[n]),
+                        0,
+                    )
+                    .with_reduction(reduction)
+                    .with_duplicates(duplicates),
+                );
+                let inputs = [current.clone(), indices.clone(), updates.clone()];
+                let expected = check_against_reference(&desc, &inputs);
+                // The reference itself, on the two ties worked out by hand above.
+                let element = |k: usize| {
+                    let mut word = [0u8; 4];
+                    word[..width].copy_from_slice(&expected[k * width..(k + 1) * width]);
+                    u32::from_le_bytes(word)
+                };
+                match (data_type, reduction) {
+                    (DataType::Float32, Reduction::Mul) => assert_eq!(element(0), 0x0080_0000),
+                    (DataType::Float32, Reduction::Add) => assert_eq!(element(8), 0x7f80_0000),
+                    (DataType::Float16, Reduction::Add) => assert_eq!(element(0), 0x7c00),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn float16_add_rounds_each_step_in_f32_then_to_f16() {
     use half::f16;
     // 2048 + 1 is a tie in f16 (ulp 2 there): even, 2048. Then + 1 again: 2048 again (in
