@@ -41,7 +41,9 @@ pub enum DuplicateMode {
     /// update) and a pass sorting and folding each list. Where rows of units share one index
     /// tuple and land on aligned blocks of the output (ScatterND's rows), lists link rows:
     /// 4 bytes per row of updates and per block of the output, and a fold as fast as the
-    /// default mode's.
+    /// default mode's. Integer reductions of 1- to 4-byte elements cost nothing extra: their
+    /// bits do not depend on the order (wrap-around Add and Mul, Min and Max), so they take
+    /// the default mode's path and give the in-order result.
     InOrder,
 }
 
@@ -523,9 +525,13 @@ fn scatter(
         optimised(&original, device)
     };
     let report = original.report(&map, &updates.sizes, positions, tuples);
+    // Integer Add and Mul wrap around, and Min and Max of integers pick a value, not one of
+    // several equal bit patterns: every order gives the in-order result's bits, so an
+    // in-order integer reduction takes the any-order path.
+    let order_free = reducing && !input.data_type.is_float();
     // Plain 8-byte stores are two words that another thread's may interleave with, and
     // there are no 64-bit atomics: 8-byte elements always go in order.
-    let in_order = duplicates == DuplicateMode::InOrder || element_bytes == 8;
+    let in_order = (duplicates == DuplicateMode::InOrder && !order_free) || element_bytes == 8;
     // Slices of units sharing one index tuple (ScatterND's rows) can be linked as slices:
     // in order always; in any order too where they are wide (little scratch: one head a
     // block), which beats a compare-exchange an update and gives the in-order result (every
