@@ -21,6 +21,7 @@ read-modify-write of each target is not counted extra).
 | scatter_add_rows | ScatterND, Add (an embedding's gradient) | f32 table [65536, 512]; indices [131072, 1] uniform in 0..65536 (repeated rows); updates [131072, 512] | `out.index_add_(0, idx, upd)` | 2 x table + updates + indices |
 | scatter_add_heavy | ScatterElements axis 0, Add | f32 input [1024]; indices [4194304] over 16 distinct targets; updates [4194304] | `out.scatter_add_(0, idx, upd)` | 2 x input + updates + indices |
 | scatter_max_i32 | ScatterElements axis 0, Max | i32 input [4096, 4096]; indices [4096, 4096] uniform in 0..4096; updates i32 [4096, 4096] | `out.scatter_reduce_(0, idx, upd, "amax", include_self=True)` | 2 x input + updates + indices |
+| scatter_max_f32 | ScatterElements axis 0, Max | as scatter_max_i32 with f32 input and updates | as scatter_max_i32 | same |
 
 Our benchmark also runs each in DuplicateMode::InOrder as `<name>_in_order`; PyTorch has no
 in-order variant, so this script has no row for those.
@@ -100,6 +101,19 @@ def main():
 
     record("scatter_max_i32", gpu_median_ms(max_i32, args.reps),
            reduction_bytes(grid, grid_updates, picks))
+    del grid, grid_updates, grid_out
+
+    # scatter_max_f32: the same on Float32 values (the same indices).
+    floats = uniform(4096, 4096)
+    float_updates = uniform(4096, 4096)
+    floats_out = torch.empty_like(floats)
+
+    def max_f32():
+        floats_out.copy_(floats)
+        floats_out.scatter_reduce_(0, picks, float_updates, reduce="amax", include_self=True)
+
+    record("scatter_max_f32", gpu_median_ms(max_f32, args.reps),
+           reduction_bytes(floats, float_updates, picks))
 
     results.write(args.json)
 

@@ -789,6 +789,37 @@ const REDUCTIONS: &[(&str, Prepare)] = &[
         ];
         prepared
     }),
+    // The same pattern on Float32: in order, floats go through the ordered lists (integers
+    // need not: their bits do not depend on the order).
+    ("scatter_max_f32", |d| {
+        let (rows, columns) = (d.s(4096), 4096u32);
+        let elements = rows as usize * columns as usize;
+        let input = unit_floats(&mut d.rng, elements);
+        let ids: Vec<i64> = (0..elements)
+            .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
+            .collect();
+        let updates = unit_floats(&mut d.rng, elements);
+        let desc = ScatterElementsDesc::new(
+            f32_tensor(&[rows, columns]),
+            TensorDesc::new(DataType::Int64, &[rows, columns]),
+            f32_tensor(&[rows, columns]),
+            f32_tensor(&[rows, columns]),
+            0,
+        )
+        .with_reduction(Reduction::Max);
+        let bytes = reduction_bytes(
+            elements as u64 * 4,
+            elements as u64 * 4,
+            elements as u64 * 8,
+        );
+        let mut prepared = Prepared::new(desc.into(), &[], bytes);
+        prepared.inputs = vec![
+            ("max_f32_input", Cow::Owned(input)),
+            ("max_f32_ids", Cow::Owned(int64s(&ids))),
+            ("max_f32_updates", Cow::Owned(updates)),
+        ];
+        prepared
+    }),
 ];
 
 /// The bytes a scatter reduction moves, as `REDUCTIONS` counts them: the `output = input` copy

@@ -29,6 +29,7 @@ TARGETS = {
     "gather_elements_rows_i8_odd": 1.0, "gather_elements_rows_f16_odd": 1.0,
     # Scatter reductions (bench/torch_reductions.py), default DuplicateMode::AnyUpdate.
     "scatter_add_rows": 1.0, "scatter_add_heavy": 1.0, "scatter_max_i32": 1.0,
+    "scatter_max_f32": 1.0,
 }
 
 # Where PyTorch itself runs so close to the copy roof that the ratio target would pass the
