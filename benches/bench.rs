@@ -758,69 +758,65 @@ const REDUCTIONS: &[(&str, Prepare)] = &[
         ];
         prepared
     }),
+    // Random bytes are random Int32 values over the whole range.
     ("scatter_max_i32", |d| {
-        let (rows, columns) = (d.s(4096), 4096u32);
-        let elements = rows as usize * columns as usize;
-        // Random bytes are random Int32 values over the whole range.
-        let input = d.rng.bytes(elements * 4);
-        let ids: Vec<i64> = (0..elements)
-            .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
-            .collect();
-        let updates = d.rng.bytes(elements * 4);
-        let i32_tensor = |sizes: &[u32]| TensorDesc::new(DataType::Int32, sizes);
-        let desc = ScatterElementsDesc::new(
-            i32_tensor(&[rows, columns]),
-            TensorDesc::new(DataType::Int64, &[rows, columns]),
-            i32_tensor(&[rows, columns]),
-            i32_tensor(&[rows, columns]),
-            0,
+        max_rows(
+            d,
+            DataType::Int32,
+            |rng, n| rng.bytes(n * 4),
+            ["max_i32_input", "max_i32_ids", "max_i32_updates"],
         )
-        .with_reduction(Reduction::Max);
-        let bytes = reduction_bytes(
-            elements as u64 * 4,
-            elements as u64 * 4,
-            elements as u64 * 8,
-        );
-        let mut prepared = Prepared::new(desc.into(), &[], bytes);
-        prepared.inputs = vec![
-            ("max_i32_input", Cow::Owned(input)),
-            ("max_i32_ids", Cow::Owned(int64s(&ids))),
-            ("max_i32_updates", Cow::Owned(updates)),
-        ];
-        prepared
     }),
     // The same pattern on Float32: in order, floats go through the ordered lists (integers
     // need not: their bits do not depend on the order).
     ("scatter_max_f32", |d| {
-        let (rows, columns) = (d.s(4096), 4096u32);
-        let elements = rows as usize * columns as usize;
-        let input = unit_floats(&mut d.rng, elements);
-        let ids: Vec<i64> = (0..elements)
-            .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
-            .collect();
-        let updates = unit_floats(&mut d.rng, elements);
-        let desc = ScatterElementsDesc::new(
-            f32_tensor(&[rows, columns]),
-            TensorDesc::new(DataType::Int64, &[rows, columns]),
-            f32_tensor(&[rows, columns]),
-            f32_tensor(&[rows, columns]),
-            0,
+        max_rows(
+            d,
+            DataType::Float32,
+            unit_floats,
+            ["max_f32_input", "max_f32_ids", "max_f32_updates"],
         )
-        .with_reduction(Reduction::Max);
-        let bytes = reduction_bytes(
-            elements as u64 * 4,
-            elements as u64 * 4,
-            elements as u64 * 8,
-        );
-        let mut prepared = Prepared::new(desc.into(), &[], bytes);
-        prepared.inputs = vec![
-            ("max_f32_input", Cow::Owned(input)),
-            ("max_f32_ids", Cow::Owned(int64s(&ids))),
-            ("max_f32_updates", Cow::Owned(updates)),
-        ];
-        prepared
     }),
 ];
+
+/// ScatterElements Max along axis 0 of a [4096, 4096] tensor of 4-byte `data_type` values
+/// (`values` draws n of them as bytes), indices uniform in 0..4096: the `scatter_max_*`
+/// workloads, their inputs named `names`.
+fn max_rows<'a>(
+    d: &mut Data,
+    data_type: DataType,
+    values: fn(&mut Rng, usize) -> Vec<u8>,
+    names: [&'static str; 3],
+) -> Prepared<'a> {
+    let (rows, columns) = (d.s(4096), 4096u32);
+    let elements = rows as usize * columns as usize;
+    let input = values(&mut d.rng, elements);
+    let ids: Vec<i64> = (0..elements)
+        .map(|_| d.rng.range(0, rows as u64 - 1) as i64)
+        .collect();
+    let updates = values(&mut d.rng, elements);
+    let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
+    let desc = ScatterElementsDesc::new(
+        tensor(&[rows, columns]),
+        TensorDesc::new(DataType::Int64, &[rows, columns]),
+        tensor(&[rows, columns]),
+        tensor(&[rows, columns]),
+        0,
+    )
+    .with_reduction(Reduction::Max);
+    let bytes = reduction_bytes(
+        elements as u64 * 4,
+        elements as u64 * 4,
+        elements as u64 * 8,
+    );
+    let mut prepared = Prepared::new(desc.into(), &[], bytes);
+    prepared.inputs = vec![
+        (names[0], Cow::Owned(input)),
+        (names[1], Cow::Owned(int64s(&ids))),
+        (names[2], Cow::Owned(updates)),
+    ];
+    prepared
+}
 
 /// The bytes a scatter reduction moves, as `REDUCTIONS` counts them: the `output = input` copy
 /// (one read and one write of the input), the updates and the indices each read once.

@@ -1478,6 +1478,26 @@ fn float32_add_rounds_to_nearest_even_and_keeps_subnormals() {
     assert_eq!(got, [0x4040_0002, 0x0000_0000]);
 }
 
+/// ScatterElements of `n` updates into `n` elements of a 1-D tensor with UInt32 indices (the
+/// tests below make them a permutation: each element meets one update).
+fn reduction_one_update_each(
+    data_type: DataType,
+    n: u32,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+) -> OperatorDesc {
+    ScatterElementsDesc::new(
+        TensorDesc::new(data_type, &[n]),
+        TensorDesc::new(DataType::UInt32, &[n]),
+        TensorDesc::new(data_type, &[n]),
+        TensorDesc::new(data_type, &[n]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+    .into()
+}
+
 #[test]
 fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
     // The hardware's f32 `+` and `*` are used only where operands and result are normal
@@ -1541,17 +1561,7 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
         let indices = u32_bytes(&(0..n).collect::<Vec<_>>());
         for reduction in [Reduction::Add, Reduction::Mul] {
             for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-                let desc = OperatorDesc::ScatterElements(
-                    ScatterElementsDesc::new(
-                        TensorDesc::new(data_type, &[n]),
-                        TensorDesc::new(DataType::UInt32, &[n]),
-                        TensorDesc::new(data_type, &[n]),
-                        TensorDesc::new(data_type, &[n]),
-                        0,
-                    )
-                    .with_reduction(reduction)
-                    .with_duplicates(duplicates),
-                );
+                let desc = reduction_one_update_each(data_type, n, reduction, duplicates);
                 let inputs = [current.clone(), indices.clone(), updates.clone()];
                 let expected = check_against_reference(&desc, &inputs);
                 // The reference itself, on the two ties worked out by hand above.
@@ -1746,17 +1756,7 @@ fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
             for values in [Values::Bits, Values::Numbers] {
                 for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
                     let n = 4096;
-                    let desc = OperatorDesc::ScatterElements(
-                        ScatterElementsDesc::new(
-                            TensorDesc::new(data_type, &[n]),
-                            TensorDesc::new(DataType::UInt32, &[n]),
-                            TensorDesc::new(data_type, &[n]),
-                            TensorDesc::new(data_type, &[n]),
-                            0,
-                        )
-                        .with_reduction(reduction)
-                        .with_duplicates(duplicates),
-                    );
+                    let desc = reduction_one_update_each(data_type, n, reduction, duplicates);
                     let mut inputs = common::random_inputs(&mut rng, &desc);
                     let mut targets: Vec<u32> = (0..n).collect();
                     rng.shuffle(&mut targets);
