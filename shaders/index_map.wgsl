@@ -24,6 +24,12 @@ struct IndexParams {
     slices: u32,
     // The trailing dimensions a slice spans.
     slice_rank: u32,
+    // In-order reductions sorted by target: the updates sorted, the output units, the radix
+    // pass's shift (past the last pass: which array holds the result) and its tiles.
+    sort_count: u32,
+    sort_units: u32,
+    radix_shift: u32,
+    radix_tiles: u32,
     padding: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,

@@ -307,6 +307,7 @@ impl Context {
         let mut facts = DeviceFacts {
             unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
             workgroup_size: self.workgroup_size,
+            max_binding_bytes: limits.max_storage_buffer_binding_size,
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
             per_element: false,
         };

@@ -119,6 +119,14 @@ parameters! {
         slices: u32,
         /// The trailing dimensions a slice spans.
         slice_rank: u32,
+        /// In-order reductions sorted by target (`sort_keys` .. `fold_long_runs`): the
+        /// updates sorted, the output units (targets), the radix pass's shift (its digit
+        /// times `RADIX_BITS`; past the last pass, which array holds the result), and the
+        /// pass's tiles of `RADIX_TILE` updates.
+        sort_count: u32,
+        sort_units: u32,
+        radix_shift: u32,
+        radix_tiles: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
         padding: u32,
         sizes: PerDimension,

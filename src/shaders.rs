@@ -239,15 +239,25 @@ pub(crate) enum Kernel {
     Scatter { unit: Unit, last_wins: bool },
     /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
     /// into their targets. The arithmetic depends on the data type, not just its width.
-    /// `in_order`: the link and fold passes (exact order; 8-byte elements always), else one
-    /// compare-exchange pass.
     ScatterReduce {
         data_type: DataType,
         reduction: Reduction,
-        in_order: bool,
+        order: ReduceOrder,
     },
     /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
     Gather(Unit),
+}
+
+/// How a scatter reduction kernel orders the updates of one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ReduceOrder {
+    /// One compare-exchange pass, in any order.
+    Any,
+    /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
+    /// order (the first of tied zeros or NaNs wins).
+    FirstTie,
+    /// The updates' order: sorted runs, or linked lists (8-byte elements always).
+    Sequential,
 }
 
 /// A part of a family's shader that only some variants keep, between the lines
@@ -266,16 +276,19 @@ pub(crate) enum Section {
     Reduce,
     /// The in-order scatter reduction's link and fold passes.
     InOrderReduce,
+    /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
+    Ties,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 7] = [
         Section::AnyUpdate,
         Section::LastWins,
         Section::Word,
         Section::SubWord,
         Section::Reduce,
         Section::InOrderReduce,
+        Section::Ties,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -286,6 +299,7 @@ impl Section {
             Section::SubWord => "sub-word",
             Section::Reduce => "reduce",
             Section::InOrderReduce => "in-order-reduce",
+            Section::Ties => "ties",
         }
     }
 }
@@ -316,6 +330,16 @@ pub(crate) enum Entry {
     LinkSlices,
     SortSlices,
     FoldSlices,
+    SortKeys,
+    RadixCount,
+    RadixScanBlocks,
+    RadixScanSums,
+    RadixScatter,
+    FindRuns,
+    FoldRuns,
+    FoldLongRuns,
+    ClaimTies,
+    WriteTies,
     Gather,
     GatherWords,
     GatherRows,
@@ -337,7 +361,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 22] = [
+    pub const ALL: [Entry; 32] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -353,6 +377,16 @@ impl Entry {
         Entry::LinkSlices,
         Entry::SortSlices,
         Entry::FoldSlices,
+        Entry::SortKeys,
+        Entry::RadixCount,
+        Entry::RadixScanBlocks,
+        Entry::RadixScanSums,
+        Entry::RadixScatter,
+        Entry::FindRuns,
+        Entry::FoldRuns,
+        Entry::FoldLongRuns,
+        Entry::ClaimTies,
+        Entry::WriteTies,
         Entry::Gather,
         Entry::GatherWords,
         Entry::GatherRows,
@@ -382,6 +416,16 @@ impl Entry {
             Entry::LinkSlices => ("link_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::SortSlices => ("sort_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::SortKeys => ("sort_keys", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::RadixCount => ("radix_count", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::RadixScanBlocks => ("radix_scan_blocks", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::RadixScanSums => ("radix_scan_sums", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::RadixScatter => ("radix_scatter", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FindRuns => ("find_runs", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldRuns => ("fold_runs", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldLongRuns => ("fold_long_runs", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::ClaimTies => ("claim_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
+            Entry::WriteTies => ("write_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
             Entry::Gather => ("gather", &[F::Gather], &[]),
             Entry::GatherWords => ("gather_words", &[F::Gather], &[S::SubWord]),
             Entry::GatherRows => ("gather_rows", &[F::Gather], &[S::Word]),
@@ -443,6 +487,13 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
 ];
+const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
 const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
@@ -476,11 +527,23 @@ impl Kernel {
         for data_type in DataType::ALL {
             for reduction in REDUCTIONS {
                 // 8-byte elements have no 64-bit atomics: always in order.
-                for in_order in [data_type.size_in_bytes() == 8, true] {
+                for order in [
+                    ReduceOrder::Any,
+                    ReduceOrder::FirstTie,
+                    ReduceOrder::Sequential,
+                ] {
+                    let wide = data_type.size_in_bytes() == 8;
+                    let ties = data_type.is_float()
+                        && matches!(reduction, Reduction::Min | Reduction::Max);
+                    if (wide && order != ReduceOrder::Sequential)
+                        || (order == ReduceOrder::FirstTie && !ties)
+                    {
+                        continue;
+                    }
                     all.push(Kernel::ScatterReduce {
                         data_type,
                         reduction,
-                        in_order,
+                        order,
                     });
                 }
             }
@@ -528,13 +591,24 @@ impl Kernel {
                 Section::Reduce => matches!(
                     self,
                     Kernel::ScatterReduce {
-                        in_order: false,
+                        order: ReduceOrder::Any | ReduceOrder::FirstTie,
                         ..
                     }
                 ),
-                Section::InOrderReduce => {
-                    matches!(self, Kernel::ScatterReduce { in_order: true, .. })
-                }
+                Section::InOrderReduce => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::Sequential,
+                        ..
+                    }
+                ),
+                Section::Ties => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::FirstTie,
+                        ..
+                    }
+                ),
             })
             .collect()
     }
@@ -562,10 +636,11 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => SCATTER_LAST_WINS_BINDINGS,
-            Kernel::ScatterReduce {
-                in_order: false, ..
-            } => SCATTER_REDUCE_BINDINGS,
-            Kernel::ScatterReduce { in_order: true, .. } => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
+                ReduceOrder::Sequential => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+            },
             Kernel::Gather(_) => GATHER_BINDINGS,
         }
     }
@@ -593,9 +668,16 @@ impl Kernel {
     }
 
     /// Whether a dispatch must bind every window of the kernel's tensors (the in-order fold
-    /// reads updates wherever they lie), so slabs cannot run it.
+    /// reads updates wherever they lie, the tie passes check no window ownership), so slabs
+    /// cannot run it.
     pub fn needs_every_window(self) -> bool {
-        matches!(self, Kernel::ScatterReduce { in_order: true, .. })
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                order: ReduceOrder::Sequential | ReduceOrder::FirstTie,
+                ..
+            }
+        )
     }
 
     /// What the kernel does, for errors about its needs.
@@ -608,12 +690,15 @@ impl Kernel {
             Kernel::Scatter {
                 last_wins: true, ..
             } => "the last-wins scatter kernel's bindings (8-byte elements always use it)",
-            Kernel::ScatterReduce {
-                in_order: false, ..
-            } => "the scatter reduction kernel's bindings",
-            Kernel::ScatterReduce { in_order: true, .. } => {
-                "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
-            }
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => "the scatter reduction kernel's bindings",
+                ReduceOrder::FirstTie => {
+                    "the in-order float Min or Max scatter reduction kernel's bindings"
+                }
+                ReduceOrder::Sequential => {
+                    "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
+                }
+            },
             Kernel::Gather(_) => "the gather kernel's bindings",
         }
     }
@@ -675,6 +760,7 @@ impl Kernel {
         } = self
         {
             header += &reduction_constants(data_type, reduction);
+            header += &sort_constants(workgroup_size, data_type, reduction);
         }
         let (numbers, windows_binding) = self.binding_numbers(windowing);
         if windowing.partial {
@@ -741,6 +827,55 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
         "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
          const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
          const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n{combine}"
+    )
+}
+
+/// Pairs a radix pass moves a workgroup: `RADIX_ROUNDS` rounds of one a thread.
+pub(crate) const RADIX_ROUNDS: u32 = 16;
+/// Histogram entries a thread of the scan takes.
+pub(crate) const SCAN_ITEMS: u32 = 8;
+/// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
+pub(crate) const LONG_RUN: u32 = 64;
+/// Updates each loading thread of `fold_long_runs` fetches a chunk.
+const LONG_LOADS: u32 = 4;
+
+/// The sorted in-order path's constants (`shaders/scatter.wgsl`, in-order-reduce section).
+/// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
+/// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
+fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction) -> String {
+    let radix_bits = workgroup_size.max(1).ilog2();
+    let mask_words = (workgroup_size * (workgroup_size / 32)).max(1);
+    let loaders = workgroup_size - workgroup_size / 2;
+    let long_chunk = loaders * LONG_LOADS;
+    let fast_chain =
+        data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
+    let (unit_word, word_unit) = if data_type.size_in_bytes() == 8 {
+        ("v.x", "vec2<u32>(w, 0u)")
+    } else {
+        ("v", "w")
+    };
+    format!(
+        "const RADIX_BITS: u32 = {radix_bits}u;
+const RADIX_ROUNDS: u32 = {RADIX_ROUNDS}u;
+         const RADIX_TILE: u32 = {}u;
+const RADIX_MASK_WORDS: u32 = {mask_words}u;
+         const SCAN_ITEMS: u32 = {SCAN_ITEMS}u;
+const SCAN_BLOCK: u32 = {}u;
+         const LONG_RUN: u32 = {LONG_RUN}u;
+const LONG_LOADS: u32 = {LONG_LOADS}u;
+         const LONG_CHUNK: u32 = {long_chunk}u;
+const LONG_CHUNK_PAIR: u32 = {}u;
+         const FAST_CHAIN: bool = {fast_chain};
+         fn unit_word(v: Unit) -> u32 {{
+    return {unit_word};
+}}
+         fn word_unit(w: u32) -> Unit {{
+    return {word_unit};
+}}
+",
+        workgroup_size * RADIX_ROUNDS,
+        workgroup_size * SCAN_ITEMS,
+        2 * long_chunk,
     )
 }
 
@@ -955,11 +1090,13 @@ fn binding_source(slot: u32, binding: &Binding, unit: Unit, windowing: &Windowin
                  fn atomic_store_{name}(w: u32, value: u32) {{\n{}}}\n\
                  fn atomic_load_{name}(w: u32) -> u32 {{\n    var value: u32;\n{}    return value;\n}}\n\
                  fn atomic_exchange_{name}(w: u32, value: u32) -> u32 {{\n    var old: u32;\n{}    return old;\n}}\n\
+                 fn atomic_add_{name}(w: u32, value: u32) -> u32 {{\n    var old: u32;\n{}    return old;\n}}\n\
                  fn owns_{name}(w: u32) -> bool {{\n{}}}\n",
                 site("w", "atomicMax(&{a}[{i}], value);"),
                 site("w", "atomicStore(&{a}[{i}], value);"),
                 site("w", "value = atomicLoad(&{a}[{i}]);"),
                 site("w", "old = atomicExchange(&{a}[{i}], value);"),
+                site("w", "old = atomicAdd(&{a}[{i}], value);"),
                 owns("w", &shift),
             );
         }

@@ -1831,3 +1831,149 @@ fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
         }
     }
 }
+
+/// ScatterElements of 1-D `input` [targets] with `count` updates at random targets, the
+/// input's and the updates' elements drawn from `pool` (bit patterns of `data_type`).
+fn pooled_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    (targets, count): (u32, u32),
+    pool: &[u64],
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[targets]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[targets]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder),
+    );
+    let width = data_type.size_in_bytes() as usize;
+    // Buffers are whole words.
+    let mut pooled = |n: u32| -> Vec<u8> {
+        let mut bytes: Vec<u8> = (0..n)
+            .flat_map(|_| rng.pick(pool).to_le_bytes()[..width].to_vec())
+            .collect();
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        bytes
+    };
+    let input = pooled(targets);
+    let updates = pooled(count);
+    let indices: Vec<u8> = (0..count)
+        .flat_map(|_| (rng.range(0, targets as u64 - 1) as i32).to_le_bytes())
+        .collect();
+    (desc, vec![input, indices, updates])
+}
+
+#[test]
+fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
+    // Zeros of both signs, NaNs of several payloads (signalling ones too), and numbers around
+    // them: which zero or NaN ends in a target is decided by the updates' order alone.
+    let f16_pool = [
+        0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xbc00, 0x3c00, 0x7c00, 0xfc00, 0x0001,
+    ];
+    let f32_pool = [
+        0x0000_0000,
+        0x8000_0000,
+        0x7fc0_0001,
+        0xffc0_0002,
+        0x7f80_0003,
+        0x7fa0_0004,
+        0xbf80_0000,
+        0x3f80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x0000_0001,
+    ];
+    let f64_pool = [
+        0,
+        1 << 63,
+        0x7ff8_0000_0000_0001,
+        0xfff8_0000_0000_0002,
+        0x7ff0_0000_0000_0003,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0000,
+        1,
+    ];
+    let mut rng = Rng::new(76);
+    for (data_type, pool) in [
+        (DataType::Float16, &f16_pool[..]),
+        (DataType::Float32, &f32_pool[..]),
+        (DataType::Float64, &f64_pool[..]),
+    ] {
+        // Zeros and NaNs are told apart by their bits only: NaN-free rounds let zeros win.
+        let zeros_and_numbers: Vec<u64> = pool
+            .iter()
+            .copied()
+            .filter(|&bits| !common::is_nan_bits(data_type, bits))
+            .collect();
+        for reduction in [Reduction::Min, Reduction::Max] {
+            for (targets, count) in [(8, 600), (37, 3000), (1, 200)] {
+                for pool in [pool, &zeros_and_numbers[..]] {
+                    let (desc, inputs) =
+                        pooled_reduction(&mut rng, data_type, reduction, (targets, count), pool);
+                    check_against_reference(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {
+    // Thousands of updates on a few targets (runs folded by a workgroup, in chunks): partial
+    // results that pass near 2^-126, into subnormals and zero, to infinity and to NaN, where
+    // the chain of hardware steps must give way to the exact one.
+    let tiny = [
+        0x0080_0000u64,
+        0x8080_0000,
+        0x0100_0001,
+        0x8100_0001,
+        0x00ff_ffff,
+        0x8000_0003,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x0180_0000,
+        0x8180_0000,
+    ];
+    let huge = [
+        0x7f00_0000u64,
+        0x7f7f_ffff,
+        0xff00_0000,
+        0x3f80_0000,
+        0x4000_0000,
+        0x3f00_0000,
+    ];
+    let mul = [
+        0x3f00_0000u64,
+        0x4000_0000,
+        0x3f80_0001,
+        0x3f7f_ffff,
+        0x0080_0000,
+        0x7f00_0000,
+        0x3fc0_0000,
+        0x3f40_0000,
+    ];
+    let half = [
+        0x0400u64, 0x8400, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x4000,
+    ];
+    let mut rng = Rng::new(77);
+    for (data_type, reduction, pool) in [
+        (DataType::Float32, Reduction::Add, &tiny[..]),
+        (DataType::Float32, Reduction::Add, &huge[..]),
+        (DataType::Float32, Reduction::Mul, &mul[..]),
+        (DataType::Float16, Reduction::Add, &half[..]),
+        (DataType::Float16, Reduction::Mul, &half[..]),
+    ] {
+        for (targets, count) in [(1, 5000), (3, 4000)] {
+            let (desc, inputs) =
+                pooled_reduction(&mut rng, data_type, reduction, (targets, count), pool);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}

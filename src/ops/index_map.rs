@@ -221,6 +221,10 @@ impl IndexMap {
             slice_units: 1,
             slices: self.invocations() as u32,
             slice_rank: 0,
+            sort_count: 0,
+            sort_units: 0,
+            radix_shift: 0,
+            radix_tiles: 0,
             padding: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
@@ -342,6 +346,7 @@ mod tests {
     const DEVICE: DeviceFacts = DeviceFacts {
         unit_alignment: 16,
         workgroup_size: 256,
+        max_binding_bytes: 1 << 30,
         max_workgroups_per_dimension: 65535,
         per_element: false,
     };
@@ -405,6 +410,61 @@ mod tests {
             assert!(lowered.contains(&Entry::Scatter), "{lowered:?}");
             let lowered = entries(&gather_rows(data_type, 4097), &per_element);
             assert!(lowered.contains(&Entry::Gather), "{lowered:?}");
+        }
+    }
+
+    #[test]
+    fn in_order_reductions_sort_by_target_settle_ties_or_keep_the_lists() {
+        use crate::ops::{DuplicateMode, Reduction};
+        let in_order = |data_type, reduction| {
+            scatter_rows(data_type, 5)
+                .with_reduction(reduction)
+                .with_duplicates(DuplicateMode::InOrder)
+        };
+        let sorted = [Entry::SortKeys, Entry::RadixScatter, Entry::FoldRuns];
+        // Float Add and Mul, and every 8-byte type, sort by target.
+        for (data_type, reduction) in [
+            (DataType::Float32, Reduction::Add),
+            (DataType::Float16, Reduction::Mul),
+            (DataType::Float64, Reduction::Max),
+            (DataType::Int64, Reduction::Add),
+        ] {
+            let lowered = entries(&in_order(data_type, reduction), &DEVICE);
+            assert!(
+                sorted.iter().all(|e| lowered.contains(e)),
+                "{data_type:?} {reduction:?}: {lowered:?}"
+            );
+        }
+        // Float Min and Max of 2 and 4 bytes: any order between the two tie passes.
+        for data_type in [DataType::Float16, DataType::Float32] {
+            let lowered = entries(&in_order(data_type, Reduction::Min), &DEVICE);
+            assert_eq!(
+                lowered[lowered.len() - 4..],
+                [
+                    Entry::ClaimTies,
+                    Entry::ScatterReduce,
+                    Entry::WriteTies,
+                    Entry::DescribeStatus
+                ],
+                "{data_type:?}"
+            );
+        }
+        // A workgroup that is no power of two, or scratch past one binding: the lists.
+        for device in [
+            DeviceFacts {
+                workgroup_size: 96,
+                ..DEVICE
+            },
+            DeviceFacts {
+                max_binding_bytes: 64,
+                ..DEVICE
+            },
+        ] {
+            let lowered = entries(&in_order(DataType::Float32, Reduction::Add), &device);
+            assert!(
+                lowered.contains(&Entry::LinkUpdates) && lowered.contains(&Entry::FoldUpdates),
+                "{lowered:?}"
+            );
         }
     }
 }

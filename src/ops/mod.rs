@@ -148,6 +148,8 @@ pub(crate) struct DeviceFacts {
     pub unit_alignment: u32,
     /// Threads a workgroup.
     pub workgroup_size: u32,
+    /// `max_storage_buffer_binding_size`: scratch that fits one binding.
+    pub max_binding_bytes: u64,
     /// Workgroups a dispatch dimension.
     pub max_workgroups_per_dimension: u32,
     /// Only the entry points that handle one element at a time (where tensors are split

@@ -9,7 +9,9 @@ use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step, StridedCo
 use crate::dispatch::Grid;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
-use crate::shaders::{Entry, Kernel, REDUCE_GROUP, Role};
+use crate::shaders::{
+    Entry, Kernel, LONG_RUN, RADIX_ROUNDS, REDUCE_GROUP, ReduceOrder, Role, SCAN_ITEMS,
+};
 use crate::tensor::TensorDesc;
 
 /// In what order a scatter applies several updates aimed at one output element (DirectML
@@ -500,6 +502,114 @@ impl Operator for ScatterNdDesc {
     }
 }
 
+/// An in-order reduction element by element, sorted by target (`shaders/scatter.wgsl`,
+/// `sort_keys` .. `fold_long_runs`): the updates' (target, position) pairs sorted stably by
+/// a least-significant-digit radix sort, then folded run by run.
+struct SortPlan {
+    /// Updates (the walk's units).
+    count: u32,
+    /// Output units: the targets, and the runs' table in heads.
+    units: u32,
+    /// Bits a digit (log2 of the workgroup size), and the passes that cover every target.
+    radix_bits: u32,
+    passes: u32,
+    /// Workgroups of a radix pass, each a tile of RADIX_ROUNDS * workgroup pairs.
+    tiles: u32,
+    /// Blocks of the histogram's scan.
+    scan_blocks: u32,
+    /// At most this many runs are longer than LONG_RUN.
+    long_runs: u32,
+}
+
+impl SortPlan {
+    /// The plan, where the device and sizes allow it: a workgroup of a power of two of at
+    /// least 32 threads (a digit a thread, 32-bit masks), word indices into the scratch
+    /// within u32, and the scratch within one binding (so in-order reductions of tensors past
+    /// the binding window keep the lists, as before).
+    fn new(count: u64, units: u64, device: &DeviceFacts) -> Option<SortPlan> {
+        let workgroup = device.workgroup_size;
+        if !workgroup.is_power_of_two() || workgroup < 32 || count == 0 {
+            return None;
+        }
+        let count = u32::try_from(count).ok().filter(|&n| n <= 1 << 28)?;
+        let units = u32::try_from(units).ok().filter(|&u| u <= 1 << 30)?;
+        let radix_bits = workgroup.ilog2();
+        // Enough bits for every target and for NO_KEY's (all ones) to sort after them.
+        let key_bits = 32 - units.leading_zeros();
+        let tiles = count.div_ceil(workgroup * RADIX_ROUNDS);
+        let plan = SortPlan {
+            count,
+            units,
+            radix_bits,
+            passes: key_bits.div_ceil(radix_bits),
+            tiles,
+            scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
+            long_runs: count / (LONG_RUN + 1),
+        };
+        (plan.heads_bytes() <= device.max_binding_bytes
+            && plan.links_bytes() <= device.max_binding_bytes)
+            .then_some(plan)
+    }
+
+    /// Each target's run start and end, and the long runs' count.
+    fn heads_bytes(&self) -> u64 {
+        (2 * self.units as u64 + 1) * 4
+    }
+
+    /// Keys and positions twice, the histogram, its blocks' sums, the long runs.
+    fn links_bytes(&self) -> u64 {
+        let histogram = self.tiles as u64 * (1 << self.radix_bits);
+        (4 * self.count as u64 + histogram + self.scan_blocks as u64 + self.long_runs as u64) * 4
+    }
+
+    fn push_steps(
+        &self,
+        steps: &mut Vec<Step>,
+        kernel: Kernel,
+        map: &IndexMap,
+        device: &DeviceFacts,
+    ) {
+        let workgroup = device.workgroup_size as u64;
+        let mut params = map.params(1);
+        params.sort_count = self.count;
+        params.sort_units = self.units;
+        params.radix_tiles = self.tiles;
+        let mut step = |entry, shift: u32, threads: u64| {
+            let mut params = params;
+            params.radix_shift = shift;
+            steps.push(Step::Dispatch {
+                kernel,
+                entry,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(threads),
+                skip_in_place: false,
+            });
+        };
+        step(Entry::SortKeys, 0, self.count as u64);
+        for pass in 0..self.passes {
+            let shift = pass * self.radix_bits;
+            step(Entry::RadixCount, shift, self.tiles as u64 * workgroup);
+            step(
+                Entry::RadixScanBlocks,
+                shift,
+                self.scan_blocks as u64 * workgroup,
+            );
+            step(Entry::RadixScanSums, shift, workgroup);
+            step(Entry::RadixScatter, shift, self.tiles as u64 * workgroup);
+        }
+        let sorted = self.passes * self.radix_bits;
+        step(Entry::FindRuns, sorted, self.count as u64);
+        step(Entry::FoldRuns, sorted, self.units as u64);
+        if self.long_runs > 0 {
+            step(
+                Entry::FoldLongRuns,
+                sorted,
+                self.long_runs as u64 * workgroup,
+            );
+        }
+    }
+}
+
 /// Slices at least this wide are reduced by slices in any order too (see `scatter`).
 const SLICES_IN_ANY_ORDER: u64 = 64;
 
@@ -531,24 +641,39 @@ fn scatter(
     let order_free = reducing && !input.data_type.is_float();
     // Plain 8-byte stores are two words that another thread's may interleave with, and
     // there are no 64-bit atomics: 8-byte elements always go in order.
-    let in_order = (duplicates == DuplicateMode::InOrder && !order_free) || element_bytes == 8;
+    let sequential = (duplicates == DuplicateMode::InOrder && !order_free) || element_bytes == 8;
+    // Float Min and Max pick a number, the same in every order; only the bits of tied zeros
+    // and NaNs depend on it, and two light passes around the any-order one settle those
+    // (claim_ties, write_ties: update positions ranked below 2^31 - 1).
+    let ties = reducing
+        && sequential
+        && element_bytes < 8
+        && matches!(reduction, Reduction::Min | Reduction::Max)
+        && map.invocations() < 0x7fff_ffff;
     // Slices of units sharing one index tuple (ScatterND's rows) can be linked as slices:
-    // in order always; in any order too where they are wide (little scratch: one head a
-    // block), which beats a compare-exchange an update and gives the in-order result (every
-    // window bound: not in slab mode).
+    // in order always (but where the tie passes do it); in any order too where they are
+    // wide (little scratch: one head a block), which beats a compare-exchange an update and
+    // gives the in-order result (every window bound: not in slab mode).
     // (Only where each slice lands on its own aligned block: then no two units of a slice
     // share a target, and one head a block is enough.)
     let slice_units = map.slice_units();
     let by_slices = reducing
         && slice_units >= 2
         && map.slices_fill_blocks()
-        && (in_order || (!device.per_element && slice_units >= SLICES_IN_ANY_ORDER));
-    let in_order = in_order || by_slices;
+        && ((sequential && !ties) || (!device.per_element && slice_units >= SLICES_IN_ANY_ORDER));
+    let order = if by_slices || (sequential && !ties) {
+        ReduceOrder::Sequential
+    } else if ties {
+        ReduceOrder::FirstTie
+    } else {
+        ReduceOrder::Any
+    };
+    let in_order = order == ReduceOrder::Sequential;
     let kernel = if reducing {
         Kernel::ScatterReduce {
             data_type: input.data_type,
             reduction,
-            in_order,
+            order,
         }
     } else {
         Kernel::Scatter {
@@ -556,21 +681,28 @@ fn scatter(
             last_wins: in_order,
         }
     };
-    let mut steps = vec![Step::Clear(Role::Status)];
-    let mut scratch_bytes = 0;
-    let mut links_bytes = 0;
     // One scratch word per output unit (the output's bytes, gaps of strided layouts
     // included), or per block where slices land on aligned blocks.
     let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
-    if in_order {
+    let sort = (reducing && in_order && !by_slices)
+        .then(|| SortPlan::new(map.invocations(), output_units, device))
+        .flatten();
+    let mut steps = vec![Step::Clear(Role::Status)];
+    let mut scratch_bytes = 0;
+    let mut links_bytes = 0;
+    if in_order || ties {
         steps.push(Step::Clear(if reducing {
             Role::Heads
         } else {
             Role::Winners
         }));
         scratch_bytes = output_units.div_ceil(if by_slices { slice_units } else { 1 }) * 4;
-        if reducing {
+        if reducing && in_order {
             links_bytes = map.invocations() / if by_slices { slice_units } else { 1 } * 4;
+        }
+        if let Some(sort) = &sort {
+            scratch_bytes = sort.heads_bytes();
+            links_bytes = sort.links_bytes();
         }
     }
     let copy = StridedCopy {
@@ -620,26 +752,36 @@ fn scatter(
             }
             steps.push(fold);
         }
-        (true, true) => {
-            steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
-            // A thread per output unit, reading the dense walk's parameters to locate updates.
-            let mut params = map.params(1);
-            params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
-            steps.push(Step::Dispatch {
-                kernel,
-                entry: Entry::FoldUpdates,
-                params: Parameters::Index(params),
-                grid: Grid::Flat(output_units),
-                skip_in_place: false,
-            });
-        }
+        (true, true) => match sort {
+            Some(sort) => sort.push_steps(&mut steps, kernel, &map, device),
+            None => {
+                steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
+                // A thread per output unit, reading the dense walk's parameters to locate
+                // updates.
+                let mut params = map.params(1);
+                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+                steps.push(Step::Dispatch {
+                    kernel,
+                    entry: Entry::FoldUpdates,
+                    params: Parameters::Index(params),
+                    grid: Grid::Flat(output_units),
+                    skip_in_place: false,
+                });
+            }
+        },
         (true, false) => {
+            if ties {
+                steps.push(map.dispatch(kernel, single(Entry::ClaimTies)));
+            }
             // REDUCE_GROUP updates a thread.
             let mut step = map.dispatch(kernel, single(Entry::ScatterReduce));
             if let Step::Dispatch { grid, .. } = &mut step {
                 *grid = Grid::Flat(map.invocations().div_ceil(REDUCE_GROUP as u64));
             }
             steps.push(step);
+            if ties {
+                steps.push(map.dispatch(kernel, single(Entry::WriteTies)));
+            }
         }
         (false, true) => {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets)));

@@ -910,3 +910,15 @@ pub fn out_of_range_scatter() -> Case {
         ],
     }
 }
+
+/// Whether `bits` (the low bits of the float type's width) are a NaN of `data_type`.
+pub fn is_nan_bits(data_type: DataType, bits: u64) -> bool {
+    match data_type {
+        DataType::Float16 => bits & 0x7c00 == 0x7c00 && bits & 0x3ff != 0,
+        DataType::Float32 => bits & 0x7f80_0000 == 0x7f80_0000 && bits & 0x7f_ffff != 0,
+        DataType::Float64 => {
+            bits & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && bits & 0xf_ffff_ffff_ffff != 0
+        }
+        _ => false,
+    }
+}
