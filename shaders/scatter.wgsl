@@ -887,8 +887,23 @@ fn radix_scatter(
     }
 }
 
+// The sorted updates' values, gathered once by find_runs into the array the last pass read
+// (2 * sort_count words: room for 8-byte units), so that folds read them in order.
+fn values_at() -> u32 {
+    return keys_at(1u - source_array());
+}
+
+fn load_sorted_value(j: u32) -> Unit {
+    let at = values_at() + j * UNIT_WORDS;
+    var pair = vec2<u32>(atomic_load_links(at), 0u);
+    if UNIT_WORDS == 2u {
+        pair.y = atomic_load_links(at + 1u);
+    }
+    return pair_unit(pair);
+}
+
 // After the last pass: each target's run [start, end) of the sorted pairs, start stored
-// plus one (0: no updates).
+// plus one (0: no updates), and each update's value in the runs' order.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn find_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -909,6 +924,12 @@ fn find_runs(
     }
     if j + 1u == params.sort_count || atomic_load_links(keys + j + 1u) != key {
         atomic_store_heads(params.sort_units + key, j + 1u);
+    }
+    let position = atomic_load_links(positions_at(source_array()) + j);
+    let value = unit_pair(load_updates(locate_base(position).dense));
+    atomic_store_links(values_at() + j * UNIT_WORDS, value.x);
+    if UNIT_WORDS == 2u {
+        atomic_store_links(values_at() + j * UNIT_WORDS + 1u, value.y);
     }
 }
 
@@ -933,10 +954,9 @@ fn fold_runs(
         atomic_store_links(long_runs_at() + long, u);
         return;
     }
-    let positions = positions_at(source_array());
     var value = load_output(u);
     for (var j = start - 1u; j < end; j += 1u) {
-        value = combine_unit(value, load_updates(locate_base(atomic_load_links(positions + j)).dense));
+        value = combine_unit(value, load_sorted_value(j));
     }
     store_output(u, value);
 }
@@ -952,14 +972,19 @@ fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
     let loader = local - WORKGROUP_SIZE / 2u;
     let loaders = WORKGROUP_SIZE - WORKGROUP_SIZE / 2u;
     let buffer = chunk % 2u;
-    let positions = positions_at(source_array());
+    let first = run.y + chunk * LONG_CHUNK + loader;
+    // Every load first, then every store: LONG_LOADS loads in flight, not one.
+    var values: array<Unit, LONG_LOADS>;
+    for (var k = 0u; k < LONG_LOADS; k += 1u) {
+        if first + k * loaders < run.z {
+            values[k] = load_sorted_value(first + k * loaders);
+        }
+    }
     var unusual = false;
     for (var k = 0u; k < LONG_LOADS; k += 1u) {
-        let j = run.y + chunk * LONG_CHUNK + k * loaders + loader;
-        if j < run.z {
-            let value = load_updates(locate_base(atomic_load_links(positions + j)).dense);
-            chunk_values[buffer * LONG_CHUNK + k * loaders + loader] = value;
-            unusual = unusual || !binary32_normal_from(unit_word(value), 1u);
+        if first + k * loaders < run.z {
+            chunk_values[buffer * LONG_CHUNK + k * loaders + loader] = values[k];
+            unusual = unusual || !binary32_normal_from(unit_word(values[k]), 1u);
         }
     }
     if FAST_CHAIN && unusual {
@@ -970,28 +995,34 @@ fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
 // `value` folded with the first n values of a buffer. Float32 Add and Mul first try the
 // hardware's chain of f32 operations, exact when the start, every update and every partial
 // result are normal numbers (binary32_step's condition), checked beside the chain rather
-// than in it; if any is not, the chunk is folded again step by step.
+// than in it: the loaders check the updates; with normal updates an infinity stays one
+// (inf + x, inf * x), so overflow shows at the end, and underflow in the smallest
+// magnitude met (one min a step; a flushed result is zero there too). If any check fails,
+// the chunk is folded again step by step.
 fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
     let at = buffer * LONG_CHUNK;
     if FAST_CHAIN {
         let start = unit_word(value);
         if atomicLoad(&chunk_unusual[buffer]) == 0u && binary32_normal_from(start, 1u) {
-            var x = bitcast<f32>(start);
-            var low = 0xffffffffu;
-            var high = 0u;
-            for (var k = 0u; k < n; k += 1u) {
-                let update = bitcast<f32>(unit_word(chunk_values[at + k]));
-                if REDUCTION == ADD {
-                    x = x + update;
-                } else {
-                    x = x * update;
-                }
-                let magnitude = bitcast<u32>(x) & 0x7fffffffu;
-                low = min(low, magnitude);
-                high = max(high, magnitude);
+            // (x, smallest |x|). Sixteen loads go out before the sixteen dependent steps:
+            // one at a time, every step waited for its load.
+            var state = vec2<f32>(bitcast<f32>(start), abs(bitcast<f32>(start)));
+            var k = 0u;
+            for (; k + 16u <= n; k += 16u) {
+                let a = chunk_quad(at + k);
+                let b = chunk_quad(at + k + 4u);
+                let c = chunk_quad(at + k + 8u);
+                let d = chunk_quad(at + k + 12u);
+                state = chain4(chain4(chain4(chain4(state, a), b), c), d);
             }
-            if low >= 0x01000000u && high < 0x7f800000u {
-                return word_unit(bitcast<u32>(x));
+            for (; k < n; k += 1u) {
+                let x = chain_step(state.x, bitcast<f32>(unit_word(chunk_values[at + k])));
+                state = vec2<f32>(x, min(state.y, abs(x)));
+            }
+            let bits = bitcast<u32>(state.x);
+            // At least 2^-125 throughout, and finite at the end.
+            if bitcast<u32>(state.y) >= 0x01000000u && (bits & 0x7fffffffu) < 0x7f800000u {
+                return word_unit(bits);
             }
         }
     }
@@ -1000,6 +1031,35 @@ fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
         folded = combine_unit(folded, chunk_values[at + k]);
     }
     return folded;
+}
+
+fn chain_step(x: f32, update: f32) -> f32 {
+    if REDUCTION == ADD {
+        return x + update;
+    }
+    return x * update;
+}
+
+// Four steps of the chain on (x, smallest |x|).
+fn chain4(state: vec2<f32>, updates: vec4<f32>) -> vec2<f32> {
+    var x = chain_step(state.x, updates.x);
+    var smallest = min(state.y, abs(x));
+    x = chain_step(x, updates.y);
+    smallest = min(smallest, abs(x));
+    x = chain_step(x, updates.z);
+    smallest = min(smallest, abs(x));
+    x = chain_step(x, updates.w);
+    smallest = min(smallest, abs(x));
+    return vec2<f32>(x, smallest);
+}
+
+fn chunk_quad(at: u32) -> vec4<f32> {
+    return vec4<f32>(
+        bitcast<f32>(unit_word(chunk_values[at])),
+        bitcast<f32>(unit_word(chunk_values[at + 1u])),
+        bitcast<f32>(unit_word(chunk_values[at + 2u])),
+        bitcast<f32>(unit_word(chunk_values[at + 3u])),
+    );
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -836,8 +836,9 @@ pub(crate) const RADIX_ROUNDS: u32 = 16;
 pub(crate) const SCAN_ITEMS: u32 = 8;
 /// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
 pub(crate) const LONG_RUN: u32 = 64;
-/// Updates each loading thread of `fold_long_runs` fetches a chunk.
-const LONG_LOADS: u32 = 4;
+/// Updates each loading thread of `fold_long_runs` fetches a chunk (8-byte units: half as
+/// many, so that the two chunks stay within 8 KiB of workgroup memory).
+const LONG_LOADS: u32 = 8;
 
 /// The sorted in-order path's constants (`shaders/scatter.wgsl`, in-order-reduce section).
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
@@ -846,37 +847,45 @@ fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction
     let radix_bits = workgroup_size.max(1).ilog2();
     let mask_words = (workgroup_size * (workgroup_size / 32)).max(1);
     let loaders = workgroup_size - workgroup_size / 2;
-    let long_chunk = loaders * LONG_LOADS;
+    let long_loads = if data_type.size_in_bytes() == 8 {
+        LONG_LOADS / 2
+    } else {
+        LONG_LOADS
+    };
+    let long_chunk = loaders * long_loads;
     let fast_chain =
         data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
-    let (unit_word, word_unit) = if data_type.size_in_bytes() == 8 {
-        ("v.x", "vec2<u32>(w, 0u)")
+    // 8-byte units travel as (low, high) word pairs.
+    let (unit_words, unit_pair, pair_unit) = if data_type.size_in_bytes() == 8 {
+        (2, "v", "p")
     } else {
-        ("v", "w")
+        (1, "vec2<u32>(v, 0u)", "p.x")
     };
-    format!(
-        "const RADIX_BITS: u32 = {radix_bits}u;
-const RADIX_ROUNDS: u32 = {RADIX_ROUNDS}u;
-         const RADIX_TILE: u32 = {}u;
-const RADIX_MASK_WORDS: u32 = {mask_words}u;
-         const SCAN_ITEMS: u32 = {SCAN_ITEMS}u;
-const SCAN_BLOCK: u32 = {}u;
-         const LONG_RUN: u32 = {LONG_RUN}u;
-const LONG_LOADS: u32 = {LONG_LOADS}u;
-         const LONG_CHUNK: u32 = {long_chunk}u;
-const LONG_CHUNK_PAIR: u32 = {}u;
-         const FAST_CHAIN: bool = {fast_chain};
-         fn unit_word(v: Unit) -> u32 {{
-    return {unit_word};
-}}
-         fn word_unit(w: u32) -> Unit {{
-    return {word_unit};
-}}
-",
-        workgroup_size * RADIX_ROUNDS,
-        workgroup_size * SCAN_ITEMS,
-        2 * long_chunk,
-    )
+    let constants = [
+        ("RADIX_BITS", radix_bits),
+        ("RADIX_ROUNDS", RADIX_ROUNDS),
+        ("RADIX_TILE", workgroup_size * RADIX_ROUNDS),
+        ("RADIX_MASK_WORDS", mask_words),
+        ("SCAN_ITEMS", SCAN_ITEMS),
+        ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),
+        ("LONG_RUN", LONG_RUN),
+        ("LONG_LOADS", long_loads),
+        ("LONG_CHUNK", long_chunk),
+        ("LONG_CHUNK_PAIR", 2 * long_chunk),
+        ("UNIT_WORDS", unit_words),
+    ];
+    let mut text: String = constants
+        .iter()
+        .map(|(name, value)| format!("const {name}: u32 = {value}u;\n"))
+        .collect();
+    text += &format!(
+        "const FAST_CHAIN: bool = {fast_chain};\n\
+         fn unit_pair(v: Unit) -> vec2<u32> {{\n    return {unit_pair};\n}}\n\
+         fn pair_unit(p: vec2<u32>) -> Unit {{\n    return {pair_unit};\n}}\n\
+         fn unit_word(v: Unit) -> u32 {{\n    return unit_pair(v).x;\n}}\n\
+         fn word_unit(w: u32) -> Unit {{\n    return pair_unit(vec2<u32>(w, 0u));\n}}\n"
+    );
+    text
 }
 
 /// `text` without the lines from `// @<marker>-begin` to `// @<marker>-end` of `section`.
