@@ -38,14 +38,20 @@ pub enum DuplicateMode {
     /// The updates apply in the updates tensor's row-major order, exactly as
     /// [`crate::reference`] computes, bit for bit: with no reduction the last update wins;
     /// with one, the result is the sequential fold `((x op u0) op u1) ..`. Costs more passes
-    /// and scratch: with no reduction, a claim pass and 4 bytes per output unit; with one, a
-    /// pass linking each target's updates into a list (4 bytes per output unit and per
-    /// update) and a pass sorting and folding each list. Where rows of units share one index
-    /// tuple and land on aligned blocks of the output (ScatterND's rows), lists link rows:
-    /// 4 bytes per row of updates and per block of the output, and a fold as fast as the
-    /// default mode's. Integer reductions of 1- to 4-byte elements cost nothing extra: their
-    /// bits do not depend on the order (wrap-around Add and Mul, Min and Max), so they take
-    /// the default mode's path and give the in-order result.
+    /// and scratch: with no reduction, a claim pass and 4 bytes per output unit; with one,
+    /// element by element, a stable radix sort of the updates by target and a fold of each
+    /// target's run (8 bytes per output unit, and 16 per update plus about 0.3 for the sort's
+    /// counts; where that passes one binding, or the workgroup is no power of two of at
+    /// least 32 threads, linked lists: 4 bytes per output unit and per update, slower where
+    /// many updates share a target).
+    /// Where rows of units share one index tuple and land on aligned blocks of the output
+    /// (ScatterND's rows), lists link rows: 4 bytes per row of updates and per block of the
+    /// output, and a fold as fast as the default mode's. Integer reductions of 1- to 4-byte
+    /// elements cost nothing extra: their bits do not depend on the order (wrap-around Add
+    /// and Mul, Min and Max), so they take the default mode's path and give the in-order
+    /// result. Float Min and Max of 2 and 4 bytes take it too, with a pass before and one
+    /// after that give tied zeros (+0.0, -0.0) and NaNs the bits of the first in order (4
+    /// bytes per output unit).
     InOrder,
 }
 
