@@ -89,7 +89,13 @@ impl PipelineCache {
             entry_point: Some(entry.name()),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants,
-                ..Default::default()
+                // Every kernel writes the workgroup memory it reads first (each thread its
+                // own slots before the first barrier; thread 0 a workgroup's shared values
+                // before `workgroupUniformLoad`; the long folds only the entries the loaders
+                // stored). The zero fill would cost each workgroup a barrier, and naga writes
+                // it for GL as one array constructor an element long, which Mesa's GLSL
+                // compiler took 47 s to build for a 2048-entry array.
+                zero_initialize_workgroup_memory: false,
             },
             cache: None,
         });

@@ -1977,3 +1977,48 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         }
     }
 }
+
+#[test]
+fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
+    // More targets than two radix digits cover (three passes, the sorted pairs ending in the
+    // other array), and more updates than one block of the histogram's scan holds (carries
+    // across blocks): updates spread over every target, a few hot targets with long runs.
+    let mut rng = Rng::new(78);
+    for (data_type, reduction) in [
+        (DataType::Float32, Reduction::Add),
+        (DataType::Float16, Reduction::Mul),
+        (DataType::Float64, Reduction::Add),
+    ] {
+        let (targets, count) = (70_001u32, 40_000u32);
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[targets]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[targets]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder)
+        .into();
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+        for k in [0, 2] {
+            common::fill_floats(
+                &mut rng,
+                &tensors[k],
+                &mut inputs[k],
+                Values::Numbers,
+                reduction,
+            );
+        }
+        let hot = [0, 65_535, 65_536, 70_000];
+        write_indices(&tensors[1], &mut inputs[1], |_| {
+            if rng.chance(10) {
+                rng.pick(&hot) as i128
+            } else {
+                rng.range(0, targets as u64 - 1) as i128
+            }
+        });
+        check_against_reference(&desc, &inputs);
+    }
+}

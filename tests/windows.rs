@@ -46,15 +46,20 @@ fn split_tensors(case: &Case) -> Vec<&'static str> {
         .map(|(name, _)| name)
         .collect();
     // The operator's own scratch: one word per output element where updates go in order
-    // (8-byte elements always), and one per update for an in-order reduction.
+    // (8-byte elements always), and one per update for an in-order reduction by lists (the
+    // sort's scratch never fits these tiny windows). In order, integer reductions of 1 to 4
+    // bytes need no scratch, and float Min and Max of 2 or 4 bytes only the heads.
     if let Some((reduction, duplicates)) = scatter_options(&case.desc) {
-        let in_order = duplicates == DuplicateMode::InOrder
-            || case.desc.output().data_type.size_in_bytes() == 8;
+        let data_type = case.desc.output().data_type;
+        let narrow = data_type.size_in_bytes() < 8;
         let reducing = reduction != Reduction::None;
+        let order_free = reducing && narrow && !data_type.is_float();
+        let ties = reducing && narrow && matches!(reduction, Reduction::Min | Reduction::Max);
+        let in_order = (duplicates == DuplicateMode::InOrder && !order_free) || !narrow;
         if in_order && case.desc.output().element_count() * 4 > WINDOW {
             split.push(if reducing { "heads" } else { "winners" });
         }
-        if in_order && reducing && case.desc.inputs()[2].1.element_count() * 4 > WINDOW {
+        if in_order && reducing && !ties && case.desc.inputs()[2].1.element_count() * 4 > WINDOW {
             split.push("links");
         }
     }
