@@ -5,9 +5,15 @@
 // Workgroups past the last whole one that fits u32 get 0xffffffff, which every kernel's
 // `i >= count` guard rejects (the host keeps count + WORKGROUP_SIZE within u32).
 fn invocation_index(workgroup: vec3<u32>, workgroups: vec3<u32>, local: u32) -> u32 {
-    let group = (workgroup.z * workgroups.y + workgroup.y) * workgroups.x + workgroup.x;
+    let group = workgroup_index(workgroup, workgroups);
     if group >= 0xffffffffu / WORKGROUP_SIZE {
         return 0xffffffffu;
     }
     return group * WORKGROUP_SIZE + local;
+}
+
+// The flat workgroup index of a dispatch folded into 2-D or 3-D (kernels that take a
+// workgroup per tile or run).
+fn workgroup_index(workgroup: vec3<u32>, workgroups: vec3<u32>) -> u32 {
+    return (workgroup.z * workgroups.y + workgroup.y) * workgroups.x + workgroup.x;
 }

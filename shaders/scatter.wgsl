@@ -382,6 +382,27 @@ fn tie_rank(kind: u32, i: u32) -> u32 {
     return select(0u, 0x80000000u, kind == NAN_TIE) | (0x7fffffffu - i);
 }
 
+// Update unit i where it is a zero or a NaN aimed in range; otherwise its kind is NO_TIE
+// (the index is read only for zeros and NaNs; scatter_reduce reports out-of-range ones).
+struct TieUpdate {
+    value: u32,
+    kind: u32,
+    at: Location,
+}
+
+fn tie_update(i: u32) -> TieUpdate {
+    let base = locate_base(i);
+    let value = load_updates(base.dense);
+    var update = TieUpdate(value, tie_class(value), base);
+    if update.kind != NO_TIE {
+        update.at = apply_index(base);
+        if update.at.bad_component != IN_RANGE {
+            update.kind = NO_TIE;
+        }
+    }
+    return update;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn claim_ties(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -393,18 +414,12 @@ fn claim_ties(
         return;
     }
     let i = group_index(t);
-    let base = locate_base(i);
-    let kind = tie_class(load_updates(base.dense));
-    if kind == NO_TIE {
+    let update = tie_update(i);
+    // The output still holds the input here: a target whose input is of the class keeps it.
+    if update.kind == NO_TIE || tie_class(load_output(update.at.indexed)) == update.kind {
         return;
     }
-    // Out-of-range updates are skipped (scatter_reduce reports them); the output still
-    // holds the input here: a target whose input is of the class keeps it.
-    let at = apply_index(base);
-    if at.bad_component != IN_RANGE || tie_class(load_output(at.indexed)) == kind {
-        return;
-    }
-    atomic_max_heads(at.indexed, tie_rank(kind, i));
+    atomic_max_heads(update.at.indexed, tie_rank(update.kind, i));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -418,18 +433,12 @@ fn write_ties(
         return;
     }
     let i = group_index(t);
-    let base = locate_base(i);
-    let value = load_updates(base.dense);
-    let kind = tie_class(value);
-    if kind == NO_TIE {
+    let update = tie_update(i);
+    if update.kind == NO_TIE || atomic_load_heads(update.at.indexed) != tie_rank(update.kind, i) {
         return;
     }
-    let at = apply_index(base);
-    if at.bad_component != IN_RANGE || atomic_load_heads(at.indexed) != tie_rank(kind, i) {
-        return;
-    }
-    if tie_class(load_output(at.indexed)) == kind {
-        store_output(at.indexed, value);
+    if tie_class(load_output(update.at.indexed)) == update.kind {
+        store_output(update.at.indexed, update.value);
     }
 }
 // @ties-end
@@ -662,10 +671,6 @@ fn slice_dense_start(b: u32) -> u32 {
 // links: keys and positions twice (the radix sort's two arrays, each sort_count words),
 // then the per-digit, per-tile counts (the histogram), their blocks' sums, and the list of
 // long runs. heads: each target's run start (plus one), its end, and the long runs' count.
-fn workgroup_index(workgroup: vec3<u32>, workgroups: vec3<u32>) -> u32 {
-    return (workgroup.z * workgroups.y + workgroup.y) * workgroups.x + workgroup.x;
-}
-
 fn keys_at(array: u32) -> u32 {
     return array * 2u * params.sort_count;
 }
