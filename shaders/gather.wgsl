@@ -144,7 +144,7 @@ fn gather_spans(
     }
     let count = min(ELEMENTS_PER_WORD, params.count - first);
     let base = locate_base(first);
-    let inner = first % size_at(params.rank - 1u);
+    let inner = first % size_at(RANK - 1u);
     var word = 0u;
     for (var e = 0u; e < count; e += 1u) {
         let at = apply_index(locate_along(base, inner, first, e));

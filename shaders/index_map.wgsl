@@ -46,6 +46,14 @@ struct IndexParams {
 // 9 to 15 % on an H100's row scatters).
 override CLAMP_INDICES: bool = false;
 
+// The rank, the tuple size and the index format (index_flags without the clamp bit) are
+// pipeline constants too (`Parameters::pipeline_constants`): the driver then unrolls the
+// walks below, reads each dimension's values from fixed places of the uniform block instead
+// of indexing it at run time, and drops the format branches of every index load.
+override RANK: u32;
+override TUPLE_SIZE: u32;
+override INDEX_FLAGS: u32;
+
 // Per-dimension values: 8 a field, as two vec4s (a uniform array's stride is 16 bytes).
 fn size_at(k: u32) -> u32 {
     return params.sizes[k >> 2u][k & 3u];
@@ -85,11 +93,11 @@ struct Location {
 
 // Index element e as (low, high) words; 32-bit signed values are sign-extended.
 fn index_words(e: u32) -> vec2<u32> {
-    if (params.index_flags & 2u) != 0u {
+    if (INDEX_FLAGS & 2u) != 0u {
         return load_indices_pair(e);
     }
     let low = load_indices_word(e);
-    let negative = (params.index_flags & 1u) != 0u && (low & 0x80000000u) != 0u;
+    let negative = (INDEX_FLAGS & 1u) != 0u && (low & 0x80000000u) != 0u;
     return vec2<u32>(low, select(0u, 0xffffffffu, negative));
 }
 
@@ -101,22 +109,22 @@ fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     if v.y == 0u && v.x < bound {
         return v.x;
     }
-    if (params.index_flags & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
+    if (INDEX_FLAGS & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
         return v.x + bound;
     }
     if CLAMP_INDICES {
         // Clamped to 0 below (negative signed values) and bound - 1 above.
-        let below = (params.index_flags & 1u) != 0u && (v.y & 0x80000000u) != 0u;
+        let below = (INDEX_FLAGS & 1u) != 0u && (v.y & 0x80000000u) != 0u;
         return select(bound - 1u, 0u, below);
     }
     return IN_RANGE;
 }
 
-// Where unit i and its index tuple lie, before the index is applied.
+// Where unit i (within the tensor) and its index tuple lie, before the index is applied.
 fn locate_base(i: u32) -> Location {
     var rest = i;
     var at = Location(0u, 0u, 0u, IN_RANGE);
-    for (var d = params.rank; d > 0u; d -= 1u) {
+    for (var d = RANK; d > 1u; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         let c = rest % size;
@@ -125,12 +133,16 @@ fn locate_base(i: u32) -> Location {
         at.indexed += c * indexed_stride_at(k);
         at.tuple += c * indices_stride_at(k);
     }
+    // The outermost coordinate is what remains: no division.
+    at.dense += rest * dense_stride_at(0u);
+    at.indexed += rest * indexed_stride_at(0u);
+    at.tuple += rest * indices_stride_at(0u);
     return at;
 }
 
 // The unit e places further along the innermost dimension (same row).
 fn step_inner(base: Location, e: u32) -> Location {
-    let k = params.rank - 1u;
+    let k = RANK - 1u;
     var at = base;
     at.dense += e * dense_stride_at(k);
     at.indexed += e * indexed_stride_at(k);
@@ -141,7 +153,7 @@ fn step_inner(base: Location, e: u32) -> Location {
 // Unit first + e, where `base` is unit `first`, `inner` units along its row: a step along
 // the row, or a fresh walk where the run crosses into the next row.
 fn locate_along(base: Location, inner: u32, first: u32, e: u32) -> Location {
-    if inner + e < size_at(params.rank - 1u) {
+    if inner + e < size_at(RANK - 1u) {
         return step_inner(base, e);
     }
     return locate_base(first + e);
@@ -150,7 +162,7 @@ fn locate_along(base: Location, inner: u32, first: u32, e: u32) -> Location {
 // Adds the index tuple's contribution, or marks its first bad component.
 fn apply_index(base: Location) -> Location {
     var at = base;
-    for (var k = 0u; k < params.tuple_size; k += 1u) {
+    for (var k = 0u; k < TUPLE_SIZE; k += 1u) {
         let bound = index_bound_at(k);
         let v = normalise(index_words(at.tuple + k * params.tuple_stride), bound);
         if v == IN_RANGE {
@@ -166,7 +178,7 @@ fn apply_index(base: Location) -> Location {
 // indices are split into windows and only some are bound (the whole tuple is then bound
 // where its first component is owned).
 fn owns_tuple(e: u32) -> bool {
-    if (params.index_flags & 2u) != 0u {
+    if (INDEX_FLAGS & 2u) != 0u {
         return owns_indices_pair(e);
     }
     return owns_indices(e);

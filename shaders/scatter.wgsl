@@ -158,7 +158,7 @@ fn scatter_spans(
     if first < params.count {
         count = min(ELEMENTS_PER_WORD, params.count - first);
         let base = locate_base(first);
-        let inner = first % size_at(params.rank - 1u);
+        let inner = first % size_at(RANK - 1u);
         run = count == ELEMENTS_PER_WORD;
         for (var e = 0u; e < count; e += 1u) {
             at[e] = apply_index(locate_along(base, inner, first, e));
@@ -639,7 +639,7 @@ fn fold_slices(
 fn slice_dense_offset(offset: u32) -> u32 {
     var rest = offset;
     var dense = 0u;
-    for (var d = params.rank; d > params.rank - params.slice_rank; d -= 1u) {
+    for (var d = RANK; d > RANK - params.slice_rank; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         dense += (rest % size) * dense_stride_at(k);
@@ -652,7 +652,7 @@ fn slice_dense_offset(offset: u32) -> u32 {
 fn slice_dense_start(b: u32) -> u32 {
     var rest = b;
     var dense = 0u;
-    for (var d = params.rank - params.slice_rank; d > 1u; d -= 1u) {
+    for (var d = RANK - params.slice_rank; d > 1u; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         dense += (rest % size) * dense_stride_at(k);

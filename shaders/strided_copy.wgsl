@@ -25,6 +25,10 @@ struct StridedCopyParams {
 
 @group(0) @binding(0) var<uniform> params: StridedCopyParams;
 
+// RANK as a pipeline constant (`Parameters::pipeline_constants`): the driver unrolls
+// row_start and reads each dimension's values from fixed places of the uniform block.
+override RANK: u32;
+
 fn size_at(k: u32) -> u32 {
     return params.sizes[k >> 2u][k & 3u];
 }
@@ -42,7 +46,7 @@ fn output_stride_at(k: u32) -> u32 {
 fn row_start(row: u32) -> vec2<u32> {
     var rest = row;
     var at = vec2<u32>(params.input_base, params.output_base);
-    for (var d = params.rank - 1u; d > 0u; d -= 1u) {
+    for (var d = RANK - 1u; d > 0u; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         let c = rest % size;
@@ -64,7 +68,7 @@ fn strided_copy(
     }
     let row = t / params.row_groups;
     let first = (t - row * params.row_groups) * COPY_GROUP;
-    let k = params.rank - 1u;
+    let k = RANK - 1u;
     let input_step = input_stride_at(k);
     let output_step = output_stride_at(k);
     let start = row_start(row);
@@ -127,7 +131,7 @@ fn strided_copy_blocks(
     let block = t / WORKGROUP_SIZE;
     let row = block / params.row_groups;
     let first = (block - row * params.row_groups) * (WORKGROUP_SIZE * COPY_GROUP) + local;
-    let k = params.rank - 1u;
+    let k = RANK - 1u;
     let input_step = input_stride_at(k);
     let output_step = output_stride_at(k);
     let start = row_start(row);

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::params::PipelineConstants;
 use crate::shaders::{Entry, Kernel, Windowing};
 
 /// A compiled entry point and the explicit bind-group layout shared by its module's entries.
@@ -24,33 +25,7 @@ struct Module {
 struct Entries {
     modules: HashMap<(Kernel, Windowing), Module>,
     /// Keyed also by the pipeline constants' values (`Parameters::pipeline_constants`).
-    pipelines: HashMap<(Kernel, Windowing, Entry, Constants), Arc<Pipeline>>,
-}
-
-/// Pipeline constants as a key: names and values (compared by bits).
-#[derive(Clone, Copy, Debug)]
-struct Constants(&'static [(&'static str, f64)]);
-
-impl PartialEq for Constants {
-    fn eq(&self, other: &Constants) -> bool {
-        self.0.len() == other.0.len()
-            && self
-                .0
-                .iter()
-                .zip(other.0)
-                .all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits())
-    }
-}
-
-impl Eq for Constants {}
-
-impl std::hash::Hash for Constants {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for (name, value) in self.0 {
-            name.hash(state);
-            value.to_bits().hash(state);
-        }
-    }
+    pipelines: HashMap<(Kernel, Windowing, Entry, PipelineConstants), Arc<Pipeline>>,
 }
 
 /// Lazily built, insert-once, shared between threads.
@@ -69,11 +44,11 @@ impl PipelineCache {
         kernel: Kernel,
         windowing: Windowing,
         entry: Entry,
-        constants: &'static [(&'static str, f64)],
+        constants: PipelineConstants,
         workgroup_size: u32,
     ) -> Arc<Pipeline> {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let key = (kernel, windowing, entry, Constants(constants));
+        let key = (kernel, windowing, entry, constants);
         if let Some(p) = entries.pipelines.get(&key) {
             return p.clone();
         }
@@ -88,7 +63,7 @@ impl PipelineCache {
             module: &module.module,
             entry_point: Some(entry.name()),
             compilation_options: wgpu::PipelineCompilationOptions {
-                constants,
+                constants: &constants.entries(),
                 // Every kernel writes the workgroup memory it reads first (each thread its
                 // own slots before the first barrier; thread 0 a workgroup's shared values
                 // before `workgroupUniformLoad`; the long folds only the entries the loaders

@@ -27,15 +27,26 @@ fn every_shader_variant_translates_to_every_backend_language() {
         let info = Validator::new(ValidationFlags::all(), Capabilities::empty())
             .validate(&module)
             .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
-        // Pipeline constants (CLAMP_INDICES) at their defaults, as the backends need them
-        // resolved.
-        let (module, info) = naga::back::pipeline_constants::process_overrides(
-            &module,
-            &info,
-            None,
-            &Default::default(),
-        )
-        .unwrap_or_else(|e| panic!("{label}: overrides: {e}"));
+        // Pipeline constants resolved, as the backends need them: the specialisation
+        // constants at values of a rank-3 walk with pairs of signed 64-bit indices, the
+        // others (CLAMP_INDICES) at their defaults.
+        let constants: naga::back::PipelineConstants = module
+            .overrides
+            .iter()
+            .filter_map(|(_, o)| {
+                let name = o.name.as_deref()?;
+                let value = match name {
+                    "RANK" => 3.0,
+                    "TUPLE_SIZE" => 2.0,
+                    "INDEX_FLAGS" => 3.0,
+                    _ => return None,
+                };
+                Some((name.to_string(), value))
+            })
+            .collect();
+        let (module, info) =
+            naga::back::pipeline_constants::process_overrides(&module, &info, None, &constants)
+                .unwrap_or_else(|e| panic!("{label}: overrides: {e}"));
         let (module, info) = (module.into_owned(), info.into_owned());
 
         let spirv = spv::write_vec(&module, &info, &spv::Options::default(), None)
