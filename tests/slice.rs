@@ -493,3 +493,32 @@ fn long_strided_rows_copy_in_coalesced_blocks() {
         check_against_reference(&desc, &inputs);
     }
 }
+
+#[test]
+fn cropped_planes_copy_with_a_fixed_step_per_thread() {
+    // NCHW crops: [A, B, C] planes, rows shorter and longer than a workgroup, planes that end
+    // inside a thread's block, every unit width the planes take.
+    let mut rng = Rng::new(8);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
+        for (input, offsets, sizes) in [
+            ([3, 5, 9, 9], [0, 1, 1, 1], [3, 4, 7, 7]),
+            ([2, 3, 40, 301], [1, 0, 1, 2], [1, 3, 38, 298]),
+            ([1, 2, 700, 3], [0, 0, 5, 1], [1, 2, 690, 2]),
+        ] {
+            let desc = OperatorDesc::Slice(SliceDesc {
+                input: TensorDesc::new(data_type, &input),
+                output: TensorDesc::new(data_type, &sizes),
+                offsets: offsets.to_vec(),
+                sizes: sizes.to_vec(),
+                strides: vec![1; 4],
+            });
+            let inputs = random_inputs(&mut rng, &desc);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}

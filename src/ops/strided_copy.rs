@@ -1,7 +1,7 @@
 //! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
 //! merging every kernel family's lowering starts with.
 
-use super::{DeviceFacts, Step};
+use super::{DeviceFacts, Placement, Step};
 use crate::dispatch::Grid;
 use crate::params::{Parameters, PerDimension, StridedCopyParams};
 use crate::shaders::{Entry, Kernel, Unit};
@@ -67,7 +67,8 @@ impl StridedCopy {
     }
 
     /// The workgroup grid of `strided_copy_planes`, where the copy has at most 3
-    /// dimensions [A, B, C] and both B x C / workgroup size and A fit the dispatch limit.
+    /// dimensions [A, B, C], both B x C / (workgroup size x the unit's copy group) and A fit
+    /// the dispatch limit, and the grid's units along x fit u32.
     fn planes(&self, device: &DeviceFacts) -> Option<[u32; 3]> {
         let rank = self.sizes.len();
         if rank > 3 || self.element_bytes == 16 {
@@ -80,9 +81,12 @@ impl StridedCopy {
                 1
             }
         };
-        let x = (size(0) * size(1)).div_ceil(device.workgroup_size as u64);
+        let block =
+            device.workgroup_size as u64 * Unit::from_bytes(self.element_bytes).copy_group() as u64;
+        let x = (size(0) * size(1)).div_ceil(block);
         let max = device.max_workgroups_per_dimension as u64;
-        (x <= max && size(2) <= max).then_some([x as u32, size(2) as u32, 1])
+        let fits = x * block <= u32::MAX as u64;
+        (x <= max && size(2) <= max && fits).then_some([x as u32, size(2) as u32, 1])
     }
 
     /// The same copy with leading dimensions of size 1 up to `rank`.
@@ -119,7 +123,7 @@ impl StridedCopy {
                     Grid::Flat(threads),
                 )
             } else if let Some(planes) = copy.planes(device).filter(|_| !device.per_element) {
-                // Short rows of at most 3 dimensions: one division a unit.
+                // Short rows of at most 3 dimensions: one division a thread.
                 let threads = planes.iter().map(|&n| n as u64).product::<u64>()
                     * device.workgroup_size as u64;
                 copy = copy.padded_to_rank(3);
@@ -146,7 +150,7 @@ impl StridedCopy {
             entry,
             params: Parameters::StridedCopy(params),
             grid,
-            skip_in_place: false,
+            placement: Placement::Always,
         }]
     }
 }
