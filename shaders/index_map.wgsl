@@ -30,6 +30,12 @@ struct IndexParams {
     sort_units: u32,
     radix_shift: u32,
     radix_tiles: u32,
+    // Scatters that copy as they scatter (scatter_copy_rows): the output's rows, their units,
+    // the updates a row takes, and the threads of a workgroup (a row's).
+    copy_rows: u32,
+    copy_length: u32,
+    copy_row_units: u32,
+    copy_threads: u32,
     padding: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,

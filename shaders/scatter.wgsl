@@ -95,6 +95,89 @@ fn scatter_blocks(
         }
     }
 }
+// @copy-rows-begin
+// Out of place, where the updates of each outer coordinate land in their own row of a packed
+// output (ScatterElements along an inner axis) and a row fits workgroup memory: a workgroup
+// reads its row of the input into workgroup memory, scatters the row's updates there, and
+// writes the row out whole. Memory then sees only whole, coalesced rows; scattered 4-byte
+// stores to memory cost a cache transaction each (ScatterElements along axis 1 of an 8192 x
+// 8192 f32 tensor: 1.08 ms on an H100 with them, 0.18 ms of it the copy; 0.44 ms so).
+// The units of a row (a pipeline constant: params.copy_length), and the threads of a
+// workgroup (params.copy_threads, up to 1024): one row of workgroup memory a workgroup caps
+// how many workgroups an SM holds, so a workgroup brings many threads (an H100 took 0.91 ms
+// with 256, 0.44 ms with 1024).
+override ROW_CAPACITY: u32 = 1u;
+override ROW_THREADS: u32 = 64u;
+var<workgroup> row_units: array<u32, ROW_CAPACITY>;
+
+@compute @workgroup_size(ROW_THREADS)
+fn scatter_copy_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let row = workgroup_index(workgroup, workgroups);
+    if row >= params.copy_rows {
+        return;
+    }
+    let length = params.copy_length;
+    let start = row * length;
+    for (var first = local; first < length; first += ROW_THREADS * GROUP) {
+        var values: array<u32, GROUP>;
+        for (var e = 0u; e < GROUP; e += 1u) {
+            let u = first + e * ROW_THREADS;
+            if u < length {
+                values[e] = load_input(start + u);
+            }
+        }
+        for (var e = 0u; e < GROUP; e += 1u) {
+            let u = first + e * ROW_THREADS;
+            if u < length {
+                row_units[u] = values[e];
+            }
+        }
+    }
+    workgroupBarrier();
+    // Rows past the updates' outer size are only copied.
+    if row < size_at(0u) {
+        let units = params.copy_row_units;
+        let row_base = locate_base(row * units);
+        for (var first = local; first < units; first += ROW_THREADS * GROUP) {
+            var at: array<Location, GROUP>;
+            var values: array<u32, GROUP>;
+            for (var e = 0u; e < GROUP; e += 1u) {
+                let u = first + e * ROW_THREADS;
+                if u < units {
+                    // Rank 2: the row's units are steps along the innermost dimension.
+                    var base = row_base;
+                    if RANK == 2u {
+                        base = step_inner(row_base, u);
+                    } else {
+                        base = locate_base(row * units + u);
+                    }
+                    at[e] = apply_index(base);
+                    values[e] = load_updates(at[e].dense);
+                }
+            }
+            for (var e = 0u; e < GROUP; e += 1u) {
+                let u = first + e * ROW_THREADS;
+                if u < units {
+                    if at[e].bad_component != IN_RANGE {
+                        report_out_of_range(row * units + u);
+                    } else {
+                        // Within the row: the host checked every update's reach.
+                        row_units[at[e].indexed - start] = values[e];
+                    }
+                }
+            }
+        }
+    }
+    workgroupBarrier();
+    for (var u = local; u < length; u += ROW_THREADS) {
+        store_output(start + u, row_units[u]);
+    }
+}
+// @copy-rows-end
 // @word-end
 
 // @sub-word-begin

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
-use crate::ops::{InPlace, IndexReport};
+use crate::ops::{InPlace, IndexReport, Placement};
 use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
 use crate::shaders::{Kernel, ROLES, Role, Windowing};
@@ -28,7 +28,7 @@ pub(crate) enum CompiledStep {
         pipeline: Arc<Pipeline>,
         params: wgpu::Buffer,
         workgroups: [u32; 3],
-        skip_in_place: bool,
+        placement: Placement,
         /// One dispatch each (several where split tensors are bound a slab at a time).
         passes: Vec<CompiledPass>,
         /// A copy of one contiguous run from the input to the output, which `record` makes
@@ -266,8 +266,8 @@ impl CompiledOperator {
             }
             for step in &self.steps {
                 if let (Some(run), Some(input)) = (by_command(step), input)
-                    && let CompiledStep::Dispatch { skip_in_place, .. } = step
-                    && !(*skip_in_place && in_place)
+                    && let CompiledStep::Dispatch { placement, .. } = step
+                    && placement.runs(in_place)
                 {
                     encoder.copy_buffer_to_buffer(
                         input.buffer,
@@ -327,11 +327,11 @@ impl CompiledOperator {
                 windowing,
                 pipeline,
                 params,
-                skip_in_place,
+                placement,
                 passes,
                 ..
             } = step
-                && !(*skip_in_place && in_place)
+                && placement.runs(in_place)
             {
                 let (numbers, windows_binding) = kernel.binding_numbers(windowing);
                 for pass in passes {

@@ -20,6 +20,9 @@ type Planned = (Windowing, Vec<Pass>);
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
+/// Threads of a `scatter_copy_rows` workgroup where the device allows (its row of workgroup
+/// memory caps the workgroups an SM holds: more threads each keep more loads in flight).
+const ROW_THREADS: u32 = 1024;
 
 /// How an operator moves a contiguous run of bytes (a scatter's `output = input` when both
 /// are packed alike, a slice of consecutive elements): the library's copy kernel, or the
@@ -308,10 +311,27 @@ impl Context {
             unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
             workgroup_size: self.workgroup_size,
             max_binding_bytes: limits.max_storage_buffer_binding_size,
+            row_threads: ROW_THREADS
+                .min(limits.max_compute_invocations_per_workgroup)
+                .min(limits.max_compute_workgroup_size_x)
+                .max(1),
+            max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+            copies_in_kernels: false,
             per_element: false,
         };
         let mut lowered = desc.lower(&facts);
+        // Where this device copies faster by kernel, a scatter may fuse its copy into its
+        // own kernel: lower again knowing that.
+        if lowered
+            .steps
+            .iter()
+            .any(|step| contiguous_run(step).is_some())
+            && self.copy_method() == CopyMethod::Kernel
+        {
+            facts.copies_in_kernels = true;
+            lowered = desc.lower(&facts);
+        }
         for (what, needed) in [
             (
                 "the in-order scratch (4 bytes per output unit)",
@@ -517,7 +537,7 @@ impl Context {
                     entry,
                     params,
                     grid: _,
-                    skip_in_place,
+                    placement,
                 },
                 Some((windowing, passes)),
             ) => {
@@ -550,7 +570,7 @@ impl Context {
                     pipeline,
                     params: uniform(params.bytes()),
                     workgroups,
-                    skip_in_place,
+                    placement,
                     passes,
                     contiguous,
                 }

@@ -127,6 +127,13 @@ parameters! {
         sort_units: u32,
         radix_shift: u32,
         radix_tiles: u32,
+        /// Scatters that copy as they scatter (`scatter_copy_rows`): the output's rows, their
+        /// units, the updates a row takes (the dense units of one outer coordinate), and the
+        /// threads of the kernel's workgroup (a pipeline constant, as the row's length).
+        copy_rows: u32,
+        copy_length: u32,
+        copy_row_units: u32,
+        copy_threads: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
         padding: u32,
         sizes: PerDimension,
@@ -170,11 +177,22 @@ impl Parameters {
     pub fn pipeline_constants(&self) -> PipelineConstants {
         match self {
             Parameters::StridedCopy(p) => PipelineConstants::default().with("RANK", p.rank),
-            Parameters::Index(p) => PipelineConstants::default()
-                .with("RANK", p.rank)
-                .with("TUPLE_SIZE", p.tuple_size)
-                .with("INDEX_FLAGS", p.index_flags & !CLAMP_FLAG)
-                .with("CLAMP_INDICES", u32::from(p.index_flags & CLAMP_FLAG != 0)),
+            Parameters::Index(p) => {
+                let constants = PipelineConstants::default()
+                    .with("RANK", p.rank)
+                    .with("TUPLE_SIZE", p.tuple_size)
+                    .with("INDEX_FLAGS", p.index_flags & !CLAMP_FLAG)
+                    .with("CLAMP_INDICES", u32::from(p.index_flags & CLAMP_FLAG != 0));
+                // scatter_copy_rows holds a row in workgroup memory sized by a constant, in
+                // workgroups of a size of its own.
+                if p.copy_length != 0 {
+                    constants
+                        .with("ROW_CAPACITY", p.copy_length)
+                        .with("ROW_THREADS", p.copy_threads)
+                } else {
+                    constants
+                }
+            }
         }
     }
 
@@ -186,12 +204,12 @@ impl Parameters {
     }
 }
 
-/// A pipeline's override constants: up to four names with integer (or boolean) values, a
+/// A pipeline's override constants: up to six names with integer (or boolean) values, a
 /// key of the pipeline cache.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct PipelineConstants {
-    names: [&'static str; 4],
-    values: [u32; 4],
+    names: [&'static str; 6],
+    values: [u32; 6],
     len: usize,
 }
 

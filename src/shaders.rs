@@ -235,8 +235,13 @@ pub(crate) enum Kernel {
     /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
-    /// any-update pass or the two last-wins passes.
-    Scatter { unit: Unit, last_wins: bool },
+    /// any-update pass or the two last-wins passes; with `copy_rows` (any update, 4-byte
+    /// units), also the input bound and `scatter_copy_rows`, which copies as it scatters.
+    Scatter {
+        unit: Unit,
+        last_wins: bool,
+        copy_rows: bool,
+    },
     /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
     /// into their targets. The arithmetic depends on the data type, not just its width.
     ScatterReduce {
@@ -278,10 +283,12 @@ pub(crate) enum Section {
     InOrderReduce,
     /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
     Ties,
+    /// The any-update scatter that copies each output row before scattering into it.
+    CopyRows,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::AnyUpdate,
         Section::LastWins,
         Section::Word,
@@ -289,6 +296,7 @@ impl Section {
         Section::Reduce,
         Section::InOrderReduce,
         Section::Ties,
+        Section::CopyRows,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -300,6 +308,7 @@ impl Section {
             Section::Reduce => "reduce",
             Section::InOrderReduce => "in-order-reduce",
             Section::Ties => "ties",
+            Section::CopyRows => "copy-rows",
         }
     }
 }
@@ -346,6 +355,7 @@ pub(crate) enum Entry {
     GatherBlocks,
     ScatterSpans,
     GatherSpans,
+    ScatterCopyRows,
     /// After a scatter or gather: the first out-of-range tuple's component and value.
     DescribeStatus,
 }
@@ -361,7 +371,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 32] = [
+    pub const ALL: [Entry; 33] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -393,6 +403,7 @@ impl Entry {
         Entry::GatherBlocks,
         Entry::ScatterSpans,
         Entry::GatherSpans,
+        Entry::ScatterCopyRows,
         Entry::DescribeStatus,
     ];
 
@@ -432,6 +443,11 @@ impl Entry {
             Entry::GatherBlocks => ("gather_blocks", &[F::Gather], &[S::Word]),
             Entry::ScatterSpans => ("scatter_spans", &[F::Scatter], &[S::AnyUpdate, S::SubWord]),
             Entry::GatherSpans => ("gather_spans", &[F::Gather], &[S::SubWord]),
+            Entry::ScatterCopyRows => (
+                "scatter_copy_rows",
+                &[F::Scatter],
+                &[S::AnyUpdate, S::Word, S::CopyRows],
+            ),
             Entry::DescribeStatus => ("describe_status", &[F::Scatter, F::Gather], &[]),
         };
         EntryInfo {
@@ -462,6 +478,13 @@ const STRIDED_COPY_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::WriteElements),
 ];
 const SCATTER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_COPY_ROWS_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::WriteElements),
@@ -520,7 +543,18 @@ impl Kernel {
         let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
         for unit in Unit::ALL {
             for last_wins in [false, true] {
-                all.push(Kernel::Scatter { unit, last_wins });
+                all.push(Kernel::Scatter {
+                    unit,
+                    last_wins,
+                    copy_rows: false,
+                });
+            }
+            if unit == Unit::Word {
+                all.push(Kernel::Scatter {
+                    unit,
+                    last_wins: false,
+                    copy_rows: true,
+                });
             }
             all.push(Kernel::Gather(unit));
         }
@@ -574,18 +608,27 @@ impl Kernel {
         Section::ALL
             .into_iter()
             .filter(|section| match section {
-                Section::AnyUpdate => {
-                    self == Kernel::Scatter {
-                        unit,
+                Section::AnyUpdate => matches!(
+                    self,
+                    Kernel::Scatter {
                         last_wins: false,
+                        ..
                     }
-                }
-                Section::LastWins => {
-                    self == Kernel::Scatter {
-                        unit,
+                ),
+                Section::LastWins => matches!(
+                    self,
+                    Kernel::Scatter {
                         last_wins: true,
+                        ..
                     }
-                }
+                ),
+                Section::CopyRows => matches!(
+                    self,
+                    Kernel::Scatter {
+                        copy_rows: true,
+                        ..
+                    }
+                ),
                 Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
                 Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
                 Section::Reduce => matches!(
@@ -630,6 +673,9 @@ impl Kernel {
     pub fn bindings(self) -> &'static [Binding] {
         match self {
             Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => SCATTER_COPY_ROWS_BINDINGS,
             Kernel::Scatter {
                 last_wins: false, ..
             } => SCATTER_BINDINGS,
@@ -684,6 +730,9 @@ impl Kernel {
     pub fn purpose(self) -> &'static str {
         match self {
             Kernel::StridedCopy(_) => "the strided-copy kernel's bindings",
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => "the bindings of the scatter kernel that copies as it scatters",
             Kernel::Scatter {
                 last_wins: false, ..
             } => "the scatter kernel's bindings",

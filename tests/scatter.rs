@@ -2022,3 +2022,78 @@ fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
         check_against_reference(&desc, &inputs);
     }
 }
+
+// ---- copying as it scatters ----
+
+/// A ScatterElements of random in-range indices (duplicates included) along `axis`.
+fn inner_axis_case(
+    rng: &mut Rng,
+    (data_type, index_type): (DataType, DataType),
+    output: &[u32],
+    updates: &[u32],
+    axis: u32,
+) -> Case {
+    let tensor = TensorDesc::new(data_type, output);
+    let indices = TensorDesc::new(index_type, updates);
+    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+        tensor.clone(),
+        indices.clone(),
+        TensorDesc::new(data_type, updates),
+        tensor,
+        axis,
+    ));
+    let mut inputs = common::random_inputs(rng, &desc);
+    let bound = output[axis as usize];
+    write_indices(&indices, &mut inputs[1], |_| {
+        random_index(rng, bound, index_type)
+    });
+    Case { desc, inputs }
+}
+
+#[test]
+fn scatters_along_an_inner_axis_copy_each_row_as_they_scatter() {
+    // On a context that copies by kernel, out of place: a workgroup a row copies it and
+    // scatters into it (`scatter_copy_rows`). Rows of 1 to 4 workgroups, the outer
+    // dimensions merged (rank 2) or not (rank 3), outer rows the updates do not reach (only
+    // copied), both index widths with negative indices, an out-of-range index reported and
+    // clamped; Float16 takes the separate copy and must agree.
+    // Workgroups of 1024 threads where the adapter allows, and of 256.
+    let contexts = [
+        common::limited_context(|_| {}),
+        common::limited_context(|limits| {
+            limits.max_compute_invocations_per_workgroup = 256;
+            limits.max_compute_workgroup_size_x = 256;
+        }),
+    ];
+    let mut rng = Rng::new(61);
+    let shapes: [(&[u32], &[u32], u32); 5] = [
+        (&[37, 700], &[37, 350], 1),
+        (&[40, 600], &[25, 300], 1),
+        (&[9, 40, 30], &[9, 40, 30], 1),
+        (&[5, 6, 520], &[5, 4, 300], 2),
+        (&[3, 4, 1024], &[3, 4, 1024], 2),
+    ];
+    for types in [
+        (DataType::Float32, DataType::Int64),
+        (DataType::Int32, DataType::Int32),
+        (DataType::UInt32, DataType::UInt64),
+        (DataType::Float16, DataType::Int64),
+    ] {
+        for fused in &contexts {
+            fused.set_copy_method(dml_wgsl::CopyMethod::Kernel);
+            for &(output, updates, axis) in &shapes {
+                let case = inner_axis_case(&mut rng, types, output, updates, axis);
+                let slices = case.slices();
+                common::check_on(fused, &case.desc, &slices, Expect::AnyUpdate)
+                    .expect("compile and record");
+            }
+            let mut case = inner_axis_case(&mut rng, types, &[37, 700], &[37, 350], 1);
+            corrupt_one_index(&mut rng, &mut case);
+            common::check_on(fused, &case.desc, &case.slices(), Expect::AnyUpdate)
+                .expect("compile and record");
+            set_out_of_range(&mut case.desc, OutOfRange::Clamp);
+            common::check_on(fused, &case.desc, &case.slices(), Expect::AnyUpdate)
+                .expect("compile and record");
+        }
+    }
+}

@@ -11,11 +11,11 @@
 //!   end, for signed index types) and anything else is out of range.
 
 use super::strided_copy::merge_dimensions;
-use super::{DeviceFacts, IndexReport, Step};
+use super::{DeviceFacts, IndexReport, Placement, Step};
 use crate::dispatch::Grid;
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
 use crate::shaders::{Entry, Kernel, Unit};
-use crate::tensor::DataType;
+use crate::tensor::{DataType, TensorDesc, packed_strides};
 
 /// A family's entry points for each row shape (see [`IndexMap::grouping`]).
 #[derive(Clone, Copy, Debug)]
@@ -225,6 +225,10 @@ impl IndexMap {
             sort_units: 0,
             radix_shift: 0,
             radix_tiles: 0,
+            copy_rows: 0,
+            copy_length: 0,
+            copy_row_units: 0,
+            copy_threads: 0,
             padding: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
@@ -284,6 +288,58 @@ impl IndexMap {
         }
     }
 
+    /// Where a scatter out of place can copy as it scatters (`scatter_copy_rows`): the
+    /// output's rows and their length in units, if every update of outer coordinate `r`
+    /// lands in row `r` of an output packed like the input (ScatterElements along an inner
+    /// axis), a row holds at least a workgroup's worth of units and fits workgroup memory,
+    /// and the device copies faster by kernel. 4-byte units only: narrower ones would share
+    /// words across rows.
+    pub fn copy_rows(
+        &self,
+        input: &TensorDesc,
+        output: &TensorDesc,
+        device: &DeviceFacts,
+    ) -> Option<(u32, u32)> {
+        let packed = |t: &TensorDesc| t.effective_strides() == packed_strides(&t.sizes);
+        if !device.copies_in_kernels
+            || device.per_element
+            || self.element_bytes != 4
+            || self.sizes.len() < 2
+            || !packed(input)
+            || !packed(output)
+            || input.sizes != output.sizes
+        {
+            return None;
+        }
+        let length = u64::try_from(self.indexed_strides[0]).ok()?;
+        let nonnegative = |strides: &[i64]| strides.iter().all(|&s| s >= 0);
+        if !nonnegative(&self.indexed_strides) || !nonnegative(&self.index_strides) {
+            return None;
+        }
+        // The furthest unit from a row's start that an update can reach.
+        let reach: u64 = (1..self.sizes.len())
+            .map(|k| (self.sizes[k] as u64 - 1) * self.indexed_strides[k] as u64)
+            .chain(
+                self.index_bounds
+                    .iter()
+                    .zip(&self.index_strides)
+                    .map(|(&bound, &stride)| (bound as u64).saturating_sub(1) * stride as u64),
+            )
+            .fold(0u64, |sum, term| sum.saturating_add(term));
+        // The tensor's own bytes (a larger total size leaves bytes past them untouched).
+        let bytes = output.element_count() * output.data_type.size_in_bytes() as u64;
+        let units = bytes / 4;
+        let workgroup = device.workgroup_size as u64;
+        let rows = units / length.max(1);
+        (reach < length
+            && length >= workgroup
+            && length * 4 <= device.max_workgroup_storage_bytes as u64
+            && bytes.is_multiple_of(4)
+            && units.is_multiple_of(length)
+            && rows >= self.sizes[0] as u64)
+            .then_some((rows as u32, length as u32))
+    }
+
     /// The dispatch of `kernel`'s entry point as `grouping` says.
     pub fn dispatch(&self, kernel: Kernel, grouping: Grouping) -> Step {
         Step::Dispatch {
@@ -294,7 +350,7 @@ impl IndexMap {
                 self.invocations()
                     .div_ceil(grouping.units_per_thread as u64),
             ),
-            skip_in_place: false,
+            placement: Placement::Always,
         }
     }
 
@@ -326,7 +382,7 @@ impl IndexMap {
             entry: Entry::DescribeStatus,
             params: Parameters::Index(self.params(1)),
             grid: Grid::Flat(1),
-            skip_in_place: false,
+            placement: Placement::Always,
         }
     }
 }
@@ -347,7 +403,10 @@ mod tests {
         unit_alignment: 16,
         workgroup_size: 256,
         max_binding_bytes: 1 << 30,
+        row_threads: 1024,
+        max_workgroup_storage_bytes: 49152,
         max_workgroups_per_dimension: 65535,
+        copies_in_kernels: false,
         per_element: false,
     };
 
@@ -410,6 +469,69 @@ mod tests {
             assert!(lowered.contains(&Entry::Scatter), "{lowered:?}");
             let lowered = entries(&gather_rows(data_type, 4097), &per_element);
             assert!(lowered.contains(&Entry::Gather), "{lowered:?}");
+        }
+    }
+
+    #[test]
+    fn scatters_along_an_inner_axis_copy_rows_in_their_kernel_where_copies_run_as_kernels() {
+        let fusing = DeviceFacts {
+            copies_in_kernels: true,
+            ..DEVICE
+        };
+        let along = |data_type, output: &[u32], updates: &[u32], axis| {
+            ScatterElementsDesc::new(
+                TensorDesc::new(data_type, output),
+                TensorDesc::new(DataType::Int64, updates),
+                TensorDesc::new(data_type, updates),
+                TensorDesc::new(data_type, output),
+                axis,
+            )
+        };
+        let f32_rows = along(DataType::Float32, &[64, 8192], &[64, 4096], 1);
+        // Out of place the copying kernel, in place the plain one; no copy step.
+        assert_eq!(
+            entries(&f32_rows, &fusing),
+            [
+                Entry::ScatterCopyRows,
+                Entry::ScatterBlocks,
+                Entry::DescribeStatus
+            ]
+        );
+        for (desc, device) in [
+            // The device copies faster by command.
+            (f32_rows.clone(), DEVICE),
+            // Each element checks its windows.
+            (
+                f32_rows.clone(),
+                DeviceFacts {
+                    per_element: true,
+                    ..fusing
+                },
+            ),
+            // Along the outer axis every update may land in any row.
+            (
+                along(DataType::Float32, &[64, 8192], &[32, 8192], 0),
+                fusing,
+            ),
+            // Narrow elements would share words across rows.
+            (
+                along(DataType::Float16, &[64, 8192], &[64, 4096], 1),
+                fusing,
+            ),
+            // Rows larger than workgroup memory, or shorter than a workgroup.
+            (along(DataType::Float32, &[4, 12289], &[4, 100], 1), fusing),
+            (
+                along(DataType::Float32, &[4096, 100], &[4096, 50], 1),
+                fusing,
+            ),
+        ] {
+            let lowered = entries(&desc, &device);
+            assert!(!lowered.contains(&Entry::ScatterCopyRows), "{desc:?}");
+            assert!(
+                lowered.contains(&Entry::StridedCopyBlocks)
+                    || lowered.contains(&Entry::StridedCopy),
+                "{desc:?}: {lowered:?}"
+            );
         }
     }
 

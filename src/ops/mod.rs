@@ -150,8 +150,16 @@ pub(crate) struct DeviceFacts {
     pub workgroup_size: u32,
     /// `max_storage_buffer_binding_size`: scratch that fits one binding.
     pub max_binding_bytes: u64,
+    /// Threads of a `scatter_copy_rows` workgroup: up to 1024, as the device allows.
+    pub row_threads: u32,
+    /// `max_compute_workgroup_storage_size`: the workgroup memory a kernel may hold.
+    pub max_workgroup_storage_bytes: u32,
     /// Workgroups a dispatch dimension.
     pub max_workgroups_per_dimension: u32,
+    /// The device runs the `output = input` copy faster by kernel than by copy command
+    /// (`Context::copy_method`): a scatter may then copy inside its own kernel
+    /// (`scatter_copy_rows`).
+    pub copies_in_kernels: bool,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows).
     pub per_element: bool,
@@ -169,12 +177,33 @@ pub(crate) enum Step {
         entry: Entry,
         params: Parameters,
         grid: Grid,
-        /// The `output = input` copy, left out when the output is the input's own range.
-        skip_in_place: bool,
+        /// Whether the step runs in place (the output bound to the input's own range), out
+        /// of place, or both.
+        placement: Placement,
     },
     /// Zeroes one of the operator's own buffers (`Role::Status`, `Role::Winners`, `Role::Heads`) before
     /// the dispatches.
     Clear(Role),
+}
+
+/// When a dispatch runs: a scatter's `output = input` copy (or a kernel that copies as it
+/// scatters) only out of place, and the plain scatter that such a kernel replaces only in
+/// place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Placement {
+    Always,
+    OutOfPlace,
+    InPlace,
+}
+
+impl Placement {
+    pub fn runs(self, in_place: bool) -> bool {
+        match self {
+            Placement::Always => true,
+            Placement::OutOfPlace => !in_place,
+            Placement::InPlace => in_place,
+        }
+    }
 }
 
 /// A lowered operator: its steps and what `context.rs` needs around them.

@@ -5,7 +5,7 @@ use super::validate::{
     check_dimension_counts, check_elements_axis, check_index_type, check_right_aligned_sizes,
     check_same_kind, check_same_sizes, right_aligned_dimension, tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step, StridedCopy};
+use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Placement, Step, StridedCopy};
 use crate::dispatch::Grid;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
@@ -588,7 +588,7 @@ impl SortPlan {
                 entry,
                 params: Parameters::Index(params),
                 grid: Grid::Flat(threads),
-                skip_in_place: false,
+                placement: Placement::Always,
             });
         };
         step(Entry::SortKeys, 0, self.count as u64);
@@ -685,6 +685,7 @@ fn scatter(
         Kernel::Scatter {
             unit: map.unit(),
             last_wins: in_order,
+            copy_rows: false,
         }
     };
     // One scratch word per output unit (the output's bytes, gaps of strided layouts
@@ -719,11 +720,18 @@ fn scatter(
         output_strides: output.signed_strides(),
         output_base: 0,
     };
-    for mut step in copy.steps(device) {
-        if let Step::Dispatch { skip_in_place, .. } = &mut step {
-            *skip_in_place = true;
+    // Out of place, ScatterElements along an inner axis may copy each output row as it
+    // scatters into it (see `scatter_copy_rows`); otherwise the copy is a step of its own.
+    let copy_rows = (!reducing && !in_order)
+        .then(|| map.copy_rows(input, output, device))
+        .flatten();
+    if copy_rows.is_none() {
+        for mut step in copy.steps(device) {
+            if let Step::Dispatch { placement, .. } = &mut step {
+                *placement = Placement::OutOfPlace;
+            }
+            steps.push(step);
         }
-        steps.push(step);
     }
     let single = |entry| Grouping {
         entry,
@@ -743,7 +751,7 @@ fn scatter(
                 entry,
                 params: Parameters::Index(params),
                 grid: Grid::Flat(threads),
-                skip_in_place: false,
+                placement: Placement::Always,
             };
             steps.push(step(Entry::LinkSlices, slices));
             steps.push(step(Entry::SortSlices, slices));
@@ -771,7 +779,7 @@ fn scatter(
                     entry: Entry::FoldUpdates,
                     params: Parameters::Index(params),
                     grid: Grid::Flat(output_units),
-                    skip_in_place: false,
+                    placement: Placement::Always,
                 });
             }
         },
@@ -808,7 +816,32 @@ fn scatter(
                 .then(|| map.spans(Entry::ScatterSpans, device))
                 .flatten();
             let grouping = spans.unwrap_or_else(|| map.grouping(entries, words_fit, device));
-            steps.push(map.dispatch(kernel, grouping));
+            let mut scatter = map.dispatch(kernel, grouping);
+            if let Some((rows, length)) = copy_rows {
+                // A workgroup a row out of place; in place the plain scatter.
+                let mut params = map.params(1);
+                params.tile = 0;
+                params.copy_rows = rows;
+                params.copy_length = length;
+                params.copy_row_units = (map.invocations() / map.sizes[0] as u64) as u32;
+                params.copy_threads = device.row_threads;
+                steps.push(Step::Dispatch {
+                    kernel: Kernel::Scatter {
+                        unit: map.unit(),
+                        last_wins: false,
+                        copy_rows: true,
+                    },
+                    entry: Entry::ScatterCopyRows,
+                    params: Parameters::Index(params),
+                    // `rows` workgroups (of the kernel's own size).
+                    grid: Grid::Flat(rows as u64 * device.workgroup_size as u64),
+                    placement: Placement::OutOfPlace,
+                });
+                if let Step::Dispatch { placement, .. } = &mut scatter {
+                    *placement = Placement::InPlace;
+                }
+            }
+            steps.push(scatter);
         }
     }
     steps.push(map.describe_step(kernel));
