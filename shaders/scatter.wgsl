@@ -243,9 +243,14 @@ fn scatter_spans(
         let base = locate_base(first);
         let inner = first % size_at(RANK - 1u);
         run = count == ELEMENTS_PER_WORD;
-        for (var e = 0u; e < count; e += 1u) {
-            at[e] = apply_index(locate_along(base, inner, first, e));
-            run = run && at[e].bad_component == IN_RANGE && at[e].indexed == at[0].indexed + e;
+        // Loops of a constant count guarded by `count`: unrolled, with `at` in registers (a
+        // loop to `count` kept such arrays in memory on an H100).
+        for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+            if e < count {
+                at[e] = apply_index(locate_along(base, inner, first, e));
+                run = run && at[e].bad_component == IN_RANGE
+                    && at[e].indexed == at[0].indexed + e;
+            }
         }
         if run {
             for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
@@ -257,11 +262,13 @@ fn scatter_spans(
     run_words[local] = word;
     workgroupBarrier();
     if !run {
-        for (var e = 0u; e < count; e += 1u) {
-            if at[e].bad_component != IN_RANGE {
-                report_out_of_range(first + e);
-            } else {
-                store_output(at[e].indexed, load_updates(at[e].dense));
+        for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+            if e < count {
+                if at[e].bad_component != IN_RANGE {
+                    report_out_of_range(first + e);
+                } else {
+                    store_output(at[e].indexed, load_updates(at[e].dense));
+                }
             }
         }
         return;

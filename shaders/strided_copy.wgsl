@@ -16,7 +16,9 @@ struct StridedCopyParams {
     // The innermost size, and the groups of COPY_GROUP units that cover it.
     inner: u32,
     row_groups: u32,
-    padding: vec2<u32>,
+    // Units a thread of strided_copy_planes (1 up to COPY_GROUP).
+    plane_group: u32,
+    padding: u32,
     // Per dimension, 8 values as two vec4s (a uniform array's stride is 16 bytes).
     sizes: array<vec4<u32>, 2>,
     input_strides: array<vec4<u32>, 2>,
@@ -76,27 +78,32 @@ fn strided_copy(
     let to_element = start.y + first * output_step;
     // All loads first, then the stores: a load cannot move past a store the compiler
     // must assume may alias it, and loads in flight together hide each other's latency.
+    // Loops of a constant count guarded by n: unrolled, with `values` in registers.
     let n = min(COPY_GROUP, params.inner - first);
     var values: array<Unit, COPY_GROUP>;
-    for (var e = 0u; e < n; e += 1u) {
-        values[e] = load_input(from_element + e * input_step);
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
+        if e < n {
+            values[e] = load_input(from_element + e * input_step);
+        }
     }
-    for (var e = 0u; e < n; e += 1u) {
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
         // Always true unless tensors are split and only some windows bound: then the
         // dispatch that owns both elements' windows copies them.
-        if owns_input(from_element + e * input_step) && owns_output(to_element + e * output_step) {
+        if e < n && owns_input(from_element + e * input_step)
+            && owns_output(to_element + e * output_step) {
             store_output(to_element + e * output_step, values[e]);
         }
     }
 }
 
 // Rank 3 at most (padded to 3 by the host, sizes [A, B, C]) with rows too short for
-// blocks: workgroups along x cover the B x C planes in blocks of WORKGROUP_SIZE * COPY_GROUP
-// units, unit e * WORKGROUP_SIZE + lane of a block by thread `lane` (a warp's loads and
-// stores touch neighbouring units, and each thread has COPY_GROUP loads in flight: with one
-// unit a thread the crop of an NCHW tensor ran at 68 % of an H100's copy roof), and y counts
-// the A planes. A thread divides by C once; its next units are WORKGROUP_SIZE further on,
-// a fixed step of rows and columns.
+// blocks: workgroups along x cover the B x C planes in blocks of WORKGROUP_SIZE * G units
+// (G = params.plane_group), unit e * WORKGROUP_SIZE + lane of a block by thread `lane` (a
+// warp's loads and stores touch neighbouring units, and each thread has G loads in flight:
+// with one unit a thread the crop of an NCHW tensor ran at 68 % of an H100's copy roof;
+// small copies take G = 1, for more workgroups), and y counts the A planes. A thread
+// divides by C once; its next units are WORKGROUP_SIZE further on, a fixed step of rows and
+// columns.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn strided_copy_planes(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -105,11 +112,12 @@ fn strided_copy_planes(
     let sizes = params.sizes[0];
     let plane = sizes[1] * sizes[2];
     // The host keeps the grid's units within u32.
-    let first = workgroup.x * (WORKGROUP_SIZE * COPY_GROUP) + local;
+    let group = min(params.plane_group, COPY_GROUP);
+    let first = workgroup.x * (WORKGROUP_SIZE * group) + local;
     if first >= plane {
         return;
     }
-    let n = min(COPY_GROUP, (plane - first - 1u) / WORKGROUP_SIZE + 1u);
+    let n = min(group, (plane - first - 1u) / WORKGROUP_SIZE + 1u);
     var b = first / sizes[2];
     var c = first - b * sizes[2];
     let step_rows = WORKGROUP_SIZE / sizes[2];
@@ -119,20 +127,25 @@ fn strided_copy_planes(
     let output_strides = params.output_strides[0];
     let input_plane = params.input_base + a * input_strides[0];
     let output_plane = params.output_base + a * output_strides[0];
+    // Loops of a constant count (unrolled, the arrays kept in registers), guarded by n.
     var to_elements: array<u32, COPY_GROUP>;
     var values: array<Unit, COPY_GROUP>;
-    for (var e = 0u; e < n; e += 1u) {
-        values[e] = load_input(input_plane + b * input_strides[1] + c * input_strides[2]);
-        to_elements[e] = output_plane + b * output_strides[1] + c * output_strides[2];
-        c += step_columns;
-        b += step_rows;
-        if c >= sizes[2] {
-            c -= sizes[2];
-            b += 1u;
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
+        if e < n {
+            values[e] = load_input(input_plane + b * input_strides[1] + c * input_strides[2]);
+            to_elements[e] = output_plane + b * output_strides[1] + c * output_strides[2];
+            c += step_columns;
+            b += step_rows;
+            if c >= sizes[2] {
+                c -= sizes[2];
+                b += 1u;
+            }
         }
     }
-    for (var e = 0u; e < n; e += 1u) {
-        store_output(to_elements[e], values[e]);
+    for (var e = 0u; e < COPY_GROUP; e += 1u) {
+        if e < n {
+            store_output(to_elements[e], values[e]);
+        }
     }
 }
 

@@ -33,7 +33,9 @@ const ROW_THREADS: u32 = 1024;
 ///
 /// The copy command is used only where the caller's input buffer has `COPY_SRC` usage, the
 /// output buffer `COPY_DST`, and the run's offsets and length are multiples of 4 bytes;
-/// elsewhere the kernel runs. The output is the same bytes either way.
+/// elsewhere the kernel runs. Where the kernel is chosen, a ScatterElements along an inner
+/// axis out of place may instead copy each output row inside its own kernel, as it scatters
+/// into it (the row held in workgroup memory). The output is the same bytes either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CopyMethod {
     /// The library's copy kernel, inside the operator's compute pass.

@@ -62,8 +62,10 @@ parameters! {
         /// The innermost size, and the groups (or blocks) of units that cover it.
         inner: u32,
         row_groups: u32,
+        /// Units a thread of `strided_copy_planes` (1 up to the unit's copy group).
+        plane_group: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
-        padding: [u32; 2],
+        padding: u32,
         sizes: PerDimension,
         input_strides: PerDimension,
         output_strides: PerDimension,

@@ -497,7 +497,7 @@ fn long_strided_rows_copy_in_coalesced_blocks() {
 #[test]
 fn cropped_planes_copy_with_a_fixed_step_per_thread() {
     // NCHW crops: [A, B, C] planes, rows shorter and longer than a workgroup, planes that end
-    // inside a thread's block, every unit width the planes take.
+    // inside a thread's block, one unit a thread and four, every unit width the planes take.
     let mut rng = Rng::new(8);
     for data_type in [
         DataType::UInt8,
@@ -509,6 +509,8 @@ fn cropped_planes_copy_with_a_fixed_step_per_thread() {
             ([3, 5, 9, 9], [0, 1, 1, 1], [3, 4, 7, 7]),
             ([2, 3, 40, 301], [1, 0, 1, 2], [1, 3, 38, 298]),
             ([1, 2, 700, 3], [0, 0, 5, 1], [1, 2, 690, 2]),
+            // 2^20 units: four a thread (smaller copies take one a thread).
+            ([4, 256, 34, 34], [0, 0, 1, 2], [4, 256, 32, 32]),
         ] {
             let desc = OperatorDesc::Slice(SliceDesc {
                 input: TensorDesc::new(data_type, &input),

@@ -66,10 +66,14 @@ impl StridedCopy {
         self.clone()
     }
 
-    /// The workgroup grid of `strided_copy_planes`, where the copy has at most 3
-    /// dimensions [A, B, C], both B x C / (workgroup size x the unit's copy group) and A fit
-    /// the dispatch limit, and the grid's units along x fit u32.
-    fn planes(&self, device: &DeviceFacts) -> Option<[u32; 3]> {
+    /// The workgroup grid of `strided_copy_planes` and its units a thread, where the copy
+    /// has at most 3 dimensions [A, B, C], both B x C / (workgroup size x units a thread)
+    /// and A fit the dispatch limit, and the grid's units along x fit u32. A thread takes
+    /// the unit's copy group (four loads in flight) where that leaves at least
+    /// `PLANES_MIN_WORKGROUPS` workgroups; smaller copies one unit a thread, over more
+    /// workgroups.
+    fn planes(&self, device: &DeviceFacts) -> Option<([u32; 3], u32)> {
+        const PLANES_MIN_WORKGROUPS: u64 = 1024;
         let rank = self.sizes.len();
         if rank > 3 || self.element_bytes == 16 {
             return None;
@@ -81,12 +85,20 @@ impl StridedCopy {
                 1
             }
         };
-        let block =
-            device.workgroup_size as u64 * Unit::from_bytes(self.element_bytes).copy_group() as u64;
+        let copy_group = Unit::from_bytes(self.element_bytes).copy_group() as u64;
+        let workgroup = device.workgroup_size as u64;
+        let units = size(0) * size(1) * size(2);
+        let group = if units >= PLANES_MIN_WORKGROUPS * workgroup * copy_group {
+            copy_group
+        } else {
+            1
+        };
+        let block = workgroup * group;
         let x = (size(0) * size(1)).div_ceil(block);
         let max = device.max_workgroups_per_dimension as u64;
         let fits = x * block <= u32::MAX as u64;
-        (x <= max && size(2) <= max && fits).then_some([x as u32, size(2) as u32, 1])
+        (x <= max && size(2) <= max && fits)
+            .then_some(([x as u32, size(2) as u32, 1], group as u32))
     }
 
     /// The same copy with leading dimensions of size 1 up to `rank`.
@@ -111,6 +123,7 @@ impl StridedCopy {
         // Whole blocks of a workgroup's units per row: coalesced blocks; else row groups.
         let block = device.workgroup_size * unit.copy_group();
         let mut copy = copy;
+        let mut plane_group = 1;
         let (entry, row_groups, threads, grid) =
             // Blocks and planes only where every unit needs no check of its own windows.
             if !device.per_element && inner.is_multiple_of(block) && unit.copy_group() > 1 {
@@ -122,8 +135,11 @@ impl StridedCopy {
                     threads,
                     Grid::Flat(threads),
                 )
-            } else if let Some(planes) = copy.planes(device).filter(|_| !device.per_element) {
+            } else if let Some((planes, group)) =
+                copy.planes(device).filter(|_| !device.per_element)
+            {
                 // Short rows of at most 3 dimensions: one division a thread.
+                plane_group = group;
                 let threads = planes.iter().map(|&n| n as u64).product::<u64>()
                     * device.workgroup_size as u64;
                 copy = copy.padded_to_rank(3);
@@ -140,6 +156,7 @@ impl StridedCopy {
             output_base: copy.output_base as u32,
             inner,
             row_groups,
+            plane_group,
             sizes: PerDimension::new(copy.sizes.iter().copied()),
             input_strides: PerDimension::strides(&copy.input_strides),
             output_strides: PerDimension::strides(&copy.output_strides),
@@ -274,5 +291,32 @@ mod tests {
             ..slice(DataType::Float32, &[16], &[0], &[16])
         };
         assert_eq!(reversed.widened(16).element_bytes, 4);
+    }
+
+    #[test]
+    fn planes_take_four_units_a_thread_only_where_enough_workgroups_remain() {
+        let device = DeviceFacts {
+            unit_alignment: 16,
+            workgroup_size: 256,
+            row_threads: 1024,
+            max_workgroup_storage_bytes: 49152,
+            max_binding_bytes: 1 << 30,
+            max_workgroups_per_dimension: 65535,
+            copies_in_kernels: true,
+            per_element: false,
+        };
+        // The NCHW crop of the benchmark: 2^16 planes' worth of units, four a thread.
+        let crop = slice(
+            DataType::Float32,
+            &[64, 256, 56, 56],
+            &[0, 0, 1, 1],
+            &[64, 256, 54, 54],
+        );
+        let (grid, group) = crop.merged().planes(&device).expect("planes");
+        assert_eq!((grid, group), ([3, 64 * 256, 1], 4));
+        // A 32 x 32 slice: one unit a thread, four workgroups instead of one.
+        let tiny = slice(DataType::Float32, &[64, 64], &[0, 1], &[32, 32]);
+        let (grid, group) = tiny.merged().planes(&device).expect("planes");
+        assert_eq!((grid, group), ([4, 1, 1], 1));
     }
 }
