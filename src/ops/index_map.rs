@@ -336,7 +336,9 @@ impl IndexMap {
             && length * 4 <= device.max_workgroup_storage_bytes as u64
             && bytes.is_multiple_of(4)
             && units.is_multiple_of(length)
-            && rows >= self.sizes[0] as u64)
+            && rows >= self.sizes[0] as u64
+            // A workgroup a row: the dispatch's threads within the u32 index space.
+            && rows * workgroup <= u32::MAX as u64 - workgroup)
             .then_some((rows as u32, length as u32))
     }
 
