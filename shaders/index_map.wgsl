@@ -30,6 +30,11 @@ struct IndexParams {
     sort_units: u32,
     radix_shift: u32,
     radix_tiles: u32,
+    // The in-order folds' passes: this pass, the entries of each list of runs that go on,
+    // and the column tiles of a slice.
+    fold_pass: u32,
+    fold_capacity: u32,
+    fold_tiles: u32,
     // Scatters that copy as they scatter (scatter_copy_rows): the output's rows, their units,
     // the updates a row takes, and the threads of a workgroup (a row's).
     copy_rows: u32,
@@ -37,6 +42,7 @@ struct IndexParams {
     copy_row_units: u32,
     copy_threads: u32,
     padding: u32,
+    padding_end: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

@@ -534,118 +534,25 @@ fn write_ties(
 // @ties-end
 
 // @in-order-reduce-begin
-// A reduction in the updates' order, in two passes over scratch: `heads` (one word per
-// output unit) and `links` (one word per update). Every window is bound (never a slab).
+// A reduction in the updates' order, element by element or by slices (where trailing
+// dimensions share one index tuple, ScatterND's rows: slices of params.slice_units units land
+// on aligned blocks of the output, the block of a slice being the target of its first unit
+// divided by params.slice_units). The updates (or slices) are sorted by target (or block),
+// keeping their order: a stable least-significant-digit radix sort of (key, position) pairs,
+// one digit of log2 WORKGROUP_SIZE bits a pass, where the workgroup is a power of two of at
+// least 32 threads and the scratch fits one binding (every window bound: never a slab).
+// Each target's updates then lie contiguous and in order, and are folded into it.
 //
-// Pass 1: each target's updates are linked into a list: heads[target] holds the last update
-// linked plus one, links[i] the one linked before update i (plus one; 0 ends the list). The
-// link order depends on thread timing; pass 2 sorts each list.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn link_updates(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let t = invocation_index(workgroup, workgroups, local);
-    if t >= params.count {
-        return;
-    }
-    let i = group_index(t);
-    let at = apply_index(locate_base(i));
-    if at.bad_component != IN_RANGE {
-        report_out_of_range(i);
-        return;
-    }
-    atomic_store_links(i, atomic_exchange_heads(at.indexed, i + 1u));
-}
-
-// The update after list node `node` (update node - 1), or 0.
-fn next_node(node: u32) -> u32 {
-    return atomic_load_links(node - 1u);
-}
-
-fn set_next_node(node: u32, next: u32) {
-    atomic_store_links(node - 1u, next);
-}
-
-// The list starting at `first` sorted by update position: a bottom-up merge sort of the
-// linked list (Simon Tatham's), O(n log n) steps and no memory beyond the links.
-fn sort_list(first: u32) -> u32 {
-    var list = first;
-    var width = 1u;
-    loop {
-        var p = list;
-        list = 0u;
-        var tail = 0u;
-        var merges = 0u;
-        while p != 0u {
-            merges += 1u;
-            // Runs p (up to width nodes) and q (the next up to width nodes), merged.
-            var q = p;
-            var p_size = 0u;
-            while p_size < width && q != 0u {
-                p_size += 1u;
-                q = next_node(q);
-            }
-            var q_size = width;
-            while p_size > 0u || (q_size > 0u && q != 0u) {
-                var node: u32;
-                if p_size == 0u || (q_size > 0u && q != 0u && q < p) {
-                    node = q;
-                    q = next_node(q);
-                    q_size -= 1u;
-                } else {
-                    node = p;
-                    p = next_node(p);
-                    p_size -= 1u;
-                }
-                if tail == 0u {
-                    list = node;
-                } else {
-                    set_next_node(tail, node);
-                }
-                tail = node;
-            }
-            p = q;
-        }
-        set_next_node(tail, 0u);
-        if merges <= 1u {
-            break;
-        }
-        width *= 2u;
-    }
-    return list;
-}
-
-// Pass 2: a thread per output unit folds its updates into it in the updates' order.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn fold_updates(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let target_unit = invocation_index(workgroup, workgroups, local);
-    if target_unit >= params.count {
-        return;
-    }
-    let first = atomic_load_heads(target_unit);
-    if first == 0u {
-        return;
-    }
-    var node = sort_list(first);
-    var value = load_output(target_unit);
-    while node != 0u {
-        value = combine_unit(value, load_updates(locate_base(node - 1u).dense));
-        node = next_node(node);
-    }
-    store_output(target_unit, value);
-}
-// The same in slices: where trailing dimensions share one index tuple (ScatterND's rows),
-// lists link slices, not elements (params.slice_units units each, params.slices of them),
-// keyed by the block the slice lands on (slices land on aligned blocks of the output: the
-// target of the first unit divided by params.slice_units); each list is
-// sorted once; then a thread per output unit folds its column of the list's slices,
-// neighbouring threads reading neighbouring units of each slice.
+// No invocation folds more than FOLD_STEPS updates in one dispatch: Mesa's llvmpipe and
+// lavapipe silently end an invocation's loops after 65535 iterations in all (counted per
+// SIMD vector of up to 16 invocations), and any GPU's watchdog ends a dispatch that runs for
+// seconds. A run longer than one dispatch folds is folded over several: each pass starts from
+// the output, where the last one left the partial result, and the runs that go on are listed
+// for the next pass (lists by pass parity in links, their counts in heads).
+//
+// links: keys and positions twice (the radix sort's two arrays, each sort_count words), then
+// the per-digit, per-tile counts (the histogram), their blocks' sums, and the two lists of
+// runs that go on. heads: each key's run start (plus one), its end, and each pass's list count.
 struct Slice {
     // The slice's first unit and where it lands.
     first: u32,
@@ -655,74 +562,6 @@ struct Slice {
 fn locate_slice(b: u32) -> Slice {
     let first = b * params.slice_units;
     return Slice(first, apply_index(locate_base(first)));
-}
-
-// Pass 1: heads[target of the slice's first unit] and links[slice], as link_updates.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn link_slices(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.slices {
-        return;
-    }
-    let slice = locate_slice(b);
-    if slice.at.bad_component != IN_RANGE {
-        // Every unit of the slice is out of range; its first is the first reported.
-        report_out_of_range(slice.first);
-        return;
-    }
-    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.slice_units, b + 1u));
-}
-
-// Pass 2: the slice that linked last sorts its target's list, whose head becomes the
-// first slice in order.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sort_slices(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.slices {
-        return;
-    }
-    let slice = locate_slice(b);
-    let head = slice.at.indexed / params.slice_units;
-    if slice.at.bad_component != IN_RANGE || atomic_load_heads(head) != b + 1u {
-        return;
-    }
-    atomic_store_heads(head, sort_list(b + 1u));
-}
-
-// Pass 3: a thread per output unit; where its block has a list, it folds its column of the
-// list's slices into the unit (slices land on aligned blocks: unit = block * slice_units +
-// offset, the same offset in every slice).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn fold_slices(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let u = invocation_index(workgroup, workgroups, local);
-    if u >= params.count {
-        return;
-    }
-    let block = u / params.slice_units;
-    var node = atomic_load_heads(block);
-    if node == 0u {
-        return;
-    }
-    // The unit's place in a slice's updates, once; then each slice's start.
-    let inner = slice_dense_offset(u - block * params.slice_units);
-    var value = load_output(u);
-    while node != 0u {
-        value = combine_unit(value, load_updates(slice_dense_start(node - 1u) + inner));
-        node = next_node(node);
-    }
-    store_output(u, value);
 }
 
 // Where unit `offset` of a slice lies in the updates, from the slice's first unit.
@@ -750,17 +589,7 @@ fn slice_dense_start(b: u32) -> u32 {
     }
     return dense + rest * dense_stride_at(0u);
 }
-// Element by element, where the workgroup is a power of two of at least 32 threads and the
-// scratch fits one binding: the updates are sorted by target, keeping their order (a stable
-// least-significant-digit radix sort of (target, position) pairs, one digit of log2
-// WORKGROUP_SIZE bits a pass), so each target's updates lie contiguous and in order; a
-// thread per target then folds a short run, and a workgroup per target a long one (loaders
-// fetch the next chunk while one thread folds this one). Dependent loads are gone: the lists
-// above cost a chain of link loads per update, 1.7 s for 262144 updates on one target.
-//
-// links: keys and positions twice (the radix sort's two arrays, each sort_count words),
-// then the per-digit, per-tile counts (the histogram), their blocks' sums, and the list of
-// long runs. heads: each target's run start (plus one), its end, and the long runs' count.
+
 fn keys_at(array: u32) -> u32 {
     return array * 2u * params.sort_count;
 }
@@ -785,8 +614,20 @@ fn block_sums_at() -> u32 {
     return histogram_at() + histogram_entries();
 }
 
-fn long_runs_at() -> u32 {
-    return block_sums_at() + scan_blocks();
+// The list of runs pass `fold_pass` folds (params.fold_capacity entries each, two by parity), and
+// where its count lies in heads.
+fn fold_list_at(fold_pass: u32) -> u32 {
+    return block_sums_at() + scan_blocks() + (fold_pass & 1u) * params.fold_capacity;
+}
+
+fn fold_count_at(fold_pass: u32) -> u32 {
+    return 2u * params.sort_units + fold_pass;
+}
+
+// Lists `key` (a target, or a block) for pass `fold_pass`.
+fn list_for_pass(fold_pass: u32, key: u32) {
+    let entry = atomic_add_heads(fold_count_at(fold_pass), 1u);
+    atomic_store_links(fold_list_at(fold_pass) + entry, key);
 }
 
 // The array a pass reads: pass p = radix_shift / RADIX_BITS reads array p % 2 and writes
@@ -802,6 +643,11 @@ fn digit(key: u32) -> u32 {
 // Pass 0: the pairs in the updates' order; out-of-range updates get the key NO_KEY, which
 // sorts after every target (the host sorts on enough bits to cover sort_units itself).
 const NO_KEY: u32 = 0xffffffffu;
+
+fn store_pair(i: u32, key: u32) {
+    atomic_store_links(keys_at(0u) + i, key);
+    atomic_store_links(positions_at(0u) + i, i);
+}
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sort_keys(
@@ -820,8 +666,28 @@ fn sort_keys(
         report_out_of_range(i);
         key = NO_KEY;
     }
-    atomic_store_links(keys_at(0u) + i, key);
-    atomic_store_links(positions_at(0u) + i, i);
+    store_pair(i, key);
+}
+
+// The same for slices: the key is the block the slice lands on.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sort_slice_keys(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let b = invocation_index(workgroup, workgroups, local);
+    if b >= params.sort_count {
+        return;
+    }
+    let slice = locate_slice(b);
+    var key = slice.at.indexed / params.slice_units;
+    if slice.at.bad_component != IN_RANGE {
+        // Every unit of the slice is out of range; its first is the first reported.
+        report_out_of_range(slice.first);
+        key = NO_KEY;
+    }
+    store_pair(b, key);
 }
 
 // A radix pass, 1: a workgroup per tile of RADIX_TILE pairs counts its digits.
@@ -997,8 +863,13 @@ fn load_sorted_value(j: u32) -> Unit {
     return pair_unit(pair);
 }
 
-// After the last pass: each target's run [start, end) of the sorted pairs, start stored
-// plus one (0: no updates), and each update's value in the runs' order.
+// The position (update or slice) that sorted pair j came from.
+fn sorted_position(j: u32) -> u32 {
+    return atomic_load_links(positions_at(source_array()) + j);
+}
+
+// After the last pass: each key's run [start, end) of the sorted pairs, start stored plus
+// one (0: none); element by element, each update's value gathered in the runs' order.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn find_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -1020,15 +891,18 @@ fn find_runs(
     if j + 1u == params.sort_count || atomic_load_links(keys + j + 1u) != key {
         atomic_store_heads(params.sort_units + key, j + 1u);
     }
-    let position = atomic_load_links(positions_at(source_array()) + j);
-    let value = unit_pair(load_updates(locate_base(position).dense));
+    if params.slice_units > 1u {
+        return;
+    }
+    let value = unit_pair(load_updates(locate_base(sorted_position(j)).dense));
     atomic_store_links(values_at() + j * UNIT_WORDS, value.x);
     if UNIT_WORDS == 2u {
         atomic_store_links(values_at() + j * UNIT_WORDS + 1u, value.y);
     }
 }
 
-// A thread per output unit folds its run, or hands a long one to fold_long_runs.
+// A thread per output unit folds its run (at most LONG_RUN updates), or lists a longer one
+// for fold_long_runs.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -1045,8 +919,7 @@ fn fold_runs(
     }
     let end = atomic_load_heads(params.sort_units + u);
     if end - (start - 1u) > LONG_RUN {
-        let long = atomic_add_heads(2u * params.sort_units, 1u);
-        atomic_store_links(long_runs_at() + long, u);
+        list_for_pass(0u, u);
         return;
     }
     var value = load_output(u);
@@ -1056,9 +929,14 @@ fn fold_runs(
     store_output(u, value);
 }
 
-// A workgroup per long run: threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK
-// updates into workgroup memory while thread 0 folds the current chunk.
+// A workgroup per listed run folds the next LONG_SPAN of its updates (pass params.pass):
+// threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory
+// while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
+// chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
+// workgroup memory (spaced, so that a SIMD vector of 16 invocations holds at most four
+// folders: 4 * FOLD_STEPS iterations, within Mesa's 65535).
 var<workgroup> long_run: vec3<u32>;
+var<workgroup> long_value: Unit;
 var<workgroup> chunk_values: array<Unit, LONG_CHUNK_PAIR>;
 // Per buffer: whether a loaded value is not a normal number (the fast chain's condition).
 var<workgroup> chunk_unusual: array<atomic<u32>, 2>;
@@ -1164,12 +1042,19 @@ fn fold_long_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let w = workgroup_index(workgroup, workgroups);
+    let fold_pass = params.fold_pass;
     if local == 0u {
-        // (unit, first, end) of this workgroup's run, or an empty run.
+        // (unit, first, end) of this pass's share of the workgroup's run, or an empty run.
         var run = vec3<u32>(0u, 0u, 0u);
-        if w < atomic_load_heads(2u * params.sort_units) {
-            let u = atomic_load_links(long_runs_at() + w);
-            run = vec3<u32>(u, atomic_load_heads(u) - 1u, atomic_load_heads(params.sort_units + u));
+        if w < atomic_load_heads(fold_count_at(fold_pass)) {
+            let u = atomic_load_links(fold_list_at(fold_pass) + w);
+            let first = atomic_load_heads(u) - 1u + fold_pass * LONG_SPAN;
+            let end = atomic_load_heads(params.sort_units + u);
+            if end - first > LONG_SPAN {
+                list_for_pass(fold_pass + 1u, u);
+            }
+            run = vec3<u32>(u, first, min(end, first + LONG_SPAN));
+            long_value = load_output(u);
         }
         long_run = run;
         atomicStore(&chunk_unusual[0], 0u);
@@ -1179,28 +1064,124 @@ fn fold_long_runs(
     if run.z == run.y {
         return;
     }
+    // At most LONG_SPAN / LONG_CHUNK chunks.
     let chunks = (run.z - run.y + LONG_CHUNK - 1u) / LONG_CHUNK;
     let loading = local >= WORKGROUP_SIZE / 2u;
     if loading {
         load_chunk(run, 0u, local);
     }
     workgroupBarrier();
-    var value: Unit;
-    if local == 0u {
-        value = load_output(run.x);
-    }
     for (var c = 0u; c < chunks; c += 1u) {
         if loading && c + 1u < chunks {
             load_chunk(run, c + 1u, local);
         }
-        if local == 0u {
-            value = fold_chunk(value, c % 2u, min(LONG_CHUNK, run.z - run.y - c * LONG_CHUNK));
+        if local == (c / FOLDER_CHUNKS) * FOLDER_SPACING {
+            let n = min(LONG_CHUNK, run.z - run.y - c * LONG_CHUNK);
+            long_value = fold_chunk(long_value, c % 2u, n);
             atomicStore(&chunk_unusual[c % 2u], 0u);
         }
         workgroupBarrier();
     }
     if local == 0u {
-        store_output(run.x, value);
+        store_output(run.x, long_value);
+    }
+}
+
+// By slices, pass 0: a thread per output unit folds its column of the first FOLD_STEPS
+// slices of its block's run (slices land on aligned blocks: unit = block * slice_units +
+// offset, the same offset in every slice; neighbouring threads read neighbouring units of
+// each slice), and the block's first unit lists a longer run for fold_slice_runs.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let u = invocation_index(workgroup, workgroups, local);
+    if u >= params.count {
+        return;
+    }
+    let block = u / params.slice_units;
+    let start = atomic_load_heads(block);
+    if start == 0u {
+        return;
+    }
+    let end = atomic_load_heads(params.sort_units + block);
+    let first = start - 1u;
+    let last = min(end, first + FOLD_STEPS);
+    let offset = u - block * params.slice_units;
+    if last < end && offset == 0u {
+        list_for_pass(1u, block);
+    }
+    let inner = slice_dense_offset(offset);
+    var value = load_output(u);
+    for (var j = first; j < last; j += 1u) {
+        value = combine_unit(value, load_updates(slice_dense_start(sorted_position(j)) + inner));
+    }
+    store_output(u, value);
+}
+
+// By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds
+// the next SLICE_SPAN slices of the block's run. Its SLICE_TURNS rows of threads take turns,
+// FOLD_STEPS slices each, every column's partial result handed over in workgroup memory.
+var<workgroup> slice_run: vec3<u32>;
+var<workgroup> column_values: array<Unit, SLICE_TILE>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = workgroup_index(workgroup, workgroups);
+    let fold_pass = params.fold_pass;
+    let entry = w / params.fold_tiles;
+    let tile = w - entry * params.fold_tiles;
+    if local == 0u {
+        // (block, first, end) of this pass's share of the block's run, or an empty run.
+        var run = vec3<u32>(0u, 0u, 0u);
+        if entry < atomic_load_heads(fold_count_at(fold_pass)) {
+            let block = atomic_load_links(fold_list_at(fold_pass) + entry);
+            let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let end = atomic_load_heads(params.sort_units + block);
+            if end - first > SLICE_SPAN && tile == 0u {
+                list_for_pass(fold_pass + 1u, block);
+            }
+            run = vec3<u32>(block, first, min(end, first + SLICE_SPAN));
+        }
+        slice_run = run;
+    }
+    let run = workgroupUniformLoad(&slice_run);
+    if run.z == run.y {
+        return;
+    }
+    let lane = local % SLICE_TILE;
+    let turn = local / SLICE_TILE;
+    let offset = tile * SLICE_TILE + lane;
+    let in_slice = offset < params.slice_units;
+    let u = run.x * params.slice_units + offset;
+    var inner = 0u;
+    if in_slice {
+        inner = slice_dense_offset(offset);
+        if turn == 0u {
+            column_values[lane] = load_output(u);
+        }
+    }
+    for (var t = 0u; t < SLICE_TURNS; t += 1u) {
+        workgroupBarrier();
+        let first = run.y + t * FOLD_STEPS;
+        if turn == t && in_slice && first < run.z {
+            let last = min(run.z, first + FOLD_STEPS);
+            var value = column_values[lane];
+            for (var j = first; j < last; j += 1u) {
+                value = combine_unit(value, load_updates(slice_dense_start(sorted_position(j)) + inner));
+            }
+            column_values[lane] = value;
+        }
+    }
+    workgroupBarrier();
+    if turn == 0u && in_slice {
+        store_output(u, column_values[lane]);
     }
 }
 // @in-order-reduce-end

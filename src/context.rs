@@ -334,6 +334,9 @@ impl Context {
             facts.copies_in_kernels = true;
             lowered = desc.lower(&facts);
         }
+        if let Some(refusal) = lowered.refusal.take() {
+            return Err(refusal);
+        }
         for (what, needed) in [
             (
                 "the in-order scratch (4 bytes per output unit)",

@@ -115,8 +115,9 @@ parameters! {
         tile: u32,
         row_groups: u32,
         rows: u32,
-        /// In-order reductions by slices (`link_slices`, `sort_slices`, `fold_slices`): the
-        /// units of a slice (the trailing dimensions sharing one index tuple), and the slices.
+        /// In-order reductions by slices (`sort_slice_keys`, `fold_slices`,
+        /// `fold_slice_runs`): the units of a slice (the trailing dimensions sharing one index
+        /// tuple), and the slices.
         slice_units: u32,
         slices: u32,
         /// The trailing dimensions a slice spans.
@@ -129,6 +130,11 @@ parameters! {
         sort_units: u32,
         radix_shift: u32,
         radix_tiles: u32,
+        /// The in-order folds' passes (`fold_long_runs`, `fold_slice_runs`): this pass, the
+        /// entries of each list of runs that go on, and the column tiles of a slice.
+        fold_pass: u32,
+        fold_capacity: u32,
+        fold_tiles: u32,
         /// Scatters that copy as they scatter (`scatter_copy_rows`): the output's rows, their
         /// units, the updates a row takes (the dense units of one outer coordinate), and the
         /// threads of the kernel's workgroup (a pipeline constant, as the row's length).
@@ -138,6 +144,7 @@ parameters! {
         copy_threads: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
         padding: u32,
+        padding_end: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

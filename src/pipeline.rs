@@ -109,8 +109,8 @@ fn build_module(
     // our own WGSL (`shaders/`, never user code), and each loop ends: counted loops run to a
     // bound read from the parameters (a rank, a tuple size, a unit count); a compare-exchange
     // loop retries only when another thread's exchange succeeded in between (lock-free), or
-    // on a weak exchange's spurious failure; list walks (sort_list, the folds) follow links
-    // that one pass wrote, each pointing to a node linked earlier, so they end at 0.
+    // on a weak exchange's spurious failure; the in-order folds take at most FOLD_STEPS
+    // updates an invocation (longer runs go on in the next pass).
     let module = unsafe {
         device.create_shader_module_trusted(
             wgpu::ShaderModuleDescriptor {

@@ -261,7 +261,7 @@ pub(crate) enum ReduceOrder {
     /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
     /// order (the first of tied zeros or NaNs wins).
     FirstTie,
-    /// The updates' order: sorted runs, or linked lists (8-byte elements always).
+    /// The updates' order: runs sorted by target (8-byte elements always).
     Sequential,
 }
 
@@ -334,12 +334,8 @@ pub(crate) enum Entry {
     ClaimTargets,
     WriteWinners,
     ScatterReduce,
-    LinkUpdates,
-    FoldUpdates,
-    LinkSlices,
-    SortSlices,
-    FoldSlices,
     SortKeys,
+    SortSliceKeys,
     RadixCount,
     RadixScanBlocks,
     RadixScanSums,
@@ -347,6 +343,8 @@ pub(crate) enum Entry {
     FindRuns,
     FoldRuns,
     FoldLongRuns,
+    FoldSlices,
+    FoldSliceRuns,
     ClaimTies,
     WriteTies,
     Gather,
@@ -371,7 +369,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 33] = [
+    pub const ALL: [Entry; 31] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -382,12 +380,8 @@ impl Entry {
         Entry::ClaimTargets,
         Entry::WriteWinners,
         Entry::ScatterReduce,
-        Entry::LinkUpdates,
-        Entry::FoldUpdates,
-        Entry::LinkSlices,
-        Entry::SortSlices,
-        Entry::FoldSlices,
         Entry::SortKeys,
+        Entry::SortSliceKeys,
         Entry::RadixCount,
         Entry::RadixScanBlocks,
         Entry::RadixScanSums,
@@ -395,6 +389,8 @@ impl Entry {
         Entry::FindRuns,
         Entry::FoldRuns,
         Entry::FoldLongRuns,
+        Entry::FoldSlices,
+        Entry::FoldSliceRuns,
         Entry::ClaimTies,
         Entry::WriteTies,
         Entry::Gather,
@@ -422,12 +418,8 @@ impl Entry {
             Entry::ClaimTargets => ("claim_targets", &[F::Scatter], &[S::LastWins]),
             Entry::WriteWinners => ("write_winners", &[F::Scatter], &[S::LastWins]),
             Entry::ScatterReduce => ("scatter_reduce", &[F::Scatter], &[S::Reduce]),
-            Entry::LinkUpdates => ("link_updates", &[F::Scatter], &[S::InOrderReduce]),
-            Entry::FoldUpdates => ("fold_updates", &[F::Scatter], &[S::InOrderReduce]),
-            Entry::LinkSlices => ("link_slices", &[F::Scatter], &[S::InOrderReduce]),
-            Entry::SortSlices => ("sort_slices", &[F::Scatter], &[S::InOrderReduce]),
-            Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::SortKeys => ("sort_keys", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::SortSliceKeys => ("sort_slice_keys", &[F::Scatter], &[S::InOrderReduce]),
             Entry::RadixCount => ("radix_count", &[F::Scatter], &[S::InOrderReduce]),
             Entry::RadixScanBlocks => ("radix_scan_blocks", &[F::Scatter], &[S::InOrderReduce]),
             Entry::RadixScanSums => ("radix_scan_sums", &[F::Scatter], &[S::InOrderReduce]),
@@ -435,6 +427,8 @@ impl Entry {
             Entry::FindRuns => ("find_runs", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldRuns => ("fold_runs", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldLongRuns => ("fold_long_runs", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldSliceRuns => ("fold_slice_runs", &[F::Scatter], &[S::InOrderReduce]),
             Entry::ClaimTies => ("claim_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
             Entry::WriteTies => ("write_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
             Entry::Gather => ("gather", &[F::Gather], &[]),
@@ -889,19 +883,69 @@ pub(crate) const LONG_RUN: u32 = 64;
 /// many, so that the two chunks stay within 8 KiB of workgroup memory).
 const LONG_LOADS: u32 = 8;
 
+/// The most updates (or slices) one invocation folds in one dispatch: the library's bound on
+/// every loop whose length the data sets. Mesa's llvmpipe and lavapipe silently end an
+/// invocation's loops after 65535 iterations in all, counted per SIMD vector of up to 16
+/// invocations (`LP_MAX_TGSI_LOOP_ITERATIONS`), and a GPU's watchdog resets a device whose
+/// dispatch runs for seconds; a run longer than a pass folds goes on in the next pass, from
+/// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
+/// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
+pub(crate) const FOLD_STEPS: u32 = 4096;
+/// Threads between two folders of `fold_long_runs`, so that a vector of 16 holds four.
+const FOLDER_SPACING: u32 = 4;
+/// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run.
+pub(crate) const SLICE_TILE: u32 = 16;
+
+/// What one pass of the in-order folds covers of a run, for a workgroup of `workgroup_size`
+/// threads (a power of two of at least 32) and units of `unit_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FoldSpans {
+    /// Updates `fold_long_runs` takes in a chunk (its loaders' loads).
+    pub long_chunk: u32,
+    /// Chunks a folder of `fold_long_runs` takes before the next one (FOLD_STEPS updates).
+    pub folder_chunks: u32,
+    /// Updates of a run a `fold_long_runs` workgroup folds in one pass.
+    pub long_span: u32,
+    /// Rows of `fold_slice_runs` threads that take turns, and the slices they fold a pass.
+    pub slice_turns: u32,
+    pub slice_span: u32,
+}
+
+impl FoldSpans {
+    pub fn new(workgroup_size: u32, unit_bytes: u32) -> FoldSpans {
+        let workgroup = workgroup_size.max(SLICE_TILE);
+        let loaders = workgroup - workgroup / 2;
+        let long_loads = if unit_bytes == 8 {
+            LONG_LOADS / 2
+        } else {
+            LONG_LOADS
+        };
+        let long_chunk = loaders * long_loads;
+        let folder_chunks = (FOLD_STEPS / long_chunk).max(1);
+        let folders = (workgroup / FOLDER_SPACING).max(1);
+        let slice_turns = workgroup / SLICE_TILE;
+        FoldSpans {
+            long_chunk,
+            folder_chunks,
+            long_span: folders * folder_chunks * long_chunk,
+            slice_turns,
+            slice_span: slice_turns * FOLD_STEPS,
+        }
+    }
+}
+
 /// The sorted in-order path's constants (`shaders/scatter.wgsl`, in-order-reduce section).
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
 /// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
 fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction) -> String {
     let radix_bits = workgroup_size.max(1).ilog2();
     let mask_words = (workgroup_size * (workgroup_size / 32)).max(1);
-    let loaders = workgroup_size - workgroup_size / 2;
+    let spans = FoldSpans::new(workgroup_size, data_type.size_in_bytes());
     let long_loads = if data_type.size_in_bytes() == 8 {
         LONG_LOADS / 2
     } else {
         LONG_LOADS
     };
-    let long_chunk = loaders * long_loads;
     let fast_chain =
         data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
     // 8-byte units travel as (low, high) word pairs.
@@ -919,9 +963,16 @@ fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction
         ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),
         ("LONG_RUN", LONG_RUN),
         ("LONG_LOADS", long_loads),
-        ("LONG_CHUNK", long_chunk),
-        ("LONG_CHUNK_PAIR", 2 * long_chunk),
+        ("LONG_CHUNK", spans.long_chunk),
+        ("LONG_CHUNK_PAIR", 2 * spans.long_chunk),
         ("UNIT_WORDS", unit_words),
+        ("FOLD_STEPS", FOLD_STEPS),
+        ("FOLDER_CHUNKS", spans.folder_chunks),
+        ("FOLDER_SPACING", FOLDER_SPACING),
+        ("LONG_SPAN", spans.long_span),
+        ("SLICE_TILE", SLICE_TILE),
+        ("SLICE_TURNS", spans.slice_turns),
+        ("SLICE_SPAN", spans.slice_span),
     ];
     let mut text: String = constants
         .iter()

@@ -11,70 +11,21 @@
 //!   refused with the limit it needs.
 //!
 //! Nothing may reach wgpu's uncaptured-error handler. `DML_WGSL_FUZZ_SECONDS` (default 30)
-//! sets the time all five tests share; `DML_WGSL_FUZZ_SEED` the first seed. A failure names
+//! sets the time all five tests share (and `fuzz_heavy.rs`'s one); `DML_WGSL_FUZZ_SEED` the first seed. A failure names
 //! its seed: rerun with `DML_WGSL_FUZZ_SEED=<seed>` and the failing case comes first.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 
-use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::panic::resume_unwind;
+use std::sync::atomic::Ordering;
 
+use common::fuzzing::{budget, count_uncaptured_errors, fuzz};
 use common::{
     Case, Expect, Family, Rng, check_on, context, corrupt_one_index, limited_context,
     limited_contexts, random_case, random_index_type, random_inputs,
 };
 use dml_wgsl::{Context, DataType, DuplicateMode, Error, OperatorDesc, TensorDesc, reference};
-
-/// This test's part of `DML_WGSL_FUZZ_SECONDS` (the tests run side by side).
-fn budget(share: f64) -> Duration {
-    let total: f64 = std::env::var("DML_WGSL_FUZZ_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(30.0);
-    Duration::from_secs_f64(total * share)
-}
-
-fn first_seed() -> u64 {
-    std::env::var("DML_WGSL_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5EED)
-}
-
-/// Runs `case(seed)` for consecutive seeds until `time` is spent (at least `minimum` cases).
-/// A panicking case is reported with its seed, then the panic goes on. Returns the count.
-fn fuzz(name: &str, time: Duration, minimum: u64, mut case: impl FnMut(u64)) -> u64 {
-    let start = Instant::now();
-    let first = first_seed();
-    let mut count = 0;
-    while count < minimum || start.elapsed() < time {
-        let seed = first + count;
-        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| case(seed))) {
-            eprintln!("fuzz {name}: case {seed} failed; rerun it with DML_WGSL_FUZZ_SEED={seed}");
-            resume_unwind(panic);
-        }
-        count += 1;
-    }
-    eprintln!(
-        "fuzz {name}: {count} cases from seed {first} in {:.1} s",
-        start.elapsed().as_secs_f64()
-    );
-    count
-}
-
-/// Counts what reaches the device's uncaptured-error handler (which would panic by default).
-fn count_uncaptured_errors(device: &wgpu::Device) -> Arc<AtomicUsize> {
-    let errors = Arc::new(AtomicUsize::new(0));
-    let counter = errors.clone();
-    device.on_uncaptured_error(Arc::new(move |e| {
-        eprintln!("uncaptured wgpu error: {e}");
-        counter.fetch_add(1, Ordering::SeqCst);
-    }));
-    errors
-}
 
 /// A random valid case of a random operator, sometimes with one index out of range.
 fn valid_case(rng: &mut Rng) -> Case {

@@ -562,6 +562,7 @@ fn gather(
         scratch_bytes: 0,
         links_bytes: 0,
         index_report: Some(report),
+        refusal: None,
         in_place: InPlace::Forbidden,
     }
 }

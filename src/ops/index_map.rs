@@ -17,6 +17,12 @@ use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
 use crate::shaders::{Entry, Kernel, Unit};
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
+/// Units a thread of `scatter_copy_rows` takes a round (its `GROUP`).
+const COPY_ROW_GROUP: u64 = 4;
+/// Rounds of a workgroup's threads `scatter_copy_rows` may loop over a row's updates; rows
+/// with more updates take the plain scatter.
+const COPY_ROW_ROUNDS: u64 = 256;
+
 /// A family's entry points for each row shape (see [`IndexMap::grouping`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EntriesByRowShape {
@@ -225,11 +231,15 @@ impl IndexMap {
             sort_units: 0,
             radix_shift: 0,
             radix_tiles: 0,
+            fold_pass: 0,
+            fold_capacity: 0,
+            fold_tiles: 0,
             copy_rows: 0,
             copy_length: 0,
             copy_row_units: 0,
             copy_threads: 0,
             padding: 0,
+            padding_end: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),
@@ -331,7 +341,12 @@ impl IndexMap {
         let units = bytes / 4;
         let workgroup = device.workgroup_size as u64;
         let rows = units / length.max(1);
+        // A thread's loop over its row's updates runs at most COPY_ROW_ROUNDS rounds (of
+        // GROUP units a thread): a bound the data cannot raise (see `FOLD_STEPS`).
+        let row_updates = self.invocations() / (self.sizes[0] as u64).max(1);
+        let round = device.row_threads as u64 * COPY_ROW_GROUP;
         (reach < length
+            && row_updates <= round * COPY_ROW_ROUNDS
             && length >= workgroup
             && length * 4 <= device.max_workgroup_storage_bytes as u64
             && bytes.is_multiple_of(4)
@@ -538,7 +553,7 @@ mod tests {
     }
 
     #[test]
-    fn in_order_reductions_sort_by_target_settle_ties_or_keep_the_lists() {
+    fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
         use crate::ops::{DuplicateMode, Reduction};
         let in_order = |data_type, reduction| {
             scatter_rows(data_type, 5)
@@ -573,22 +588,51 @@ mod tests {
                 "{data_type:?}"
             );
         }
-        // A workgroup that is no power of two, or scratch past one binding: the lists.
-        for device in [
-            DeviceFacts {
-                workgroup_size: 96,
-                ..DEVICE
-            },
-            DeviceFacts {
-                max_binding_bytes: 64,
-                ..DEVICE
-            },
+        // Rows in order: their slices sorted by block, folded column by column.
+        let rows = crate::ops::ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[16, 5]),
+            TensorDesc::new(DataType::Int64, &[9, 1]),
+            TensorDesc::new(DataType::Float32, &[9, 5]),
+            TensorDesc::new(DataType::Float32, &[16, 5]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add)
+        .with_duplicates(DuplicateMode::InOrder);
+        let lowered = entries(&rows, &DEVICE);
+        assert!(
+            [Entry::SortSliceKeys, Entry::RadixScatter, Entry::FoldSlices]
+                .iter()
+                .all(|e| lowered.contains(e)),
+            "{lowered:?}"
+        );
+        // A workgroup that is no power of two, or scratch past one binding: refused, with
+        // the limit named (no unbounded list walks to fall back on).
+        for (device, limit_name) in [
+            (
+                DeviceFacts {
+                    workgroup_size: 96,
+                    ..DEVICE
+                },
+                "max_compute_invocations_per_workgroup",
+            ),
+            (
+                DeviceFacts {
+                    max_binding_bytes: 64,
+                    ..DEVICE
+                },
+                "max_storage_buffer_binding_size",
+            ),
         ] {
-            let lowered = entries(&in_order(DataType::Float32, Reduction::Add), &device);
-            assert!(
-                lowered.contains(&Entry::LinkUpdates) && lowered.contains(&Entry::FoldUpdates),
-                "{lowered:?}"
-            );
+            let lowered = in_order(DataType::Float32, Reduction::Add).lower(&device);
+            match lowered.refusal {
+                Some(crate::Error::LimitExceeded {
+                    limit_name: name, ..
+                }) => {
+                    assert_eq!(name, limit_name)
+                }
+                other => panic!("{other:?}"),
+            }
         }
     }
 }

@@ -216,6 +216,8 @@ pub(crate) struct Lowered {
     pub links_bytes: u64,
     /// How to turn the status words into `Error::IndexOutOfRange`, for operators with indices.
     pub index_report: Option<IndexReport>,
+    /// Why the device cannot run the operator as lowered (`compile` returns it).
+    pub refusal: Option<crate::error::Error>,
     /// Whether input 0 may be bound to the output's own range.
     pub in_place: InPlace,
 }
@@ -227,6 +229,7 @@ impl Lowered {
             scratch_bytes: 0,
             links_bytes: 0,
             index_report: None,
+            refusal: None,
             in_place: InPlace::Forbidden,
         }
     }

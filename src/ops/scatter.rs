@@ -10,7 +10,8 @@ use crate::dispatch::Grid;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
 use crate::shaders::{
-    Entry, Kernel, LONG_RUN, RADIX_ROUNDS, REDUCE_GROUP, ReduceOrder, Role, SCAN_ITEMS,
+    Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, REDUCE_GROUP, ReduceOrder, Role,
+    SCAN_ITEMS, SLICE_TILE,
 };
 use crate::tensor::TensorDesc;
 
@@ -39,14 +40,15 @@ pub enum DuplicateMode {
     /// [`crate::reference`] computes, bit for bit: with no reduction the last update wins;
     /// with one, the result is the sequential fold `((x op u0) op u1) ..`. Costs more passes
     /// and scratch: with no reduction, a claim pass and 4 bytes per output unit; with one,
-    /// element by element, a stable radix sort of the updates by target and a fold of each
-    /// target's run (8 bytes per output unit, and 16 per update plus about 0.3 for the sort's
-    /// counts; where that passes one binding, or the workgroup is no power of two of at
-    /// least 32 threads, linked lists: 4 bytes per output unit and per update, slower where
-    /// many updates share a target).
+    /// a stable radix sort of the updates by target and a fold of each target's run (8
+    /// bytes per output unit, and 16 per update plus about 0.3 for the sort's counts).
     /// Where rows of units share one index tuple and land on aligned blocks of the output
-    /// (ScatterND's rows), lists link rows: 4 bytes per row of updates and per block of the
-    /// output, and a fold as fast as the default mode's. Integer reductions of 1- to 4-byte
+    /// (ScatterND's rows), the rows are sorted by the row they land on (16 bytes per row of
+    /// updates) and each unit's column folded. No invocation folds more than 4096 updates in
+    /// one dispatch: longer runs (hundreds of thousands of updates on one target) fold over
+    /// several passes, exactly. Where the sort's scratch passes one binding
+    /// (`max_storage_buffer_binding_size`), or the workgroup is no power of two of at least
+    /// 32 threads, `compile` refuses with [`crate::Error::LimitExceeded`]. Integer reductions of 1- to 4-byte
     /// elements cost nothing extra: their bits do not depend on the order (wrap-around Add
     /// and Mul, Min and Max), so they take the default mode's path and give the in-order
     /// result. Float Min and Max of 2 and 4 bytes take it too, with a pass before and one
@@ -508,71 +510,141 @@ impl Operator for ScatterNdDesc {
     }
 }
 
-/// An in-order reduction element by element, sorted by target (`shaders/scatter.wgsl`,
-/// `sort_keys` .. `fold_long_runs`): the updates' (target, position) pairs sorted stably by
-/// a least-significant-digit radix sort, then folded run by run.
+/// An in-order reduction sorted by target (`shaders/scatter.wgsl`, in-order-reduce section):
+/// the (target, position) pairs of the updates, or the (block, position) pairs of slices,
+/// sorted stably by a least-significant-digit radix sort, then folded run by run, at most
+/// `FOLD_STEPS` steps an invocation a dispatch, longer runs over several passes.
 struct SortPlan {
-    /// Updates (the walk's units).
+    /// Pairs sorted: updates, or slices.
     count: u32,
-    /// Output units: the targets, and the runs' table in heads.
+    /// Keys: output units (targets), or blocks of `slice_units`.
     units: u32,
-    /// Bits a digit (log2 of the workgroup size), and the passes that cover every target.
+    /// Units of a slice; 1 element by element.
+    slice_units: u32,
+    /// Bits a digit (log2 of the workgroup size), and the passes that cover every key.
     radix_bits: u32,
     passes: u32,
     /// Workgroups of a radix pass, each a tile of RADIX_ROUNDS * workgroup pairs.
     tiles: u32,
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
-    /// At most this many runs are longer than LONG_RUN.
-    long_runs: u32,
+    /// Entries of each list of runs that go on to a later fold pass: at most this many runs
+    /// are longer than LONG_RUN updates (or FOLD_STEPS slices).
+    fold_capacity: u32,
+    /// Fold passes that take listed runs: `fold_long_runs` passes 0.., or `fold_slice_runs`
+    /// passes 1.. (after `fold_slices`' pass 0).
+    fold_passes: u32,
+    spans: FoldSpans,
 }
 
 impl SortPlan {
-    /// The plan, where the device and sizes allow it: a workgroup of a power of two of at
-    /// least 32 threads (a digit a thread, 32-bit masks), word indices into the scratch
-    /// within u32, and the scratch within one binding (so in-order reductions of tensors past
-    /// the binding window keep the lists, as before).
-    fn new(count: u64, units: u64, device: &DeviceFacts) -> Option<SortPlan> {
+    /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
+    /// 32 threads (a digit a thread, 32-bit masks), and the scratch within one binding.
+    fn new(
+        count: u64,
+        units: u64,
+        slice_units: u64,
+        element_bytes: u32,
+        device: &DeviceFacts,
+    ) -> Result<SortPlan> {
         let workgroup = device.workgroup_size;
-        if !workgroup.is_power_of_two() || workgroup < 32 || count == 0 {
-            return None;
+        if !workgroup.is_power_of_two() || workgroup < 32 {
+            return Err(Error::LimitExceeded {
+                what: "an in-order scatter reduction (a workgroup of a power of two of at least \
+                       32 threads)",
+                needed: 32,
+                limit_name: "max_compute_invocations_per_workgroup",
+                limit: workgroup as u64,
+            });
         }
-        let count = u32::try_from(count).ok().filter(|&n| n <= 1 << 28)?;
-        let units = u32::try_from(units).ok().filter(|&u| u <= 1 << 30)?;
+        // 16 bytes of links a pair: within any binding, count stays below 2^28.
+        let links_limit = Error::LimitExceeded {
+            what: "an in-order scatter reduction's sort (16 bytes an update, or a slice)",
+            needed: count.saturating_mul(16),
+            limit_name: "max_storage_buffer_binding_size",
+            limit: device.max_binding_bytes,
+        };
+        let count = u32::try_from(count)
+            .ok()
+            .filter(|&n| n <= 1 << 28)
+            .ok_or(links_limit.clone())?;
+        let units = u32::try_from(units)
+            .ok()
+            .filter(|&u| u <= 1 << 30)
+            .ok_or(links_limit.clone())?;
         let radix_bits = workgroup.ilog2();
-        // Enough bits for every target and for NO_KEY's (all ones) to sort after them.
+        // Enough bits for every key and for NO_KEY's (all ones) to sort after them.
         let key_bits = 32 - units.leading_zeros();
         let tiles = count.div_ceil(workgroup * RADIX_ROUNDS);
+        let spans = FoldSpans::new(workgroup, element_bytes);
+        let (fold_capacity, fold_passes) = if slice_units > 1 {
+            (
+                count / (FOLD_STEPS + 1),
+                count.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            )
+        } else {
+            let capacity = count / (LONG_RUN + 1);
+            let passes = if capacity > 0 {
+                count.div_ceil(spans.long_span)
+            } else {
+                0
+            };
+            (capacity, passes)
+        };
         let plan = SortPlan {
             count,
             units,
+            slice_units: slice_units as u32,
             radix_bits,
             passes: key_bits.div_ceil(radix_bits),
             tiles,
             scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
-            long_runs: count / (LONG_RUN + 1),
+            fold_capacity,
+            fold_passes,
+            spans,
         };
-        (plan.heads_bytes() <= device.max_binding_bytes
-            && plan.links_bytes() <= device.max_binding_bytes)
-            .then_some(plan)
+        if plan.links_bytes() > device.max_binding_bytes {
+            return Err(Error::LimitExceeded {
+                what: "an in-order scatter reduction's sort (16 bytes an update, or a slice)",
+                needed: plan.links_bytes(),
+                limit_name: "max_storage_buffer_binding_size",
+                limit: device.max_binding_bytes,
+            });
+        }
+        if plan.heads_bytes() > device.max_binding_bytes {
+            return Err(Error::LimitExceeded {
+                what: "an in-order scatter reduction's runs (8 bytes an output unit)",
+                needed: plan.heads_bytes(),
+                limit_name: "max_storage_buffer_binding_size",
+                limit: device.max_binding_bytes,
+            });
+        }
+        Ok(plan)
     }
 
-    /// Each target's run start and end, and the long runs' count.
+    /// Each key's run start and end, and each fold pass's list count (passes 0 to the last
+    /// plus one, which a pass writes only where a run goes on past it).
     fn heads_bytes(&self) -> u64 {
-        (2 * self.units as u64 + 1) * 4
+        (2 * self.units as u64 + self.fold_passes as u64 + 2) * 4
     }
 
-    /// Keys and positions twice, the histogram, its blocks' sums, the long runs.
+    /// Keys and positions twice, the histogram, its blocks' sums, the two lists of runs.
     fn links_bytes(&self) -> u64 {
         let histogram = self.tiles as u64 * (1 << self.radix_bits);
-        (4 * self.count as u64 + histogram + self.scan_blocks as u64 + self.long_runs as u64) * 4
+        (4 * self.count as u64
+            + histogram
+            + self.scan_blocks as u64
+            + 2 * self.fold_capacity as u64)
+            * 4
     }
 
+    /// The steps; `output_units` threads fold slices (the blocks' units, gaps included).
     fn push_steps(
         &self,
         steps: &mut Vec<Step>,
         kernel: Kernel,
         map: &IndexMap,
+        output_units: u64,
         device: &DeviceFacts,
     ) {
         let workgroup = device.workgroup_size as u64;
@@ -580,9 +652,21 @@ impl SortPlan {
         params.sort_count = self.count;
         params.sort_units = self.units;
         params.radix_tiles = self.tiles;
-        let mut step = |entry, shift: u32, threads: u64| {
+        params.fold_capacity = self.fold_capacity;
+        if self.slice_units > 1 {
+            params.tile = 0;
+            params.slice_units = self.slice_units;
+            params.slices = self.count;
+            params.slice_rank = map.slice_rank() as u32;
+            params.fold_tiles = self.slice_units.div_ceil(SLICE_TILE);
+        }
+        let mut step = |entry, shift: u32, pass: u32, threads: u64| {
             let mut params = params;
             params.radix_shift = shift;
+            params.fold_pass = pass;
+            if entry == Entry::FoldSlices {
+                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            }
             steps.push(Step::Dispatch {
                 kernel,
                 entry,
@@ -591,27 +675,47 @@ impl SortPlan {
                 placement: Placement::Always,
             });
         };
-        step(Entry::SortKeys, 0, self.count as u64);
+        let by_slices = self.slice_units > 1;
+        if by_slices {
+            step(Entry::SortSliceKeys, 0, 0, self.count as u64);
+        } else {
+            step(Entry::SortKeys, 0, 0, self.count as u64);
+        }
         for pass in 0..self.passes {
             let shift = pass * self.radix_bits;
-            step(Entry::RadixCount, shift, self.tiles as u64 * workgroup);
+            step(Entry::RadixCount, shift, 0, self.tiles as u64 * workgroup);
             step(
                 Entry::RadixScanBlocks,
                 shift,
+                0,
                 self.scan_blocks as u64 * workgroup,
             );
-            step(Entry::RadixScanSums, shift, workgroup);
-            step(Entry::RadixScatter, shift, self.tiles as u64 * workgroup);
+            step(Entry::RadixScanSums, shift, 0, workgroup);
+            step(Entry::RadixScatter, shift, 0, self.tiles as u64 * workgroup);
         }
         let sorted = self.passes * self.radix_bits;
-        step(Entry::FindRuns, sorted, self.count as u64);
-        step(Entry::FoldRuns, sorted, self.units as u64);
-        if self.long_runs > 0 {
-            step(
-                Entry::FoldLongRuns,
-                sorted,
-                self.long_runs as u64 * workgroup,
-            );
+        step(Entry::FindRuns, sorted, 0, self.count as u64);
+        // Each fold pass has a workgroup for every run that can still go on: a run listed
+        // for pass p is longer than what the passes before it folded.
+        let count = self.count as u64;
+        if by_slices {
+            step(Entry::FoldSlices, sorted, 0, output_units);
+            let tiles = self.slice_units.div_ceil(SLICE_TILE) as u64;
+            for pass in 1..=self.fold_passes {
+                let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * self.spans.slice_span as u64;
+                let runs = (count / (folded + 1)).min(self.fold_capacity as u64);
+                step(Entry::FoldSliceRuns, sorted, pass, runs * tiles * workgroup);
+            }
+        } else {
+            step(Entry::FoldRuns, sorted, 0, self.units as u64);
+            for pass in 0..self.fold_passes {
+                let runs = match pass {
+                    0 => self.fold_capacity as u64,
+                    _ => (count / (pass as u64 * self.spans.long_span as u64 + 1))
+                        .min(self.fold_capacity as u64),
+                };
+                step(Entry::FoldLongRuns, sorted, pass, runs * workgroup);
+            }
         }
     }
 }
@@ -688,29 +792,39 @@ fn scatter(
             copy_rows: false,
         }
     };
-    // One scratch word per output unit (the output's bytes, gaps of strided layouts
-    // included), or per block where slices land on aligned blocks.
+    // The output's units (its bytes, gaps of strided layouts included): the keys of an
+    // in-order reduction, or its blocks' units by slices.
     let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
-    let sort = (reducing && in_order && !by_slices)
-        .then(|| SortPlan::new(map.invocations(), output_units, device))
-        .flatten();
+    let slice_units = if by_slices { slice_units } else { 1 };
+    let sort = (reducing && in_order).then(|| {
+        SortPlan::new(
+            map.invocations() / slice_units,
+            output_units.div_ceil(slice_units),
+            slice_units,
+            element_bytes,
+            device,
+        )
+    });
     let mut steps = vec![Step::Clear(Role::Status)];
     let mut scratch_bytes = 0;
     let mut links_bytes = 0;
-    if in_order || ties {
-        steps.push(Step::Clear(if reducing {
-            Role::Heads
-        } else {
-            Role::Winners
-        }));
-        scratch_bytes = output_units.div_ceil(if by_slices { slice_units } else { 1 }) * 4;
-        if reducing && in_order {
-            links_bytes = map.invocations() / if by_slices { slice_units } else { 1 } * 4;
-        }
-        if let Some(sort) = &sort {
+    let mut refusal = None;
+    if !reducing && in_order {
+        steps.push(Step::Clear(Role::Winners));
+        scratch_bytes = output_units * 4;
+    }
+    if ties && !in_order {
+        steps.push(Step::Clear(Role::Heads));
+        scratch_bytes = output_units * 4;
+    }
+    match &sort {
+        Some(Ok(sort)) => {
+            steps.push(Step::Clear(Role::Heads));
             scratch_bytes = sort.heads_bytes();
             links_bytes = sort.links_bytes();
         }
+        Some(Err(error)) => refusal = Some(error.clone()),
+        None => {}
     }
     let copy = StridedCopy {
         element_bytes,
@@ -739,50 +853,11 @@ fn scatter(
         group_units: 1,
     };
     match (reducing, in_order) {
-        (true, true) if by_slices => {
-            let slices = map.invocations() / slice_units;
-            let mut params = map.params(1);
-            params.tile = 0;
-            params.slice_units = slice_units as u32;
-            params.slices = slices as u32;
-            params.slice_rank = map.slice_rank() as u32;
-            let step = |entry, threads| Step::Dispatch {
-                kernel,
-                entry,
-                params: Parameters::Index(params),
-                grid: Grid::Flat(threads),
-                placement: Placement::Always,
-            };
-            steps.push(step(Entry::LinkSlices, slices));
-            steps.push(step(Entry::SortSlices, slices));
-            // A thread per output unit (the blocks' units, gaps between blocks included).
-            let mut fold = step(Entry::FoldSlices, output_units);
-            if let Step::Dispatch {
-                params: Parameters::Index(p),
-                ..
-            } = &mut fold
-            {
-                p.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+        (true, true) => {
+            if let Some(Ok(sort)) = &sort {
+                sort.push_steps(&mut steps, kernel, &map, output_units, device);
             }
-            steps.push(fold);
         }
-        (true, true) => match sort {
-            Some(sort) => sort.push_steps(&mut steps, kernel, &map, device),
-            None => {
-                steps.push(map.dispatch(kernel, single(Entry::LinkUpdates)));
-                // A thread per output unit, reading the dense walk's parameters to locate
-                // updates.
-                let mut params = map.params(1);
-                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
-                steps.push(Step::Dispatch {
-                    kernel,
-                    entry: Entry::FoldUpdates,
-                    params: Parameters::Index(params),
-                    grid: Grid::Flat(output_units),
-                    placement: Placement::Always,
-                });
-            }
-        },
         (true, false) => {
             if ties {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies)));
@@ -850,6 +925,7 @@ fn scatter(
         scratch_bytes,
         links_bytes,
         index_report: Some(report),
+        refusal,
         in_place: if input.effective_strides() == output.effective_strides()
             && input.size_in_bytes() == output.size_in_bytes()
         {

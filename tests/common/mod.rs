@@ -7,6 +7,7 @@ use std::sync::{Mutex, OnceLock};
 
 pub mod cases;
 pub mod check;
+pub mod fuzzing;
 
 pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
