@@ -539,7 +539,9 @@ struct SortPlan {
 
 impl SortPlan {
     /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
-    /// 32 threads (a digit a thread, 32-bit masks), and the scratch within one binding.
+    /// 32 threads (a digit a thread, 32-bit masks), and word indices into the scratch within
+    /// u32 (at most 2^28 pairs). Scratch past one binding is bound as windows, every one at
+    /// once (the kernels need every window: never a slab).
     fn new(
         count: u64,
         units: u64,
@@ -557,21 +559,27 @@ impl SortPlan {
                 limit: workgroup as u64,
             });
         }
-        // 16 bytes of links a pair: within any binding, count stays below 2^28.
+        // Four words of links a pair, addressed by u32 word indices.
         let links_limit = Error::LimitExceeded {
             what: "an in-order scatter reduction's sort (16 bytes an update, or a slice)",
             needed: count.saturating_mul(16),
-            limit_name: "max_storage_buffer_binding_size",
-            limit: device.max_binding_bytes,
+            limit_name: "sort scratch (u32 word indices)",
+            limit: 1 << 32,
         };
         let count = u32::try_from(count)
             .ok()
             .filter(|&n| n <= 1 << 28)
-            .ok_or(links_limit.clone())?;
-        let units = u32::try_from(units)
-            .ok()
-            .filter(|&u| u <= 1 << 30)
-            .ok_or(links_limit.clone())?;
+            .ok_or(links_limit)?;
+        let units =
+            u32::try_from(units)
+                .ok()
+                .filter(|&u| u <= 1 << 30)
+                .ok_or(Error::LimitExceeded {
+                    what: "an in-order scatter reduction's runs (8 bytes an output unit)",
+                    needed: units.saturating_mul(8),
+                    limit_name: "sort scratch (u32 word indices)",
+                    limit: 1 << 33,
+                })?;
         let radix_bits = workgroup.ilog2();
         // Enough bits for every key and for NO_KEY's (all ones) to sort after them.
         let key_bits = 32 - units.leading_zeros();
@@ -603,22 +611,6 @@ impl SortPlan {
             fold_passes,
             spans,
         };
-        if plan.links_bytes() > device.max_binding_bytes {
-            return Err(Error::LimitExceeded {
-                what: "an in-order scatter reduction's sort (16 bytes an update, or a slice)",
-                needed: plan.links_bytes(),
-                limit_name: "max_storage_buffer_binding_size",
-                limit: device.max_binding_bytes,
-            });
-        }
-        if plan.heads_bytes() > device.max_binding_bytes {
-            return Err(Error::LimitExceeded {
-                what: "an in-order scatter reduction's runs (8 bytes an output unit)",
-                needed: plan.heads_bytes(),
-                limit_name: "max_storage_buffer_binding_size",
-                limit: device.max_binding_bytes,
-            });
-        }
         Ok(plan)
     }
 
