@@ -30,6 +30,7 @@ struct IndexParams {
     sort_units: u32,
     radix_shift: u32,
     radix_tiles: u32,
+    radix_rounds: u32,
     // The in-order folds' passes: this pass, the entries of each list of runs that go on,
     // and the column tiles of a slice.
     fold_pass: u32,
@@ -42,7 +43,6 @@ struct IndexParams {
     copy_row_units: u32,
     copy_threads: u32,
     padding: u32,
-    padding_end: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

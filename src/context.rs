@@ -312,7 +312,6 @@ impl Context {
         let mut facts = DeviceFacts {
             unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
             workgroup_size: self.workgroup_size,
-            max_binding_bytes: limits.max_storage_buffer_binding_size,
             row_threads: ROW_THREADS
                 .min(limits.max_compute_invocations_per_workgroup)
                 .min(limits.max_compute_workgroup_size_x)
@@ -334,16 +333,13 @@ impl Context {
             facts.copies_in_kernels = true;
             lowered = desc.lower(&facts);
         }
-        if let Some(refusal) = lowered.refusal.take() {
-            return Err(refusal);
-        }
         for (what, needed) in [
             (
-                "the in-order scratch (4 bytes per output unit)",
+                "the in-order scratch (4 to 8 bytes per output unit)",
                 lowered.scratch_bytes,
             ),
             (
-                "the in-order reduction's links (4 bytes per update)",
+                "the in-order reduction's sort (16 bytes per update)",
                 lowered.links_bytes,
             ),
         ] {
@@ -382,6 +378,10 @@ impl Context {
             facts.per_element = true;
             lowered = desc.lower(&facts);
             passes = self.plan_passes(&lowered.steps, &plan)?;
+        }
+        // Checked on the final lowering (a scatter the device cannot run as lowered).
+        if let Some(refusal) = lowered.refusal.take() {
+            return Err(refusal);
         }
         for (step, planned) in lowered.steps.iter().zip(&passes) {
             if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {

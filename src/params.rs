@@ -125,11 +125,13 @@ parameters! {
         /// In-order reductions sorted by target (`sort_keys` .. `fold_long_runs`): the
         /// updates sorted, the output units (targets), the radix pass's shift (its digit
         /// times `RADIX_BITS`; past the last pass, which array holds the result), and the
-        /// pass's tiles of `RADIX_TILE` updates.
+        /// pass's tiles of `radix_rounds` (at most `RADIX_ROUNDS`) times the workgroup's
+        /// size updates.
         sort_count: u32,
         sort_units: u32,
         radix_shift: u32,
         radix_tiles: u32,
+        radix_rounds: u32,
         /// The in-order folds' passes (`fold_long_runs`, `fold_slice_runs`): this pass, the
         /// entries of each list of runs that go on, and the column tiles of a slice.
         fold_pass: u32,
@@ -144,7 +146,6 @@ parameters! {
         copy_threads: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
         padding: u32,
-        padding_end: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

@@ -345,6 +345,9 @@ pub(crate) enum Entry {
     FoldLongRuns,
     FoldSlices,
     FoldSliceRuns,
+    LinkSlices,
+    FoldSliceLists,
+    FoldSliceListRuns,
     ClaimTies,
     WriteTies,
     Gather,
@@ -369,7 +372,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 31] = [
+    pub const ALL: [Entry; 34] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -391,6 +394,9 @@ impl Entry {
         Entry::FoldLongRuns,
         Entry::FoldSlices,
         Entry::FoldSliceRuns,
+        Entry::LinkSlices,
+        Entry::FoldSliceLists,
+        Entry::FoldSliceListRuns,
         Entry::ClaimTies,
         Entry::WriteTies,
         Entry::Gather,
@@ -429,6 +435,11 @@ impl Entry {
             Entry::FoldLongRuns => ("fold_long_runs", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSliceRuns => ("fold_slice_runs", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::LinkSlices => ("link_slices", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldSliceLists => ("fold_slice_lists", &[F::Scatter], &[S::InOrderReduce]),
+            Entry::FoldSliceListRuns => {
+                ("fold_slice_list_runs", &[F::Scatter], &[S::InOrderReduce])
+            }
             Entry::ClaimTies => ("claim_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
             Entry::WriteTies => ("write_ties", &[F::Scatter], &[S::Reduce, S::Ties]),
             Entry::Gather => ("gather", &[F::Gather], &[]),
@@ -873,8 +884,11 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     )
 }
 
-/// Pairs a radix pass moves a workgroup: `RADIX_ROUNDS` rounds of one a thread.
+/// Pairs a radix pass moves a workgroup: at most `RADIX_ROUNDS` rounds of one a thread
+/// (`IndexParams::radix_rounds`: fewer where that leaves under `RADIX_TILES` workgroups).
 pub(crate) const RADIX_ROUNDS: u32 = 16;
+/// Workgroups a radix pass aims for before it gives each more rounds.
+pub(crate) const RADIX_TILES: u32 = 1024;
 /// Histogram entries a thread of the scan takes.
 pub(crate) const SCAN_ITEMS: u32 = 8;
 /// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
@@ -891,10 +905,12 @@ const LONG_LOADS: u32 = 8;
 /// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
 /// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
 pub(crate) const FOLD_STEPS: u32 = 4096;
-/// Threads between two folders of `fold_long_runs`, so that a vector of 16 holds four.
-const FOLDER_SPACING: u32 = 4;
-/// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run.
-pub(crate) const SLICE_TILE: u32 = 16;
+/// Threads between two folders of `fold_long_runs` (all below the loaders), so that a vector
+/// of 16 holds eight.
+const FOLDER_SPACING: u32 = 2;
+/// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run
+/// (a vector of 16 holds two rows: 2 * FOLD_STEPS iterations).
+pub(crate) const SLICE_TILE: u32 = 8;
 
 /// What one pass of the in-order folds covers of a run, for a workgroup of `workgroup_size`
 /// threads (a power of two of at least 32) and units of `unit_bytes`.
@@ -922,7 +938,7 @@ impl FoldSpans {
         };
         let long_chunk = loaders * long_loads;
         let folder_chunks = (FOLD_STEPS / long_chunk).max(1);
-        let folders = (workgroup / FOLDER_SPACING).max(1);
+        let folders = (workgroup / 2 / FOLDER_SPACING).max(1);
         let slice_turns = workgroup / SLICE_TILE;
         FoldSpans {
             long_chunk,
@@ -957,7 +973,6 @@ fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction
     let constants = [
         ("RADIX_BITS", radix_bits),
         ("RADIX_ROUNDS", RADIX_ROUNDS),
-        ("RADIX_TILE", workgroup_size * RADIX_ROUNDS),
         ("RADIX_MASK_WORDS", mask_words),
         ("SCAN_ITEMS", SCAN_ITEMS),
         ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),

@@ -158,7 +158,7 @@ fn heavy_case(rng: &mut Rng) -> Case {
 #[test]
 fn fuzz_heavy_scatters_match_the_reference() {
     // The measured copy method, and each forced.
-    let mut forced = limited_contexts(2, |_| {});
+    let forced = limited_contexts(2, |_| {});
     forced[0].set_copy_method(CopyMethod::Kernel);
     forced[1].set_copy_method(CopyMethod::CopyBufferToBuffer);
     let contexts: Vec<&Context> = [context()].into_iter().chain(forced.iter()).collect();

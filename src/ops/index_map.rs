@@ -231,6 +231,7 @@ impl IndexMap {
             sort_units: 0,
             radix_shift: 0,
             radix_tiles: 0,
+            radix_rounds: 0,
             fold_pass: 0,
             fold_capacity: 0,
             fold_tiles: 0,
@@ -239,7 +240,6 @@ impl IndexMap {
             copy_row_units: 0,
             copy_threads: 0,
             padding: 0,
-            padding_end: 0,
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),
@@ -419,7 +419,6 @@ mod tests {
     const DEVICE: DeviceFacts = DeviceFacts {
         unit_alignment: 16,
         workgroup_size: 256,
-        max_binding_bytes: 1 << 30,
         row_threads: 1024,
         max_workgroup_storage_bytes: 49152,
         max_workgroups_per_dimension: 65535,
@@ -606,13 +605,25 @@ mod tests {
                 .all(|e| lowered.contains(e)),
             "{lowered:?}"
         );
-        // Scratch past one binding: bound as windows, sorted all the same.
-        let tiny = DeviceFacts {
-            max_binding_bytes: 64,
-            ..DEVICE
-        };
-        let lowered = entries(&in_order(DataType::Float32, Reduction::Add), &tiny);
-        assert!(sorted.iter().all(|e| lowered.contains(e)), "{lowered:?}");
+        // Wide rows in the default mode, and 8-byte rows: linked into lists, no sort.
+        for (data_type, width) in [(DataType::Float32, 64), (DataType::Float64, 2)] {
+            let rows = crate::ops::ScatterNdDesc::new(
+                TensorDesc::new(data_type, &[16, width]),
+                TensorDesc::new(DataType::Int64, &[9, 1]),
+                TensorDesc::new(data_type, &[9, width]),
+                TensorDesc::new(data_type, &[16, width]),
+                2,
+                2,
+            )
+            .with_reduction(Reduction::Add);
+            let lowered = entries(&rows, &DEVICE);
+            assert!(
+                lowered.contains(&Entry::LinkSlices)
+                    && lowered.contains(&Entry::FoldSliceLists)
+                    && !lowered.contains(&Entry::SortSliceKeys),
+                "{data_type:?}: {lowered:?}"
+            );
+        }
         // A workgroup that is no power of two: refused, naming the limit (no unbounded list
         // walks to fall back on).
         let odd = DeviceFacts {

@@ -148,8 +148,6 @@ pub(crate) struct DeviceFacts {
     pub unit_alignment: u32,
     /// Threads a workgroup.
     pub workgroup_size: u32,
-    /// `max_storage_buffer_binding_size`: scratch that fits one binding.
-    pub max_binding_bytes: u64,
     /// Threads of a `scatter_copy_rows` workgroup: up to 1024, as the device allows.
     pub row_threads: u32,
     /// `max_compute_workgroup_storage_size`: the workgroup memory a kernel may hold.

@@ -10,8 +10,8 @@ use crate::dispatch::Grid;
 use crate::error::{Error, Result};
 use crate::params::Parameters;
 use crate::shaders::{
-    Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, REDUCE_GROUP, ReduceOrder, Role,
-    SCAN_ITEMS, SLICE_TILE,
+    Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, REDUCE_GROUP,
+    ReduceOrder, Role, SCAN_ITEMS, SLICE_TILE,
 };
 use crate::tensor::TensorDesc;
 
@@ -524,8 +524,9 @@ struct SortPlan {
     /// Bits a digit (log2 of the workgroup size), and the passes that cover every key.
     radix_bits: u32,
     passes: u32,
-    /// Workgroups of a radix pass, each a tile of RADIX_ROUNDS * workgroup pairs.
+    /// Workgroups of a radix pass, each a tile of `rounds` * workgroup pairs.
     tiles: u32,
+    rounds: u32,
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
     /// Entries of each list of runs that go on to a later fold pass: at most this many runs
@@ -583,7 +584,8 @@ impl SortPlan {
         let radix_bits = workgroup.ilog2();
         // Enough bits for every key and for NO_KEY's (all ones) to sort after them.
         let key_bits = 32 - units.leading_zeros();
-        let tiles = count.div_ceil(workgroup * RADIX_ROUNDS);
+        let rounds = (count / (workgroup * RADIX_TILES)).clamp(1, RADIX_ROUNDS);
+        let tiles = count.div_ceil(workgroup * rounds);
         let spans = FoldSpans::new(workgroup, element_bytes);
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             (
@@ -606,6 +608,7 @@ impl SortPlan {
             radix_bits,
             passes: key_bits.div_ceil(radix_bits),
             tiles,
+            rounds,
             scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
             fold_capacity,
             fold_passes,
@@ -644,6 +647,7 @@ impl SortPlan {
         params.sort_count = self.count;
         params.sort_units = self.units;
         params.radix_tiles = self.tiles;
+        params.radix_rounds = self.rounds;
         params.fold_capacity = self.fold_capacity;
         if self.slice_units > 1 {
             params.tile = 0;
@@ -712,6 +716,124 @@ impl SortPlan {
     }
 }
 
+/// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
+/// `fold_slice_list_runs`): each block's slices linked into a list (one exchange a slice),
+/// each unit's column folded along it, at most `FOLD_STEPS` slices an invocation a dispatch,
+/// longer lists over several passes.
+struct ListPlan {
+    slices: u32,
+    /// Blocks of `slice_units` output units: the lists.
+    blocks: u32,
+    slice_units: u32,
+    /// Entries of each list of blocks that go on (at most this many lists are longer than
+    /// FOLD_STEPS), and the passes after the first.
+    fold_capacity: u32,
+    fold_passes: u32,
+    spans: FoldSpans,
+}
+
+impl ListPlan {
+    fn new(
+        slices: u64,
+        blocks: u64,
+        slice_units: u64,
+        element_bytes: u32,
+        device: &DeviceFacts,
+    ) -> Result<ListPlan> {
+        let workgroup = device.workgroup_size;
+        if workgroup < SLICE_TILE {
+            return Err(Error::LimitExceeded {
+                what: "a scatter reduction by rows (a workgroup of at least 8 threads)",
+                needed: SLICE_TILE as u64,
+                limit_name: "max_compute_invocations_per_workgroup",
+                limit: workgroup as u64,
+            });
+        }
+        // A word of links a slice and two of each list entry, addressed by u32 word indices.
+        let limit = |what, needed: u64| Error::LimitExceeded {
+            what,
+            needed,
+            limit_name: "sort scratch (u32 word indices)",
+            limit: 1 << 32,
+        };
+        let slices = u32::try_from(slices)
+            .ok()
+            .filter(|&n| n <= 1 << 30)
+            .ok_or(limit(
+                "a scatter reduction by rows' links (4 bytes a row of updates)",
+                slices.saturating_mul(4),
+            ))?;
+        let blocks = u32::try_from(blocks)
+            .ok()
+            .filter(|&n| n <= 1 << 30)
+            .ok_or(limit(
+                "a scatter reduction by rows' lists (4 bytes an output row)",
+                blocks.saturating_mul(4),
+            ))?;
+        let spans = FoldSpans::new(workgroup, element_bytes);
+        Ok(ListPlan {
+            slices,
+            blocks,
+            slice_units: slice_units as u32,
+            fold_capacity: slices / (FOLD_STEPS + 1),
+            fold_passes: slices.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            spans,
+        })
+    }
+
+    /// Each block's list head, and each pass's list count (passes 1 to the last plus one).
+    fn heads_bytes(&self) -> u64 {
+        (self.blocks as u64 + self.fold_passes as u64 + 2) * 4
+    }
+
+    /// A link a slice, and the two lists of (block, node) pairs.
+    fn links_bytes(&self) -> u64 {
+        (self.slices as u64 + 4 * self.fold_capacity as u64) * 4
+    }
+
+    /// The steps; `output_units` threads fold (the blocks' units, gaps included).
+    fn push_steps(
+        &self,
+        steps: &mut Vec<Step>,
+        kernel: Kernel,
+        map: &IndexMap,
+        output_units: u64,
+        device: &DeviceFacts,
+    ) {
+        let workgroup = device.workgroup_size as u64;
+        let mut params = map.params(1);
+        params.tile = 0;
+        params.slice_units = self.slice_units;
+        params.slices = self.slices;
+        params.slice_rank = map.slice_rank() as u32;
+        params.sort_units = self.blocks;
+        params.fold_capacity = self.fold_capacity;
+        params.fold_tiles = self.slice_units.div_ceil(SLICE_TILE);
+        let mut step = |entry, pass: u32, threads: u64| {
+            let mut params = params;
+            params.fold_pass = pass;
+            if entry == Entry::FoldSliceLists {
+                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            }
+            steps.push(Step::Dispatch {
+                kernel,
+                entry,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(threads),
+                placement: Placement::Always,
+            });
+        };
+        step(Entry::LinkSlices, 0, self.slices as u64);
+        step(Entry::FoldSliceLists, 0, output_units);
+        let tiles = params.fold_tiles as u64;
+        for pass in 1..=self.fold_passes {
+            let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * self.spans.slice_span as u64;
+            let lists = (self.slices as u64 / (folded + 1)).min(self.fold_capacity as u64);
+            step(Entry::FoldSliceListRuns, pass, lists * tiles * workgroup);
+        }
+    }
+}
+
 /// Slices at least this wide are reduced by slices in any order too (see `scatter`).
 const SLICES_IN_ANY_ORDER: u64 = 64;
 
@@ -752,17 +874,24 @@ fn scatter(
         && element_bytes < 8
         && matches!(reduction, Reduction::Min | Reduction::Max)
         && map.invocations() < 0x7fff_ffff;
-    // Slices of units sharing one index tuple (ScatterND's rows) can be linked as slices:
-    // in order always (but where the tie passes do it); in any order too where they are
-    // wide (little scratch: one head a block), which beats a compare-exchange an update and
-    // gives the in-order result (every window bound: not in slab mode).
+    // Slices of units sharing one index tuple (ScatterND's rows) can be reduced as slices:
+    // in order always (but where the tie passes do it), sorted by the block they land on;
+    // in any order too where they are wide, linked into a list a block (4 bytes a slice),
+    // which beats a compare-exchange an update (every window bound: not in slab mode; in
+    // order only where the device can sort, else the tie passes serve).
     // (Only where each slice lands on its own aligned block: then no two units of a slice
-    // share a target, and one head a block is enough.)
+    // share a target, and one key a block is enough.)
     let slice_units = map.slice_units();
+    // In the updates' order (else any order: lists, no sort).
+    let ordered = duplicates == DuplicateMode::InOrder && !order_free;
+    let sortable = device.workgroup_size.is_power_of_two() && device.workgroup_size >= 32;
     let by_slices = reducing
         && slice_units >= 2
         && map.slices_fill_blocks()
-        && ((sequential && !ties) || (!device.per_element && slice_units >= SLICES_IN_ANY_ORDER));
+        && ((sequential && !ties)
+            || (!device.per_element
+                && slice_units >= SLICES_IN_ANY_ORDER
+                && (sortable || !ordered)));
     let order = if by_slices || (sequential && !ties) {
         ReduceOrder::Sequential
     } else if ties {
@@ -788,7 +917,17 @@ fn scatter(
     // in-order reduction, or its blocks' units by slices.
     let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
     let slice_units = if by_slices { slice_units } else { 1 };
-    let sort = (reducing && in_order).then(|| {
+    // Rows in any order (the default mode, or order-free types) need no sort: lists.
+    let lists = (reducing && by_slices && !ordered).then(|| {
+        ListPlan::new(
+            map.invocations() / slice_units,
+            output_units.div_ceil(slice_units),
+            slice_units,
+            element_bytes,
+            device,
+        )
+    });
+    let sort = (reducing && in_order && lists.is_none()).then(|| {
         SortPlan::new(
             map.invocations() / slice_units,
             output_units.div_ceil(slice_units),
@@ -809,14 +948,19 @@ fn scatter(
         steps.push(Step::Clear(Role::Heads));
         scratch_bytes = output_units * 4;
     }
-    match &sort {
-        Some(Ok(sort)) => {
+    match (&sort, &lists) {
+        (Some(Ok(sort)), _) => {
             steps.push(Step::Clear(Role::Heads));
             scratch_bytes = sort.heads_bytes();
             links_bytes = sort.links_bytes();
         }
-        Some(Err(error)) => refusal = Some(error.clone()),
-        None => {}
+        (_, Some(Ok(lists))) => {
+            steps.push(Step::Clear(Role::Heads));
+            scratch_bytes = lists.heads_bytes();
+            links_bytes = lists.links_bytes();
+        }
+        (Some(Err(error)), _) | (_, Some(Err(error))) => refusal = Some(error.clone()),
+        _ => {}
     }
     let copy = StridedCopy {
         element_bytes,
@@ -848,6 +992,9 @@ fn scatter(
         (true, true) => {
             if let Some(Ok(sort)) = &sort {
                 sort.push_steps(&mut steps, kernel, &map, output_units, device);
+            }
+            if let Some(Ok(lists)) = &lists {
+                lists.push_steps(&mut steps, kernel, &map, output_units, device);
             }
         }
         (true, false) => {

@@ -300,7 +300,6 @@ mod tests {
             workgroup_size: 256,
             row_threads: 1024,
             max_workgroup_storage_bytes: 49152,
-            max_binding_bytes: 1 << 30,
             max_workgroups_per_dimension: 65535,
             copies_in_kernels: true,
             per_element: false,
