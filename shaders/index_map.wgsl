@@ -36,9 +36,6 @@ struct IndexParams {
     fold_pass: u32,
     fold_capacity: u32,
     fold_tiles: u32,
-    // Reductions by rows linked into lists: where the lists' heads and links start.
-    list_heads_at: u32,
-    list_links_at: u32,
     // Scatters that copy as they scatter (scatter_copy_rows): the output's rows, their units,
     // the updates a row takes, and the threads of a workgroup (a row's).
     copy_rows: u32,
@@ -46,8 +43,6 @@ struct IndexParams {
     copy_row_units: u32,
     copy_threads: u32,
     padding: u32,
-    padding_1: u32,
-    padding_2: u32,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

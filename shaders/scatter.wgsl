@@ -624,23 +624,6 @@ fn fold_count_at(fold_pass: u32) -> u32 {
     return 2u * params.sort_units + fold_pass;
 }
 
-// In order by rows, the sort is for blocks whose list sort_slices found too long (the flag
-// word after the list heads); with none, every kernel of the sort returns at once.
-fn sort_skipped() -> bool {
-    return params.list_heads_at != 0u
-        && atomic_load_heads(params.list_heads_at + params.sort_units) == 0u;
-}
-
-// sort_skipped, the same for every thread of the workgroup (before its barriers).
-var<workgroup> skip_sort: u32;
-
-fn sort_skipped_in_workgroup(local: u32) -> bool {
-    if local == 0u {
-        skip_sort = select(0u, 1u, sort_skipped());
-    }
-    return workgroupUniformLoad(&skip_sort) != 0u;
-}
-
 // Lists `key` (a target, or a block) for pass `fold_pass`.
 fn list_for_pass(fold_pass: u32, key: u32) {
     let entry = atomic_add_heads(fold_count_at(fold_pass), 1u);
@@ -694,7 +677,7 @@ fn sort_slice_keys(
     @builtin(local_invocation_index) local: u32,
 ) {
     let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.sort_count || sort_skipped() {
+    if b >= params.sort_count {
         return;
     }
     let slice = locate_slice(b);
@@ -719,7 +702,7 @@ fn radix_count(
     @builtin(local_invocation_index) local: u32,
 ) {
     let tile = workgroup_index(workgroup, workgroups);
-    if sort_skipped_in_workgroup(local) || tile >= params.radix_tiles {
+    if tile >= params.radix_tiles {
         return;
     }
     atomicStore(&digit_counts[local], 0u);
@@ -788,7 +771,7 @@ fn radix_scan_blocks(
     @builtin(local_invocation_index) local: u32,
 ) {
     let block = workgroup_index(workgroup, workgroups);
-    if sort_skipped_in_workgroup(local) || block >= scan_blocks() {
+    if block >= scan_blocks() {
         return;
     }
     let total = scan_block(histogram_at(), block * SCAN_BLOCK, histogram_entries(), 0u, local);
@@ -800,9 +783,6 @@ fn radix_scan_blocks(
 // A radix pass, 3: one workgroup scans the blocks' totals.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn radix_scan_sums(@builtin(local_invocation_index) local: u32) {
-    if sort_skipped_in_workgroup(local) {
-        return;
-    }
     let count = scan_blocks();
     var carry = 0u;
     for (var first = 0u; first < count; first += SCAN_BLOCK) {
@@ -823,7 +803,7 @@ fn radix_scatter(
     @builtin(local_invocation_index) local: u32,
 ) {
     let tile = workgroup_index(workgroup, workgroups);
-    if sort_skipped_in_workgroup(local) || tile >= params.radix_tiles {
+    if tile >= params.radix_tiles {
         return;
     }
     let words = WORKGROUP_SIZE / 32u;
@@ -899,7 +879,7 @@ fn find_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let j = invocation_index(workgroup, workgroups, local);
-    if j >= params.sort_count || sort_skipped() {
+    if j >= params.sort_count {
         return;
     }
     let keys = keys_at(source_array());
@@ -1120,14 +1100,12 @@ fn fold_slices(
     @builtin(local_invocation_index) local: u32,
 ) {
     let u = invocation_index(workgroup, workgroups, local);
-    if u >= params.count || sort_skipped() {
+    if u >= params.count {
         return;
     }
     let block = u / params.slice_units;
     let start = atomic_load_heads(block);
-    // With lists, only the blocks whose list was too long to sort in a thread.
-    let listed = params.list_heads_at != 0u;
-    if start == 0u || (listed && atomic_load_heads(params.list_heads_at + block) < LONG_LIST) {
+    if start == 0u {
         return;
     }
     let end = atomic_load_heads(params.sort_units + block);
@@ -1161,9 +1139,6 @@ fn fold_slice_runs(
     let fold_pass = params.fold_pass;
     let entry = w / params.fold_tiles;
     let tile = w - entry * params.fold_tiles;
-    if sort_skipped_in_workgroup(local) {
-        return;
-    }
     if local == 0u {
         // (block, first, end) of this pass's share of the block's run, or an empty run.
         var run = vec3<u32>(0u, 0u, 0u);
@@ -1218,20 +1193,11 @@ fn fold_slice_runs(
 // pass's list count; links: the slice linked before each slice (plus one; 0 ends the list),
 // then the two lists of (block, next node) pairs of the blocks that go on.
 fn slice_list_at(fold_pass: u32) -> u32 {
-    return params.list_links_at + params.slices + (fold_pass & 1u) * 2u * params.fold_capacity;
+    return params.slices + (fold_pass & 1u) * 2u * params.fold_capacity;
 }
 
 fn slice_list_count_at(fold_pass: u32) -> u32 {
-    return params.list_heads_at + params.sort_units + fold_pass;
-}
-
-// The slice linked after list node `node` (slice node - 1), plus one, or 0.
-fn next_node(node: u32) -> u32 {
-    return atomic_load_links(params.list_links_at + node - 1u);
-}
-
-fn set_next_node(node: u32, next: u32) {
-    atomic_store_links(params.list_links_at + node - 1u, next);
+    return params.sort_units + fold_pass;
 }
 
 fn list_slice_block(fold_pass: u32, block: u32, node: u32) {
@@ -1256,90 +1222,7 @@ fn link_slices(
         report_out_of_range(slice.first);
         return;
     }
-    let block = slice.at.indexed / params.slice_units;
-    set_next_node(b + 1u, atomic_exchange_heads(params.list_heads_at + block, b + 1u));
-}
-
-// In order, lists of at most SHORT_LIST slices are sorted by slice by the slice linked last
-// (a bottom-up merge sort of the list, Simon Tatham's: about 2 * SHORT_LIST * log2
-// SHORT_LIST steps, FOLD_STEPS); a longer list is marked LONG_LIST (its head's top bit) and
-// left to the sort path, whose kernels then run (the flag word after the heads).
-const LONG_LIST: u32 = 0x80000000u;
-
-fn sort_list(first: u32) -> u32 {
-    var list = first;
-    var width = 1u;
-    loop {
-        var p = list;
-        list = 0u;
-        var tail = 0u;
-        var merges = 0u;
-        while p != 0u {
-            merges += 1u;
-            // Runs p (up to width nodes) and q (the next up to width nodes), merged.
-            var q = p;
-            var p_size = 0u;
-            while p_size < width && q != 0u {
-                p_size += 1u;
-                q = next_node(q);
-            }
-            var q_size = width;
-            while p_size > 0u || (q_size > 0u && q != 0u) {
-                var node: u32;
-                if p_size == 0u || (q_size > 0u && q != 0u && q < p) {
-                    node = q;
-                    q = next_node(q);
-                    q_size -= 1u;
-                } else {
-                    node = p;
-                    p = next_node(p);
-                    p_size -= 1u;
-                }
-                if tail == 0u {
-                    list = node;
-                } else {
-                    set_next_node(tail, node);
-                }
-                tail = node;
-            }
-            p = q;
-        }
-        set_next_node(tail, 0u);
-        if merges <= 1u {
-            break;
-        }
-        width *= 2u;
-    }
-    return list;
-}
-
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sort_slices(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.slices {
-        return;
-    }
-    let slice = locate_slice(b);
-    let head = params.list_heads_at + slice.at.indexed / params.slice_units;
-    if slice.at.bad_component != IN_RANGE || atomic_load_heads(head) != b + 1u {
-        return;
-    }
-    // The list's length, walking at most SHORT_LIST + 1 nodes.
-    var node = b + 1u;
-    var length = 0u;
-    for (; length <= SHORT_LIST && node != 0u; length += 1u) {
-        node = next_node(node);
-    }
-    if node != 0u {
-        atomic_store_heads(head, (b + 1u) | LONG_LIST);
-        atomic_store_heads(params.list_heads_at + params.sort_units, 1u);
-        return;
-    }
-    atomic_store_heads(head, sort_list(b + 1u));
+    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.slice_units, b + 1u));
 }
 
 // `value` folded with the column `inner` of at most FOLD_STEPS slices of a list from `node`;
@@ -1348,7 +1231,7 @@ fn fold_list(value: Unit, node: u32, inner: u32) -> ListFold {
     var fold = ListFold(value, node);
     for (var k = 0u; k < FOLD_STEPS && fold.node != 0u; k += 1u) {
         fold.value = combine_unit(fold.value, load_updates(slice_dense_start(fold.node - 1u) + inner));
-        fold.node = next_node(fold.node);
+        fold.node = atomic_load_links(fold.node - 1u);
     }
     return fold;
 }
@@ -1371,9 +1254,8 @@ fn fold_slice_lists(
         return;
     }
     let block = u / params.slice_units;
-    let first = atomic_load_heads(params.list_heads_at + block);
-    // (A long list, in order, is folded by the sort path.)
-    if first == 0u || first >= LONG_LIST {
+    let first = atomic_load_heads(block);
+    if first == 0u {
         return;
     }
     let offset = u - block * params.slice_units;

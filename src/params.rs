@@ -137,10 +137,6 @@ parameters! {
         fold_pass: u32,
         fold_capacity: u32,
         fold_tiles: u32,
-        /// Reductions by rows linked into lists (`link_slices` ..): where the lists' heads
-        /// and links start in their scratch (after the sort's, in order).
-        list_heads_at: u32,
-        list_links_at: u32,
         /// Scatters that copy as they scatter (`scatter_copy_rows`): the output's rows, their
         /// units, the updates a row takes (the dense units of one outer coordinate), and the
         /// threads of the kernel's workgroup (a pipeline constant, as the row's length).
@@ -150,8 +146,6 @@ parameters! {
         copy_threads: u32,
         /// The per-dimension arrays start at a 16-byte boundary.
         padding: u32,
-        padding_1: u32,
-        padding_2: u32,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,

@@ -346,7 +346,6 @@ pub(crate) enum Entry {
     FoldSlices,
     FoldSliceRuns,
     LinkSlices,
-    SortSlices,
     FoldSliceLists,
     FoldSliceListRuns,
     ClaimTies,
@@ -373,7 +372,7 @@ pub(crate) struct EntryInfo {
 }
 
 impl Entry {
-    pub const ALL: [Entry; 35] = [
+    pub const ALL: [Entry; 34] = [
         Entry::StridedCopy,
         Entry::StridedCopyBlocks,
         Entry::StridedCopyPlanes,
@@ -396,7 +395,6 @@ impl Entry {
         Entry::FoldSlices,
         Entry::FoldSliceRuns,
         Entry::LinkSlices,
-        Entry::SortSlices,
         Entry::FoldSliceLists,
         Entry::FoldSliceListRuns,
         Entry::ClaimTies,
@@ -438,7 +436,6 @@ impl Entry {
             Entry::FoldSlices => ("fold_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSliceRuns => ("fold_slice_runs", &[F::Scatter], &[S::InOrderReduce]),
             Entry::LinkSlices => ("link_slices", &[F::Scatter], &[S::InOrderReduce]),
-            Entry::SortSlices => ("sort_slices", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSliceLists => ("fold_slice_lists", &[F::Scatter], &[S::InOrderReduce]),
             Entry::FoldSliceListRuns => {
                 ("fold_slice_list_runs", &[F::Scatter], &[S::InOrderReduce])
@@ -911,9 +908,6 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// Threads between two folders of `fold_long_runs` (all below the loaders), so that a vector
 /// of 16 holds eight.
 const FOLDER_SPACING: u32 = 2;
-/// Slices of a list `sort_slices` sorts in one invocation (about 2 * 256 * log2 256 steps:
-/// `FOLD_STEPS`); longer lists are sorted by the radix sort.
-pub(crate) const SHORT_LIST: u32 = 256;
 /// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run
 /// (a vector of 16 holds two rows: 2 * FOLD_STEPS iterations).
 pub(crate) const SLICE_TILE: u32 = 8;
@@ -992,7 +986,6 @@ fn sort_constants(workgroup_size: u32, data_type: DataType, reduction: Reduction
         ("FOLDER_SPACING", FOLDER_SPACING),
         ("LONG_SPAN", spans.long_span),
         ("SLICE_TILE", SLICE_TILE),
-        ("SHORT_LIST", SHORT_LIST),
         ("SLICE_TURNS", spans.slice_turns),
         ("SLICE_SPAN", spans.slice_span),
     ];

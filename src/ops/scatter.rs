@@ -634,22 +634,16 @@ impl SortPlan {
     }
 
     /// The steps; `output_units` threads fold slices (the blocks' units, gaps included).
-    /// With `lists` (in order by rows, after `ListPlan`'s steps at those word offsets), the
-    /// sort is for the lists too long to sort in a thread, and returns at once without one.
     fn push_steps(
         &self,
         steps: &mut Vec<Step>,
         kernel: Kernel,
         map: &IndexMap,
-        (output_units, lists): (u64, Option<(u32, u32)>),
+        output_units: u64,
         device: &DeviceFacts,
     ) {
         let workgroup = device.workgroup_size as u64;
         let mut params = map.params(1);
-        if let Some((heads_at, links_at)) = lists {
-            params.list_heads_at = heads_at;
-            params.list_links_at = links_at;
-        }
         params.sort_count = self.count;
         params.sort_units = self.units;
         params.radix_tiles = self.tiles;
@@ -797,23 +791,17 @@ impl ListPlan {
         (self.slices as u64 + 4 * self.fold_capacity as u64) * 4
     }
 
-    /// The steps; `output_units` threads fold (the blocks' units, gaps included). With
-    /// `sorted` (in order), the lists start at those word offsets of the scratch, and each
-    /// is sorted by a thread where it is short (`SHORT_LIST`), else left to the sort.
+    /// The steps; `output_units` threads fold (the blocks' units, gaps included).
     fn push_steps(
         &self,
         steps: &mut Vec<Step>,
         kernel: Kernel,
         map: &IndexMap,
-        (output_units, sorted): (u64, Option<(u32, u32)>),
+        output_units: u64,
         device: &DeviceFacts,
     ) {
         let workgroup = device.workgroup_size as u64;
         let mut params = map.params(1);
-        if let Some((heads_at, links_at)) = sorted {
-            params.list_heads_at = heads_at;
-            params.list_links_at = links_at;
-        }
         params.tile = 0;
         params.slice_units = self.slice_units;
         params.slices = self.slices;
@@ -836,12 +824,6 @@ impl ListPlan {
             });
         };
         step(Entry::LinkSlices, 0, self.slices as u64);
-        if sorted.is_some() {
-            // Short lists only: none goes on past the first pass.
-            step(Entry::SortSlices, 0, self.slices as u64);
-            step(Entry::FoldSliceLists, 0, output_units);
-            return;
-        }
         step(Entry::FoldSliceLists, 0, output_units);
         let tiles = params.fold_tiles as u64;
         for pass in 1..=self.fold_passes {
@@ -935,9 +917,8 @@ fn scatter(
     // in-order reduction, or its blocks' units by slices.
     let output_units = output.size_in_bytes().div_ceil(map.element_bytes as u64);
     let slice_units = if by_slices { slice_units } else { 1 };
-    // Rows are linked into lists; in any order (the default mode, or order-free types) that
-    // is all, in order short lists are sorted in a thread and long ones by the sort.
-    let lists = (reducing && by_slices).then(|| {
+    // Rows in any order (the default mode, or order-free types) need no sort: lists.
+    let lists = (reducing && by_slices && !ordered).then(|| {
         ListPlan::new(
             map.invocations() / slice_units,
             output_units.div_ceil(slice_units),
@@ -946,7 +927,7 @@ fn scatter(
             device,
         )
     });
-    let sort = (reducing && in_order && (!by_slices || ordered)).then(|| {
+    let sort = (reducing && in_order && lists.is_none()).then(|| {
         SortPlan::new(
             map.invocations() / slice_units,
             output_units.div_ceil(slice_units),
@@ -967,26 +948,19 @@ fn scatter(
         steps.push(Step::Clear(Role::Heads));
         scratch_bytes = output_units * 4;
     }
-    // In order by rows, the lists' scratch follows the sort's: (heads, links) word offsets.
-    let mut list_offsets = None;
     match (&sort, &lists) {
-        (Some(Err(error)), _) | (_, Some(Err(error))) => refusal = Some(error.clone()),
-        (sort, lists) => {
-            if let Some(Ok(sort)) = sort {
-                scratch_bytes = sort.heads_bytes();
-                links_bytes = sort.links_bytes();
-            }
-            if let Some(Ok(lists)) = lists {
-                if sort.is_some() {
-                    list_offsets = Some(((scratch_bytes / 4) as u32, (links_bytes / 4) as u32));
-                }
-                scratch_bytes += lists.heads_bytes();
-                links_bytes += lists.links_bytes();
-            }
-            if sort.is_some() || lists.is_some() {
-                steps.push(Step::Clear(Role::Heads));
-            }
+        (Some(Ok(sort)), _) => {
+            steps.push(Step::Clear(Role::Heads));
+            scratch_bytes = sort.heads_bytes();
+            links_bytes = sort.links_bytes();
         }
+        (_, Some(Ok(lists))) => {
+            steps.push(Step::Clear(Role::Heads));
+            scratch_bytes = lists.heads_bytes();
+            links_bytes = lists.links_bytes();
+        }
+        (Some(Err(error)), _) | (_, Some(Err(error))) => refusal = Some(error.clone()),
+        _ => {}
     }
     let copy = StridedCopy {
         element_bytes,
@@ -1016,23 +990,11 @@ fn scatter(
     };
     match (reducing, in_order) {
         (true, true) => {
-            if let Some(Ok(lists)) = &lists {
-                lists.push_steps(
-                    &mut steps,
-                    kernel,
-                    &map,
-                    (output_units, list_offsets),
-                    device,
-                );
-            }
             if let Some(Ok(sort)) = &sort {
-                sort.push_steps(
-                    &mut steps,
-                    kernel,
-                    &map,
-                    (output_units, list_offsets),
-                    device,
-                );
+                sort.push_steps(&mut steps, kernel, &map, output_units, device);
+            }
+            if let Some(Ok(lists)) = &lists {
+                lists.push_steps(&mut steps, kernel, &map, output_units, device);
             }
         }
         (true, false) => {
