@@ -670,6 +670,8 @@ fn sort_keys(
 }
 
 // The same for slices: the key is the block the slice lands on.
+const SKIPPED_SLICE: u32 = 0x80000000u;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn sort_slice_keys(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -681,13 +683,15 @@ fn sort_slice_keys(
         return;
     }
     let slice = locate_slice(b);
-    var key = slice.at.indexed / params.slice_units;
     if slice.at.bad_component != IN_RANGE {
-        // Every unit of the slice is out of range; its first is the first reported.
+        // Every unit of the slice is out of range; its first is the first reported. It
+        // joins the last block's run, marked, so that the keys need no bit past the blocks'.
         report_out_of_range(slice.first);
-        key = NO_KEY;
+        atomic_store_links(keys_at(0u) + b, params.sort_units - 1u);
+        atomic_store_links(positions_at(0u) + b, b | SKIPPED_SLICE);
+        return;
     }
-    store_pair(b, key);
+    store_pair(b, slice.at.indexed / params.slice_units);
 }
 
 // A radix pass, 1: a workgroup per tile of params.radix_rounds * WORKGROUP_SIZE pairs (at
@@ -1089,6 +1093,15 @@ fn fold_long_runs(
     }
 }
 
+// `value` folded with the column `inner` of sorted slice j, unless it is out of range.
+fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
+    let b = sorted_position(j);
+    if (b & SKIPPED_SLICE) != 0u {
+        return value;
+    }
+    return combine_unit(value, load_updates(slice_dense_start(b) + inner));
+}
+
 // By slices, pass 0: a thread per output unit folds its column of the first FOLD_STEPS
 // slices of its block's run (slices land on aligned blocks: unit = block * slice_units +
 // offset, the same offset in every slice; neighbouring threads read neighbouring units of
@@ -1118,7 +1131,7 @@ fn fold_slices(
     let inner = slice_dense_offset(offset);
     var value = load_output(u);
     for (var j = first; j < last; j += 1u) {
-        value = combine_unit(value, load_updates(slice_dense_start(sorted_position(j)) + inner));
+        value = fold_sorted_slice(value, j, inner);
     }
     store_output(u, value);
 }
@@ -1176,7 +1189,7 @@ fn fold_slice_runs(
             let last = min(run.z, first + FOLD_STEPS);
             var value = column_values[lane];
             for (var j = first; j < last; j += 1u) {
-                value = combine_unit(value, load_updates(slice_dense_start(sorted_position(j)) + inner));
+                value = fold_sorted_slice(value, j, inner);
             }
             column_values[lane] = value;
         }

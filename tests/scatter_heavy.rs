@@ -258,3 +258,42 @@ fn counting_updates_of_one_gives_the_count() {
         }
     }
 }
+
+#[test]
+fn rows_out_of_range_in_order_are_skipped_and_reported_beside_long_runs() {
+    // Out-of-range rows join the last row's run, marked, so that the sort's keys need no bit
+    // past the rows': 256 rows (8 bits), the last one among the hot ones.
+    let mut rng = Rng::new(234);
+    for (rows, hot) in [(256u32, 255u32), (5, 1)] {
+        let count = 6_000u32;
+        let desc: OperatorDesc = ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[rows, 3]),
+            TensorDesc::new(DataType::Int32, &[count, 1]),
+            TensorDesc::new(DataType::Float32, &[count, 3]),
+            TensorDesc::new(DataType::Float32, &[rows, 3]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add)
+        .with_duplicates(DuplicateMode::InOrder)
+        .into();
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+        write_indices(&tensors[1], &mut inputs[1], |c| match c[0] % 1000 {
+            7 => rows as i128 + 3,
+            500 => -(rows as i128) - 1,
+            _ if rng.chance(80) => hot as i128,
+            _ => rng.range(0, rows as u64 - 1) as i128,
+        });
+        for k in [0, 2] {
+            common::fill_floats(
+                &mut rng,
+                &tensors[k],
+                &mut inputs[k],
+                Values::Numbers,
+                Reduction::Add,
+            );
+        }
+        common::check_out_of_range(&desc, &inputs);
+    }
+}

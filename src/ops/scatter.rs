@@ -582,8 +582,13 @@ impl SortPlan {
                     limit: 1 << 33,
                 })?;
         let radix_bits = workgroup.ilog2();
-        // Enough bits for every key and for NO_KEY's (all ones) to sort after them.
-        let key_bits = 32 - units.leading_zeros();
+        // Enough bits for every key and for NO_KEY's (all ones) to sort after them; slices
+        // out of range join the last block's run, marked: bits for the blocks alone.
+        let key_bits = if slice_units > 1 {
+            32 - units.saturating_sub(1).leading_zeros()
+        } else {
+            32 - units.leading_zeros()
+        };
         let rounds = (count / (workgroup * RADIX_TILES)).clamp(1, RADIX_ROUNDS);
         let tiles = count.div_ceil(workgroup * rounds);
         let spans = FoldSpans::new(workgroup, element_bytes);
