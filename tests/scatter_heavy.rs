@@ -10,7 +10,9 @@
 
 mod common;
 
-use common::{Case, Expect, REDUCTIONS, Rng, Values, check_on, context, write_indices};
+use common::{
+    Case, Expect, REDUCTIONS, Rng, Values, check_on, context, one_target_case, write_indices,
+};
 use dml_wgsl::{
     DataType, DuplicateMode, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc,
     TensorDesc,
@@ -25,77 +27,6 @@ const WIDTHS: [DataType; 6] = [
     DataType::Float64,
     DataType::Int64,
 ];
-
-/// Targets of the output: target `HOT` takes nearly every update.
-const TARGETS: u32 = 5;
-const HOT: u32 = 2;
-
-/// `count` updates, nearly all on one target: ScatterElements of single elements, or
-/// ScatterND of rows of `row` units. Indices alternate between the four index types; a few
-/// updates go to the other targets and, counted from the end, to the hot one.
-fn one_target_case(
-    rng: &mut Rng,
-    data_type: DataType,
-    (reduction, duplicates): (Reduction, DuplicateMode),
-    count: u32,
-    row: Option<u32>,
-) -> Case {
-    let index_type = [
-        DataType::Int64,
-        DataType::UInt32,
-        DataType::Int32,
-        DataType::UInt64,
-    ][(count as usize + row.unwrap_or(0) as usize) % 4];
-    let desc: OperatorDesc = match row {
-        None => ScatterElementsDesc::new(
-            TensorDesc::new(data_type, &[TARGETS]),
-            TensorDesc::new(index_type, &[count]),
-            TensorDesc::new(data_type, &[count]),
-            TensorDesc::new(data_type, &[TARGETS]),
-            0,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(duplicates)
-        .into(),
-        Some(row) => ScatterNdDesc::new(
-            TensorDesc::new(data_type, &[TARGETS, row]),
-            TensorDesc::new(index_type, &[count, 1]),
-            TensorDesc::new(data_type, &[count, row]),
-            TensorDesc::new(data_type, &[TARGETS, row]),
-            2,
-            2,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(duplicates)
-        .into(),
-    };
-    let mut inputs = common::random_inputs(rng, &desc);
-    let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-    let signed = matches!(index_type, DataType::Int32 | DataType::Int64);
-    write_indices(&tensors[1], &mut inputs[1], |_| {
-        if rng.chance(97) {
-            HOT as i128
-        } else if signed && rng.chance(50) {
-            HOT as i128 - TARGETS as i128
-        } else {
-            rng.range(0, TARGETS as u64 - 1) as i128
-        }
-    });
-    if data_type.is_float() {
-        // In any order, Add and Mul get values whose results no order changes.
-        let values = if duplicates == DuplicateMode::AnyUpdate
-            && matches!(reduction, Reduction::Add | Reduction::Mul)
-        {
-            Values::OrderFree
-        } else {
-            Values::Numbers
-        };
-        for k in [0, 2] {
-            common::fill_floats(rng, &tensors[k], &mut inputs[k], values, reduction);
-        }
-    }
-    Case { desc, inputs }
-}
 
 fn check(case: &Case) {
     check_on(context(), &case.desc, &case.slices(), Expect::ByMode)

@@ -14,11 +14,11 @@ mod cases;
 #[path = "common/check.rs"]
 mod check;
 
-use cases::{Family, Rng, Worked, out_of_range_scatter, random_case};
+use cases::{Family, Rng, Worked, one_target_case, out_of_range_scatter, random_case};
 use check::{Expect, check_on, check_run_on};
 use dml_wgsl::{
-    Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, SliceDesc,
-    TensorDesc, reference,
+    Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, Reduction,
+    SliceDesc, TensorDesc, reference,
 };
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -350,4 +350,61 @@ async fn scatter_reductions_of_every_type_in_both_modes_and_clamped_indices() {
     cases::corrupt_one_index(&mut rng, &mut case);
     cases::set_out_of_range(&mut case.desc, dml_wgsl::OutOfRange::Clamp);
     check_run_on(&context, &case.desc, &case.slices(), Expect::Exact).await;
+}
+
+#[wasm_bindgen_test]
+async fn runs_of_tens_of_thousands_of_updates_on_one_target_reduce_exactly() {
+    // Past Mesa's 65535 loop iterations and a single pass's fold (tests/scatter_heavy.rs has
+    // the full sweep): elements and rows of 2 in order, wide rows in the default mode.
+    let context = context().await;
+    let mut rng = Rng::new(235);
+    for (data_type, reduction, duplicates, count, row) in [
+        (
+            DataType::Float32,
+            Reduction::Add,
+            DuplicateMode::InOrder,
+            70_000,
+            None,
+        ),
+        (
+            DataType::Float16,
+            Reduction::Mul,
+            DuplicateMode::InOrder,
+            300_000,
+            None,
+        ),
+        (
+            DataType::Float64,
+            Reduction::Add,
+            DuplicateMode::AnyUpdate,
+            66_000,
+            None,
+        ),
+        (
+            DataType::Float32,
+            Reduction::Add,
+            DuplicateMode::InOrder,
+            70_000,
+            Some(2),
+        ),
+        (
+            DataType::Int64,
+            Reduction::Max,
+            DuplicateMode::AnyUpdate,
+            140_000,
+            Some(2),
+        ),
+        (
+            DataType::Float32,
+            Reduction::Min,
+            DuplicateMode::AnyUpdate,
+            5_000,
+            Some(64),
+        ),
+    ] {
+        let case = one_target_case(&mut rng, data_type, (reduction, duplicates), count, row);
+        check_on(&context, &case.desc, &case.slices(), Expect::ByMode)
+            .await
+            .unwrap_or_else(|e| panic!("{e} for {:?}", case.desc));
+    }
 }
