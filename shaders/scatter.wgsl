@@ -1142,6 +1142,38 @@ fn fold_slices(
 var<workgroup> slice_run: vec3<u32>;
 var<workgroup> column_values: array<Unit, SLICE_TILE>;
 
+// A thread's column of a block in the passes that take turns (fold_slice_runs,
+// fold_slice_list_runs): its lane in the tile, its row of threads (turn), whether the column
+// lies in the slice, its output unit and its place in a slice's updates. The first row loads
+// the columns' values from the output; after the turns it stores them (store_column).
+struct Column {
+    lane: u32,
+    turn: u32,
+    in_slice: bool,
+    unit: u32,
+    inner: u32,
+}
+
+fn slice_column(block: u32, tile: u32, local: u32) -> Column {
+    let lane = local % SLICE_TILE;
+    let offset = tile * SLICE_TILE + lane;
+    var column = Column(lane, local / SLICE_TILE, offset < params.slice_units, 0u, 0u);
+    column.unit = block * params.slice_units + offset;
+    if column.in_slice {
+        column.inner = slice_dense_offset(offset);
+        if column.turn == 0u {
+            column_values[lane] = load_output(column.unit);
+        }
+    }
+    return column;
+}
+
+fn store_column(column: Column) {
+    if column.turn == 0u && column.in_slice {
+        store_output(column.unit, column_values[column.lane]);
+    }
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -1170,34 +1202,21 @@ fn fold_slice_runs(
     if run.z == run.y {
         return;
     }
-    let lane = local % SLICE_TILE;
-    let turn = local / SLICE_TILE;
-    let offset = tile * SLICE_TILE + lane;
-    let in_slice = offset < params.slice_units;
-    let u = run.x * params.slice_units + offset;
-    var inner = 0u;
-    if in_slice {
-        inner = slice_dense_offset(offset);
-        if turn == 0u {
-            column_values[lane] = load_output(u);
-        }
-    }
+    let column = slice_column(run.x, tile, local);
     for (var t = 0u; t < SLICE_TURNS; t += 1u) {
         workgroupBarrier();
         let first = run.y + t * FOLD_STEPS;
-        if turn == t && in_slice && first < run.z {
+        if column.turn == t && column.in_slice && first < run.z {
             let last = min(run.z, first + FOLD_STEPS);
-            var value = column_values[lane];
+            var value = column_values[column.lane];
             for (var j = first; j < last; j += 1u) {
-                value = fold_sorted_slice(value, j, inner);
+                value = fold_sorted_slice(value, j, column.inner);
             }
-            column_values[lane] = value;
+            column_values[column.lane] = value;
         }
     }
     workgroupBarrier();
-    if turn == 0u && in_slice {
-        store_output(u, column_values[lane]);
-    }
+    store_column(column);
 }
 // By slices in any order (order-free reductions of rows of 64+ units, and 8-byte rows, in
 // the default mode): each block's slices linked into a list, walked at most FOLD_STEPS nodes
@@ -1310,25 +1329,14 @@ fn fold_slice_list_runs(
     if run.y == 0u {
         return;
     }
-    let lane = local % SLICE_TILE;
-    let turn = local / SLICE_TILE;
-    let offset = tile * SLICE_TILE + lane;
-    let in_slice = offset < params.slice_units;
-    let u = run.x * params.slice_units + offset;
-    var inner = 0u;
-    if in_slice {
-        inner = slice_dense_offset(offset);
-        if turn == 0u {
-            column_values[lane] = load_output(u);
-        }
-    }
+    let column = slice_column(run.x, tile, local);
     for (var t = 0u; t < SLICE_TURNS; t += 1u) {
         workgroupBarrier();
         // Lane 0 of every tile is in the slice: it carries the node on.
-        if turn == t && in_slice {
-            let fold = fold_list(column_values[lane], list_nodes[t % 2u], inner);
-            column_values[lane] = fold.value;
-            if lane == 0u {
+        if column.turn == t && column.in_slice {
+            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner);
+            column_values[column.lane] = fold.value;
+            if column.lane == 0u {
                 list_nodes[(t + 1u) % 2u] = fold.node;
             }
         }
@@ -1337,8 +1345,6 @@ fn fold_slice_list_runs(
     if local == 0u && tile == 0u && list_nodes[SLICE_TURNS % 2u] != 0u {
         list_slice_block(fold_pass + 1u, run.x, list_nodes[SLICE_TURNS % 2u]);
     }
-    if turn == 0u && in_slice {
-        store_output(u, column_values[lane]);
-    }
+    store_column(column);
 }
 // @in-order-reduce-end

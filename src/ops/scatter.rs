@@ -8,7 +8,7 @@ use super::validate::{
 use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Placement, Step, StridedCopy};
 use crate::dispatch::Grid;
 use crate::error::{Error, Result};
-use crate::params::Parameters;
+use crate::params::{IndexParams, Parameters};
 use crate::shaders::{
     Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, REDUCE_GROUP,
     ReduceOrder, Role, SCAN_ITEMS, SLICE_TILE,
@@ -655,11 +655,7 @@ impl SortPlan {
         params.radix_rounds = self.rounds;
         params.fold_capacity = self.fold_capacity;
         if self.slice_units > 1 {
-            params.tile = 0;
-            params.slice_units = self.slice_units;
-            params.slices = self.count;
-            params.slice_rank = map.slice_rank() as u32;
-            params.fold_tiles = self.slice_units.div_ceil(SLICE_TILE);
+            slice_params(&mut params, map, self.slice_units, self.count);
         }
         let mut step = |entry, shift: u32, pass: u32, threads: u64| {
             let mut params = params;
@@ -701,11 +697,14 @@ impl SortPlan {
         let count = self.count as u64;
         if by_slices {
             step(Entry::FoldSlices, sorted, 0, output_units);
-            let tiles = self.slice_units.div_ceil(SLICE_TILE) as u64;
             for pass in 1..=self.fold_passes {
-                let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * self.spans.slice_span as u64;
-                let runs = (count / (folded + 1)).min(self.fold_capacity as u64);
-                step(Entry::FoldSliceRuns, sorted, pass, runs * tiles * workgroup);
+                let groups = slice_pass_groups(self.count, self.fold_capacity, self.spans, pass);
+                step(
+                    Entry::FoldSliceRuns,
+                    sorted,
+                    pass,
+                    groups * params.fold_tiles as u64 * workgroup,
+                );
             }
         } else {
             step(Entry::FoldRuns, sorted, 0, self.units as u64);
@@ -719,6 +718,24 @@ impl SortPlan {
             }
         }
     }
+}
+
+/// The parameters of a reduction by slices of `slice_units` units (`slices` of them), for
+/// the sorted runs and the lists alike.
+fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slices: u32) {
+    params.tile = 0;
+    params.slice_units = slice_units;
+    params.slices = slices;
+    params.slice_rank = map.slice_rank() as u32;
+    params.fold_tiles = slice_units.div_ceil(SLICE_TILE);
+}
+
+/// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
+/// tile of columns): a block listed for pass p has more slices than the passes before it
+/// folded (FOLD_STEPS, then `slice_span` a pass), and at most `capacity` are listed.
+fn slice_pass_groups(slices: u32, capacity: u32, spans: FoldSpans, pass: u32) -> u64 {
+    let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+    (slices as u64 / (folded + 1)).min(capacity as u64)
 }
 
 /// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
@@ -807,13 +824,9 @@ impl ListPlan {
     ) {
         let workgroup = device.workgroup_size as u64;
         let mut params = map.params(1);
-        params.tile = 0;
-        params.slice_units = self.slice_units;
-        params.slices = self.slices;
-        params.slice_rank = map.slice_rank() as u32;
+        slice_params(&mut params, map, self.slice_units, self.slices);
         params.sort_units = self.blocks;
         params.fold_capacity = self.fold_capacity;
-        params.fold_tiles = self.slice_units.div_ceil(SLICE_TILE);
         let mut step = |entry, pass: u32, threads: u64| {
             let mut params = params;
             params.fold_pass = pass;
@@ -830,11 +843,13 @@ impl ListPlan {
         };
         step(Entry::LinkSlices, 0, self.slices as u64);
         step(Entry::FoldSliceLists, 0, output_units);
-        let tiles = params.fold_tiles as u64;
         for pass in 1..=self.fold_passes {
-            let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * self.spans.slice_span as u64;
-            let lists = (self.slices as u64 / (folded + 1)).min(self.fold_capacity as u64);
-            step(Entry::FoldSliceListRuns, pass, lists * tiles * workgroup);
+            let groups = slice_pass_groups(self.slices, self.fold_capacity, self.spans, pass);
+            step(
+                Entry::FoldSliceListRuns,
+                pass,
+                groups * params.fold_tiles as u64 * workgroup,
+            );
         }
     }
 }
