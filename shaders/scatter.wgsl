@@ -1,6 +1,6 @@
 // ScatterElements and ScatterND: threads write update units to the output elements their
 // index tuples select (after the output = input copy). Out-of-range tuples are skipped and
-// reported. The registry keeps the any-update or the last-wins section, and the grouped
+// reported. The registry keeps the any-update or the in-order section, and the grouped
 // entry point of the unit's width.
 
 // @any-update-begin
@@ -300,7 +300,7 @@ fn scatter_spans(
 // @sub-word-end
 // @any-update-end
 
-// @last-wins-begin
+// @in-order-begin
 // Pass 1: every target remembers the last (highest) update unit aimed at it, plus one.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn claim_targets(
@@ -351,7 +351,7 @@ fn write_winners(
         store_output(at.indexed, load_updates(at.dense));
     }
 }
-// @last-wins-end
+// @in-order-end
 
 // @reduce-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange

@@ -88,7 +88,7 @@ pub(crate) enum Access {
     WriteElements,
     /// Raw u32 words, read only (index tensors of 4- or 8-byte integers).
     ReadWords,
-    /// `atomic<u32>` words (status reports, last-wins claims, reduction lists).
+    /// `atomic<u32>` words (status reports, in-order claims, reduction lists).
     AtomicWords,
     /// Elements of the kernel's unit, read and combined: `load_<name>`, `store_<name>`, and
     /// for units of at most 4 bytes `reduce_<name>(element, update)` (a compare-exchange loop
@@ -109,7 +109,7 @@ pub(crate) enum Role {
     Output,
     /// The operator's own status words (`src/status.rs`).
     Status,
-    /// The operator's own scratch: per-element winners of a last-wins scatter.
+    /// The operator's own scratch: per-element winners of a in-order scatter.
     Winners,
     /// The operator's own scratch: per-element list heads of an in-order reduction (the
     /// winners' buffer: one operator never uses both).
@@ -235,11 +235,11 @@ pub(crate) enum Kernel {
     /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
     /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
-    /// any-update pass or the two last-wins passes; with `copy_rows` (any update, 4-byte
+    /// any-update pass or the two in-order passes; with `copy_rows` (any update, 4-byte
     /// units), also the input bound and `scatter_copy_rows`, which copies as it scatters.
     Scatter {
         unit: Unit,
-        last_wins: bool,
+        in_order: bool,
         copy_rows: bool,
     },
     /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
@@ -262,7 +262,7 @@ pub(crate) enum ReduceOrder {
     /// order (the first of tied zeros or NaNs wins).
     FirstTie,
     /// The updates' order: runs sorted by target (8-byte elements always).
-    Sequential,
+    InOrder,
 }
 
 /// A part of a family's shader that only some variants keep, between the lines
@@ -271,8 +271,8 @@ pub(crate) enum ReduceOrder {
 pub(crate) enum Section {
     /// The scatter's single pass in `DuplicateMode::AnyUpdate`.
     AnyUpdate,
-    /// The scatter's claim and write passes in `DuplicateMode::LastWins`.
-    LastWins,
+    /// The scatter's claim and write passes in `DuplicateMode::InOrder`.
+    InOrder,
     /// Grouped entry points of 4-byte units.
     Word,
     /// Grouped entry points of 1- and 2-byte units.
@@ -290,7 +290,7 @@ pub(crate) enum Section {
 impl Section {
     pub const ALL: [Section; 8] = [
         Section::AnyUpdate,
-        Section::LastWins,
+        Section::InOrder,
         Section::Word,
         Section::SubWord,
         Section::Reduce,
@@ -302,7 +302,7 @@ impl Section {
     pub fn marker(self) -> &'static str {
         match self {
             Section::AnyUpdate => "any-update",
-            Section::LastWins => "last-wins",
+            Section::InOrder => "in-order",
             Section::Word => "word",
             Section::SubWord => "sub-word",
             Section::Reduce => "reduce",
@@ -421,8 +421,8 @@ impl Entry {
             Entry::ScatterWords => ("scatter_words", &[F::Scatter], &[S::AnyUpdate, S::SubWord]),
             Entry::ScatterRows => ("scatter_rows", &[F::Scatter], &[S::AnyUpdate, S::Word]),
             Entry::ScatterBlocks => ("scatter_blocks", &[F::Scatter], &[S::AnyUpdate, S::Word]),
-            Entry::ClaimTargets => ("claim_targets", &[F::Scatter], &[S::LastWins]),
-            Entry::WriteWinners => ("write_winners", &[F::Scatter], &[S::LastWins]),
+            Entry::ClaimTargets => ("claim_targets", &[F::Scatter], &[S::InOrder]),
+            Entry::WriteWinners => ("write_winners", &[F::Scatter], &[S::InOrder]),
             Entry::ScatterReduce => ("scatter_reduce", &[F::Scatter], &[S::Reduce]),
             Entry::SortKeys => ("sort_keys", &[F::Scatter], &[S::InOrderReduce]),
             Entry::SortSliceKeys => ("sort_slice_keys", &[F::Scatter], &[S::InOrderReduce]),
@@ -547,17 +547,17 @@ impl Kernel {
     pub fn all() -> Vec<Kernel> {
         let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
         for unit in Unit::ALL {
-            for last_wins in [false, true] {
+            for in_order in [false, true] {
                 all.push(Kernel::Scatter {
                     unit,
-                    last_wins,
+                    in_order,
                     copy_rows: false,
                 });
             }
             if unit == Unit::Word {
                 all.push(Kernel::Scatter {
                     unit,
-                    last_wins: false,
+                    in_order: false,
                     copy_rows: true,
                 });
             }
@@ -569,12 +569,12 @@ impl Kernel {
                 for order in [
                     ReduceOrder::Any,
                     ReduceOrder::FirstTie,
-                    ReduceOrder::Sequential,
+                    ReduceOrder::InOrder,
                 ] {
                     let wide = data_type.size_in_bytes() == 8;
                     let ties = data_type.is_float()
                         && matches!(reduction, Reduction::Min | Reduction::Max);
-                    if (wide && order != ReduceOrder::Sequential)
+                    if (wide && order != ReduceOrder::InOrder)
                         || (order == ReduceOrder::FirstTie && !ties)
                     {
                         continue;
@@ -616,17 +616,11 @@ impl Kernel {
                 Section::AnyUpdate => matches!(
                     self,
                     Kernel::Scatter {
-                        last_wins: false,
+                        in_order: false,
                         ..
                     }
                 ),
-                Section::LastWins => matches!(
-                    self,
-                    Kernel::Scatter {
-                        last_wins: true,
-                        ..
-                    }
-                ),
+                Section::InOrder => matches!(self, Kernel::Scatter { in_order: true, .. }),
                 Section::CopyRows => matches!(
                     self,
                     Kernel::Scatter {
@@ -646,7 +640,7 @@ impl Kernel {
                 Section::InOrderReduce => matches!(
                     self,
                     Kernel::ScatterReduce {
-                        order: ReduceOrder::Sequential,
+                        order: ReduceOrder::InOrder,
                         ..
                     }
                 ),
@@ -682,15 +676,13 @@ impl Kernel {
                 copy_rows: true, ..
             } => SCATTER_COPY_ROWS_BINDINGS,
             Kernel::Scatter {
-                last_wins: false, ..
+                in_order: false, ..
             } => SCATTER_BINDINGS,
-            Kernel::Scatter {
-                last_wins: true, ..
-            } => SCATTER_LAST_WINS_BINDINGS,
+            Kernel::Scatter { in_order: true, .. } => SCATTER_LAST_WINS_BINDINGS,
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
-                ReduceOrder::Sequential => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+                ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },
             Kernel::Gather(_) => GATHER_BINDINGS,
         }
@@ -725,7 +717,7 @@ impl Kernel {
         matches!(
             self,
             Kernel::ScatterReduce {
-                order: ReduceOrder::Sequential | ReduceOrder::FirstTie,
+                order: ReduceOrder::InOrder | ReduceOrder::FirstTie,
                 ..
             }
         )
@@ -739,17 +731,17 @@ impl Kernel {
                 copy_rows: true, ..
             } => "the bindings of the scatter kernel that copies as it scatters",
             Kernel::Scatter {
-                last_wins: false, ..
+                in_order: false, ..
             } => "the scatter kernel's bindings",
-            Kernel::Scatter {
-                last_wins: true, ..
-            } => "the last-wins scatter kernel's bindings (8-byte elements always use it)",
+            Kernel::Scatter { in_order: true, .. } => {
+                "the in-order scatter kernel's bindings (8-byte elements always use it)"
+            }
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => "the scatter reduction kernel's bindings",
                 ReduceOrder::FirstTie => {
                     "the in-order float Min or Max scatter reduction kernel's bindings"
                 }
-                ReduceOrder::Sequential => {
+                ReduceOrder::InOrder => {
                     "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
                 }
             },

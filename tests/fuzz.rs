@@ -647,7 +647,7 @@ fn fuzz_devices_with_lowered_limits_run_right_or_name_the_limit() {
 }
 
 #[test]
-fn a_downlevel_device_names_the_storage_buffer_limit_for_last_wins_scatters() {
+fn a_downlevel_device_names_the_storage_buffer_limit_for_in_order_scatters() {
     let (_, downlevel) = limited_devices().swap_remove(1);
     let mut rng = Rng::new(7);
     let case = common::random_scatter_elements(

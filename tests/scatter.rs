@@ -38,8 +38,8 @@ fn run_worked(worked: &Worked) -> Vec<f32> {
 #[test]
 fn seed_example_1_scatter_1d() {
     // The page's output, with the last of the two updates aimed at element 3 winning.
-    let last_wins = scatter_page_example_1(DuplicateMode::LastWins);
-    assert_eq!(run_worked(&last_wins), last_wins.output);
+    let in_order = scatter_page_example_1(DuplicateMode::InOrder);
+    assert_eq!(run_worked(&in_order), in_order.output);
     // By default element 3 holds one of its two updates, whole.
     let out = run_worked(&scatter_page_example_1(DuplicateMode::AnyUpdate));
     assert_eq!([out[0], out[1], out[2], out[4]], [8., 6., 2., 4.]);
@@ -63,7 +63,7 @@ fn scatter_nd_page_shape_example_scatters_6x7_slices() {
     // InputTensor.Sizes = [3,4,5,6,7], IndicesTensor.Sizes = [1,1,1,2,3] with
     // IndicesDimensionCount 3: a [1,2] array of 3-tuples; updates [1,1,2,6,7].
     let mut rng = Rng::new(20);
-    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::LastWins] {
+    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
         let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
             input: TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
             indices: TensorDesc::new(DataType::Int64, &[1, 1, 1, 2, 3]),
@@ -101,7 +101,7 @@ fn differential(seed: u64, generate: Generator, cases_per_type: usize) {
                 data_type,
                 index_type,
                 unique,
-                DuplicateMode::LastWins,
+                DuplicateMode::InOrder,
             );
             check_against_reference(&case.desc, &case.inputs);
             let case = generate(
@@ -157,7 +157,7 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
         let OperatorDesc::ScatterElements(mut last) = desc else {
             unreachable!()
         };
-        last.duplicates = DuplicateMode::LastWins;
+        last.duplicates = DuplicateMode::InOrder;
         check_against_reference(&OperatorDesc::ScatterElements(last), &inputs);
     }
 }
@@ -172,7 +172,7 @@ fn out_of_range_case(index_type: DataType, bad: i128) -> (OperatorDesc, Vec<Vec<
         updates: TensorDesc::new(DataType::Float32, &[4, 5]),
         output: TensorDesc::new(DataType::Float32, &[6, 5]),
         axis: 0,
-        duplicates: DuplicateMode::LastWins,
+        duplicates: DuplicateMode::InOrder,
         out_of_range: dml_wgsl::OutOfRange::Report,
         reduction: dml_wgsl::Reduction::None,
     });
@@ -1185,7 +1185,7 @@ fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
         DataType::Float32,
         DataType::Int64,
     ] {
-        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::LastWins] {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
             let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
                 input: TensorDesc::new(data_type, &[40, 256]),
                 indices: TensorDesc::new(DataType::Int64, &[37, 256]),

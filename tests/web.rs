@@ -83,7 +83,7 @@ async fn slice_page_example_2() {
 
 #[wasm_bindgen_test]
 async fn scatter_page_example_1_last_update_wins() {
-    check_worked(cases::scatter_page_example_1(DuplicateMode::LastWins)).await;
+    check_worked(cases::scatter_page_example_1(DuplicateMode::InOrder)).await;
 }
 
 #[wasm_bindgen_test]

@@ -35,7 +35,7 @@ fn split_contexts() -> &'static [(&'static str, Context)] {
     })
 }
 
-/// The tensors of `case` larger than one window (the last-wins scratch as "winners").
+/// The tensors of `case` larger than one window (the in-order scratch as "winners").
 fn split_tensors(case: &Case) -> Vec<&'static str> {
     let mut split: Vec<&'static str> = case
         .desc
@@ -211,7 +211,7 @@ fn in_place_scatter_with_a_split_output_updates_the_input_buffer() {
                     data_type,
                     DataType::Int32,
                     false,
-                    DuplicateMode::LastWins,
+                    DuplicateMode::InOrder,
                 );
                 let OperatorDesc::ScatterElements(mut d) = desc else {
                     unreachable!()

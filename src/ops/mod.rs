@@ -1,6 +1,6 @@
 //! Operator descriptors, their validation, and their lowering to kernel dispatches.
 //!
-//! Each family has a module: it defines the DirectML-shaped `*Desc`, checks every rule
+//! Each operator group (slices, scatters, gathers) has a module: it defines the DirectML-shaped `*Desc`, checks every rule
 //! before any GPU work, and lowers the descriptor to the kernel dispatches `context.rs` records.
 
 pub mod gather;
@@ -65,8 +65,8 @@ operator_from! {
     GatherNd(GatherNdDesc),
 }
 
-/// What every operator family provides; [`OperatorDesc::operator`] is the one place that
-/// dispatches a descriptor to its family.
+/// What every operator provides; [`OperatorDesc::operator`] is the one place that
+/// dispatches a descriptor to its module.
 pub(crate) trait Operator {
     /// The input tensors, in the order `run` and `record` take their buffers, with their roles.
     fn inputs(&self) -> Vec<(&'static str, &TensorDesc)>;

@@ -109,7 +109,7 @@ pub enum Reduction {
 /// use dml_wgsl::{Context, DataType, DuplicateMode, OperatorDesc, ScatterElementsDesc, TensorDesc};
 ///
 /// let context = Context::new_blocking()?;
-/// // DirectML's 1-D example: two updates aim at element 3; in last-wins mode the later one
+/// // DirectML's 1-D example: two updates aim at element 3; in in-order mode the later one
 /// // (7) stays.
 /// let desc: OperatorDesc = ScatterElementsDesc::new(
 ///     TensorDesc::new(DataType::Float32, &[5]), // input
@@ -913,13 +913,13 @@ fn scatter(
                 && slice_units >= SLICES_IN_ANY_ORDER
                 && (sortable || !ordered)));
     let order = if by_slices || (sequential && !ties) {
-        ReduceOrder::Sequential
+        ReduceOrder::InOrder
     } else if ties {
         ReduceOrder::FirstTie
     } else {
         ReduceOrder::Any
     };
-    let in_order = order == ReduceOrder::Sequential;
+    let in_order = order == ReduceOrder::InOrder;
     let kernel = if reducing {
         Kernel::ScatterReduce {
             data_type: input.data_type,
@@ -929,7 +929,7 @@ fn scatter(
     } else {
         Kernel::Scatter {
             unit: map.unit(),
-            last_wins: in_order,
+            in_order,
             copy_rows: false,
         }
     };
@@ -1062,7 +1062,7 @@ fn scatter(
                 steps.push(Step::Dispatch {
                     kernel: Kernel::Scatter {
                         unit: map.unit(),
-                        last_wins: false,
+                        in_order: false,
                         copy_rows: true,
                     },
                     entry: Entry::ScatterCopyRows,

@@ -1,5 +1,5 @@
 //! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
-//! merging every kernel family's lowering starts with.
+//! merging every operator's lowering starts with.
 
 use super::{DeviceFacts, Placement, Step};
 use crate::dispatch::Grid;

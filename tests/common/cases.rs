@@ -838,7 +838,7 @@ pub fn slice_page_example(second: bool) -> Worked {
     worked(desc, &[input], output)
 }
 
-/// DML_SCATTER's 1-D example; the output given is the last-wins one (two updates aim at
+/// DML_SCATTER's 1-D example; the output given is the in-order one (two updates aim at
 /// element 3).
 pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
     let desc = ScatterElementsDesc::new(
