@@ -4,13 +4,13 @@
 use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
-use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
-use crate::ops::{InPlace, IndexReport, Placement};
+use crate::lowering::{InPlace, Placement};
 use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
+use crate::readback::{read_back, ready};
 use crate::shaders::{Kernel, ROLES, Role, Windowing};
-use crate::status::STATUS_BYTES;
+use crate::status::{IndexReport, STATUS_BYTES};
 use crate::windows::WindowPlan;
 
 /// A tensor's role and the bytes its binding needs.

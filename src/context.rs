@@ -1,18 +1,21 @@
 //! `Context`: a device, its queue and the pipeline cache; `compile` and `run`.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
-use std::task::{Poll, Waker};
+use std::sync::Mutex;
 
 use wgpu::util::DeviceExt;
 
 use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBinding};
+pub use crate::copy_method::CopyMethod;
+use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
-use crate::ops::{DeviceFacts, OperatorDesc, Step};
+use crate::lowering::{BindingFacts, DeviceFacts, Step};
+use crate::ops::{OperatorDesc, SliceDesc};
 use crate::params::{ContiguousRun, Parameters};
 use crate::pipeline::PipelineCache;
+use crate::readback::read_back;
 use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
+use crate::tensor::{DataType, TensorDesc};
 use crate::windows::{Pass, WindowPlan};
 
 /// A dispatch step's windowing and its dispatches.
@@ -23,45 +26,6 @@ const WORKGROUP_SIZE: u32 = 256;
 /// Threads of a `scatter_copy_rows` workgroup where the device allows (its row of workgroup
 /// memory caps the workgroups an SM holds: more threads each keep more loads in flight).
 const ROW_THREADS: u32 = 1024;
-
-/// How an operator moves a contiguous run of bytes (a scatter's `output = input` when both
-/// are packed alike, a slice of consecutive elements): the library's copy kernel, or the
-/// API's `copy_buffer_to_buffer`. Which is faster depends on the adapter (an NVIDIA GPU runs
-/// the kernel about 5x faster; a CPU adapter such as lavapipe the copy command), so a context
-/// measures both once, on the first `compile` that has such a copy
-/// ([`Context::copy_method`]), unless [`Context::set_copy_method`] chose first.
-///
-/// The copy command is used only where the caller's input buffer has `COPY_SRC` usage, the
-/// output buffer `COPY_DST`, and the run's offsets and length are multiples of 4 bytes;
-/// elsewhere the kernel runs. Where the kernel is chosen, a ScatterElements along an inner
-/// axis out of place may instead copy each output row inside its own kernel, as it scatters
-/// into it (the row held in workgroup memory). The output is the same bytes either way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CopyMethod {
-    /// The library's copy kernel, inside the operator's compute pass.
-    Kernel,
-    /// `wgpu::CommandEncoder::copy_buffer_to_buffer`, recorded before the compute pass.
-    CopyBufferToBuffer,
-}
-
-// `Context::copy_method` states.
-const COPY_UNKNOWN: u8 = 0;
-const COPY_MEASURING: u8 = 1;
-const COPY_KERNEL: u8 = 2;
-const COPY_COMMAND: u8 = 3;
-
-/// The measurement behind `Context::copy_method`: copies of each size in turn, `COPY_TRIAL_RUNS`
-/// in one submission, best of `COPY_TRIAL_ROUNDS` rounds each way, until the slower way takes
-/// `COPY_TRIAL_LONG_ENOUGH` (a CPU adapter stops at the first size; an H100 copies 32 MiB
-/// 4 times in about 0.1 ms by kernel and 0.3 ms by command).
-#[cfg(not(target_arch = "wasm32"))]
-const COPY_TRIAL_BYTES: [u32; 3] = [1 << 20, 8 << 20, 32 << 20];
-#[cfg(not(target_arch = "wasm32"))]
-const COPY_TRIAL_RUNS: usize = 4;
-#[cfg(not(target_arch = "wasm32"))]
-const COPY_TRIAL_ROUNDS: usize = 2;
-#[cfg(not(target_arch = "wasm32"))]
-const COPY_TRIAL_LONG_ENOUGH: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// A wgpu device and queue with this library's compiled kernels.
 ///
@@ -74,8 +38,7 @@ pub struct Context {
     limits: wgpu::Limits,
     workgroup_size: u32,
     pipelines: PipelineCache,
-    /// `COPY_UNKNOWN`, `COPY_MEASURING`, `COPY_KERNEL` or `COPY_COMMAND`.
-    copy_method: AtomicU8,
+    copy_method: CopyMethodCell,
 }
 
 impl Context {
@@ -126,7 +89,7 @@ impl Context {
             limits,
             workgroup_size,
             pipelines: PipelineCache::default(),
-            copy_method: AtomicU8::new(COPY_UNKNOWN),
+            copy_method: CopyMethodCell::default(),
         }
     }
 
@@ -135,127 +98,19 @@ impl Context {
     /// milliseconds on a CPU adapter, waiting for the device to finish its queued work), once
     /// per context. The browser cannot wait: there the kernel is used unless set otherwise.
     pub fn copy_method(&self) -> CopyMethod {
-        match self.copy_method.load(Ordering::Acquire) {
-            COPY_COMMAND => CopyMethod::CopyBufferToBuffer,
-            COPY_KERNEL | COPY_MEASURING => CopyMethod::Kernel,
-            _ => {
-                // A compile inside the measurement sees COPY_MEASURING and takes the kernel.
-                if self
-                    .copy_method
-                    .compare_exchange(
-                        COPY_UNKNOWN,
-                        COPY_MEASURING,
-                        Ordering::AcqRel,
-                        Ordering::Acquire,
-                    )
-                    .is_err()
-                {
-                    return self.copy_method();
-                }
-                let measured = self.measure_copy_method().unwrap_or(CopyMethod::Kernel);
-                // Unless set_copy_method chose meanwhile.
-                let _ = self.copy_method.compare_exchange(
-                    COPY_MEASURING,
-                    copy_state(measured),
-                    Ordering::AcqRel,
-                    Ordering::Acquire,
-                );
-                self.copy_method()
-            }
-        }
+        self.copy_method.get(|| {
+            copy_method::measure(&self.device, &self.queue, &self.limits, |bytes| {
+                let tensor = TensorDesc::new(DataType::UInt32, &[bytes / 4]);
+                let slice = SliceDesc::new(tensor.clone(), tensor, &[0], &[bytes / 4], &[1]);
+                self.compile(&slice.into()).ok()
+            })
+        })
     }
 
     /// Chooses how operators compiled from now on move contiguous runs of bytes, instead of
     /// measuring (operators compiled before keep their method).
     pub fn set_copy_method(&self, method: CopyMethod) {
-        self.copy_method
-            .store(copy_state(method), Ordering::Release);
-    }
-
-    /// Times the copy kernel against `copy_buffer_to_buffer` on the same bytes: wall clock
-    /// around one submission of several copies each way, best of a few rounds after a warm-up
-    /// round. The size grows until the slower way takes long enough that submitting and
-    /// waiting cannot decide (a fast GPU's microseconds are below that noise). `None` where
-    /// that cannot be done (the browser cannot wait for the device).
-    #[cfg(not(target_arch = "wasm32"))]
-    fn measure_copy_method(&self) -> Option<CopyMethod> {
-        // Within one binding (no windows) and one buffer.
-        let largest = self
-            .limits
-            .max_storage_buffer_binding_size
-            .min(self.limits.max_buffer_size)
-            .min(u32::MAX as u64) as u32
-            & !3;
-        let mut best = [std::time::Duration::MAX; 2];
-        for bytes in COPY_TRIAL_BYTES {
-            best = self.time_copies(bytes.min(largest).max(4))?;
-            if bytes >= largest || best[0].max(best[1]) >= COPY_TRIAL_LONG_ENOUGH {
-                break;
-            }
-        }
-        Some(if best[1] < best[0] {
-            CopyMethod::CopyBufferToBuffer
-        } else {
-            CopyMethod::Kernel
-        })
-    }
-
-    /// The best times of `COPY_TRIAL_RUNS` copies of `bytes` by kernel and by copy command.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn time_copies(&self, bytes: u32) -> Option<[std::time::Duration; 2]> {
-        use crate::ops::SliceDesc;
-        use crate::tensor::{DataType, TensorDesc};
-        let elements = bytes / 4;
-        let tensor = TensorDesc::new(DataType::UInt32, &[elements]);
-        let slice = SliceDesc::new(tensor.clone(), tensor, &[0], &[elements], &[1]);
-        let kernel = self.compile(&slice.into()).ok()?;
-        let buffer = || {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("dml-wgsl copy trial"),
-                size: bytes as u64,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        let (source, target) = (buffer(), buffer());
-        let time = |by_kernel: bool| -> Option<std::time::Duration> {
-            let mut encoder = self.device.create_command_encoder(&Default::default());
-            for _ in 0..COPY_TRIAL_RUNS {
-                if by_kernel {
-                    kernel
-                        .record(
-                            &mut encoder,
-                            &[source.as_entire_buffer_binding()],
-                            target.as_entire_buffer_binding(),
-                        )
-                        .ok()?;
-                } else {
-                    encoder.copy_buffer_to_buffer(&source, 0, &target, 0, None);
-                }
-            }
-            let start = std::time::Instant::now();
-            self.queue.submit([encoder.finish()]);
-            self.device.poll(wgpu::PollType::wait_indefinitely()).ok()?;
-            Some(start.elapsed())
-        };
-        // A first round of each warms up (pipelines, page faults); then the best of the rest.
-        let mut best = [std::time::Duration::MAX; 2];
-        for round in 0..=COPY_TRIAL_ROUNDS {
-            for (slot, by_kernel) in [(0, true), (1, false)] {
-                let elapsed = time(by_kernel)?;
-                if round > 0 {
-                    best[slot] = best[slot].min(elapsed);
-                }
-            }
-        }
-        Some(best)
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn measure_copy_method(&self) -> Option<CopyMethod> {
-        None
+        self.copy_method.set(method);
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -309,7 +164,22 @@ impl Context {
             tensors.push(TensorBinding { tensor, bytes });
         }
         let output = tensors.pop().expect("the output was pushed last");
-        let mut facts = DeviceFacts {
+        // Each role's bytes: the caller's tensors in the desc's order, the output, the
+        // status; lowering adds its scratch.
+        let mut bytes = [0; ROLES];
+        for (role, t) in [Role::Input, Role::Indices, Role::Updates]
+            .into_iter()
+            .zip(&tensors)
+        {
+            bytes[role.index()] = t.bytes;
+        }
+        bytes[Role::Output.index()] = output.bytes;
+        bytes[Role::Status.index()] = STATUS_BYTES;
+        // The copy method first (measured once a context, where an operator has a run to
+        // copy): where this device copies faster by kernel, a scatter may fuse its copy into
+        // its own kernel.
+        let copy_method = desc.copies_contiguous_run().then(|| self.copy_method());
+        let facts = DeviceFacts {
             unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
             workgroup_size: self.workgroup_size,
             row_threads: ROW_THREADS
@@ -318,21 +188,16 @@ impl Context {
                 .max(1),
             max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
-            copies_in_kernels: false,
+            copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
             per_element: false,
+            bindings: Some(BindingFacts {
+                bytes,
+                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+                min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment,
+                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage,
+            }),
         };
-        let mut lowered = desc.lower(&facts);
-        // Where this device copies faster by kernel, a scatter may fuse its copy into its
-        // own kernel: lower again knowing that.
-        if lowered
-            .steps
-            .iter()
-            .any(|step| contiguous_run(step).is_some())
-            && self.copy_method() == CopyMethod::Kernel
-        {
-            facts.copies_in_kernels = true;
-            lowered = desc.lower(&facts);
-        }
+        let lowered = desc.lower(&facts)?;
         for (what, needed) in [
             (
                 "the in-order scratch (4 to 8 bytes per output unit)",
@@ -352,37 +217,11 @@ impl Context {
                 });
             }
         }
-        // Each role's bytes: the caller's tensors in the desc's order, the output, and the
-        // operator's own status and scratch.
-        let mut bytes = [0; ROLES];
-        for (role, t) in [Role::Input, Role::Indices, Role::Updates]
-            .into_iter()
-            .zip(&tensors)
-        {
-            bytes[role.index()] = t.bytes;
-        }
-        bytes[Role::Output.index()] = output.bytes;
-        bytes[Role::Status.index()] = STATUS_BYTES;
         bytes[Role::Winners.index()] = lowered.scratch_bytes;
         bytes[Role::Heads.index()] = lowered.scratch_bytes;
         bytes[Role::Links.index()] = lowered.links_bytes;
         let plan = WindowPlan::new(bytes, limits)?;
-        let mut passes = self.plan_passes(&lowered.steps, &plan)?;
-        if passes
-            .iter()
-            .flatten()
-            .any(|(windowing, _)| windowing.partial)
-        {
-            // Dispatches that bind only some windows need every element checked on its own:
-            // lower again to the entry points that move one element a thread.
-            facts.per_element = true;
-            lowered = desc.lower(&facts);
-            passes = self.plan_passes(&lowered.steps, &plan)?;
-        }
-        // Checked on the final lowering (a scatter the device cannot run as lowered).
-        if let Some(refusal) = lowered.refusal.take() {
-            return Err(refusal);
-        }
+        let passes = self.plan_passes(&lowered.steps, &plan)?;
         for (step, planned) in lowered.steps.iter().zip(&passes) {
             if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
                 self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
@@ -412,11 +251,7 @@ impl Context {
             })
             .collect::<Result<Vec<_>>>()?;
         // Contiguous runs by copy command, where this device runs those faster.
-        let has_run = lowered
-            .steps
-            .iter()
-            .any(|step| contiguous_run(step).is_some());
-        let by_command = has_run && self.copy_method() == CopyMethod::CopyBufferToBuffer;
+        let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
         let steps = lowered
             .steps
             .into_iter()
@@ -715,65 +550,4 @@ fn contiguous_run(step: &Step) -> Option<ContiguousRun> {
         } => params.contiguous_run(unit.bytes()),
         _ => None,
     }
-}
-
-fn copy_state(method: CopyMethod) -> u8 {
-    match method {
-        CopyMethod::Kernel => COPY_KERNEL,
-        CopyMethod::CopyBufferToBuffer => COPY_COMMAND,
-    }
-}
-
-/// The value of a future that is ready at once (native devices pop error scopes at once);
-/// `None` if it is not (the browser answers later, and reports errors itself).
-pub(crate) fn ready<T>(future: impl std::future::Future<Output = T>) -> Option<T> {
-    let mut future = std::pin::pin!(future);
-    let mut context = std::task::Context::from_waker(Waker::noop());
-    match future.as_mut().poll(&mut context) {
-        Poll::Ready(value) => Some(value),
-        Poll::Pending => None,
-    }
-}
-
-/// The bytes of a `MAP_READ` buffer, once the GPU is done with it.
-pub(crate) async fn read_back(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<Vec<u8>> {
-    map_read(device, buffer).await?;
-    let data = buffer
-        .get_mapped_range(..)
-        .map_err(|e| Error::Readback(e.to_string()))?
-        .to_vec();
-    buffer.unmap();
-    Ok(data)
-}
-
-/// Maps `buffer` for reading and waits until it is mapped.
-async fn map_read(device: &wgpu::Device, buffer: &wgpu::Buffer) -> Result<()> {
-    type Shared = Arc<Mutex<(Option<Result<(), wgpu::BufferAsyncError>>, Option<Waker>)>>;
-    let shared: Shared = Arc::default();
-    let callback_state = shared.clone();
-    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
-        let mut state = callback_state.lock().unwrap_or_else(|p| p.into_inner());
-        state.0 = Some(result);
-        if let Some(waker) = state.1.take() {
-            waker.wake();
-        }
-    });
-    // Native devices deliver map callbacks only when polled; the browser does it by itself.
-    #[cfg(not(target_arch = "wasm32"))]
-    device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| Error::Readback(e.to_string()))?;
-    #[cfg(target_arch = "wasm32")]
-    let _ = device;
-    std::future::poll_fn(|cx| {
-        let mut state = shared.lock().unwrap_or_else(|p| p.into_inner());
-        match state.0.take() {
-            Some(result) => Poll::Ready(result.map_err(|e| Error::Readback(e.to_string()))),
-            None => {
-                state.1 = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
-    })
-    .await
 }

@@ -79,11 +79,14 @@
 
 mod compiled;
 mod context;
-mod dispatch;
+mod copy_method;
 mod error;
+mod lowering;
 pub mod ops;
+mod options;
 mod params;
 mod pipeline;
+mod readback;
 pub mod reference;
 mod shaders;
 mod status;

@@ -7,7 +7,7 @@
 //! storage type and how elements are loaded and stored; the registry writes that into a
 //! header it prepends to `shaders/common.wgsl` and the family's shader.
 
-use crate::ops::Reduction;
+use crate::options::Reduction;
 use crate::status;
 use crate::tensor::DataType;
 

@@ -1,14 +1,16 @@
 //! Gather (`DML_GATHER_OPERATOR_DESC`), GatherElements (`DML_GATHER_ELEMENTS_OPERATOR_DESC`)
 //! and GatherND (`DML_GATHER_ND1_OPERATOR_DESC`; no batch dimensions is `DML_GATHER_ND`).
 
+use super::Operator;
 use super::index_map::{EntriesByRowShape, IndexMap, optimised};
 use super::validate::{
     check_dimension_counts, check_elements_axis, check_index_type, check_placeholders,
     check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
     tuple_size,
 };
-use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step};
 use crate::error::{Error, Result};
+use crate::lowering::{DeviceFacts, InPlace, Lowered, Placement, Step};
+use crate::options::OutOfRange;
 use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
@@ -298,7 +300,7 @@ impl Operator for GatherDesc {
         GatherDesc::validate(self)
     }
 
-    fn lower(&self, device: &DeviceFacts) -> Lowered {
+    fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
         let axis = self.axis as usize;
         let index_dimensions = self.index_dimensions as usize;
         let input_strides = self.input.signed_strides();
@@ -378,7 +380,7 @@ impl Operator for GatherElementsDesc {
         GatherElementsDesc::validate(self)
     }
 
-    fn lower(&self, device: &DeviceFacts) -> Lowered {
+    fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
         let axis = self.axis as usize;
         let input_strides = self.input.signed_strides();
         let mut indexed_strides = input_strides.clone();
@@ -478,7 +480,7 @@ impl Operator for GatherNdDesc {
         GatherNdDesc::validate(self)
     }
 
-    fn lower(&self, device: &DeviceFacts) -> Lowered {
+    fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
         let input_strides = self.input.signed_strides();
         let indices_strides = self.indices.signed_strides();
         let (input_rank, indices_rank, output_rank) =
@@ -536,10 +538,11 @@ fn gather(
     positions: Vec<Option<usize>>,
     tuples: bool,
     device: &DeviceFacts,
-) -> Lowered {
+) -> Result<Lowered> {
     let map = optimised(&original, device);
     let report = original.report(&map, output_sizes, positions, tuples);
     let kernel = Kernel::Gather(map.unit());
+    let device = &device.for_kernels(&[kernel], 0, 0);
     let words_fit = map.element_bytes < 4 && map.dense_rows_fill_words();
     let entries = EntriesByRowShape {
         words: Entry::GatherWords,
@@ -554,15 +557,14 @@ fn gather(
     let grouping = spans.unwrap_or_else(|| map.grouping(entries, words_fit, device));
     let steps = vec![
         Step::Clear(Role::Status),
-        map.dispatch(kernel, grouping),
+        map.dispatch(kernel, grouping, Placement::Always),
         map.describe_step(kernel),
     ];
-    Lowered {
+    Ok(Lowered {
         steps,
         scratch_bytes: 0,
         links_bytes: 0,
         index_report: Some(report),
-        refusal: None,
         in_place: InPlace::Forbidden,
-    }
+    })
 }

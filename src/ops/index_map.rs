@@ -11,10 +11,10 @@
 //!   end, for signed index types) and anything else is out of range.
 
 use super::strided_copy::merge_dimensions;
-use super::{DeviceFacts, IndexReport, Placement, Step};
-use crate::dispatch::Grid;
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
 use crate::shaders::{Entry, Kernel, Unit};
+use crate::status::IndexReport;
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
 /// Units a thread of `scatter_copy_rows` takes a round (its `GROUP`).
@@ -358,7 +358,7 @@ impl IndexMap {
     }
 
     /// The dispatch of `kernel`'s entry point as `grouping` says.
-    pub fn dispatch(&self, kernel: Kernel, grouping: Grouping) -> Step {
+    pub fn dispatch(&self, kernel: Kernel, grouping: Grouping, placement: Placement) -> Step {
         Step::Dispatch {
             kernel,
             entry: grouping.entry,
@@ -367,7 +367,7 @@ impl IndexMap {
                 self.invocations()
                     .div_ceil(grouping.units_per_thread as u64),
             ),
-            placement: Placement::Always,
+            placement,
         }
     }
 
@@ -411,7 +411,8 @@ pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{DeviceFacts, Operator, Step};
+    use super::super::Operator;
+    use crate::lowering::{DeviceFacts, Step};
     use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
     use crate::shaders::Entry;
     use crate::tensor::{DataType, TensorDesc};
@@ -424,11 +425,13 @@ mod tests {
         max_workgroups_per_dimension: 65535,
         copies_in_kernels: false,
         per_element: false,
+        bindings: None,
     };
 
     fn entries(operator: &dyn Operator, device: &DeviceFacts) -> Vec<Entry> {
         operator
             .lower(device)
+            .expect("lowered")
             .steps
             .iter()
             .filter_map(|step| match step {
@@ -632,7 +635,7 @@ mod tests {
         };
         match in_order(DataType::Float32, Reduction::Add)
             .lower(&odd)
-            .refusal
+            .err()
         {
             Some(crate::Error::LimitExceeded { limit_name, .. }) => {
                 assert_eq!(limit_name, "max_compute_invocations_per_workgroup")

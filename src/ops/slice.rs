@@ -1,8 +1,10 @@
 //! Slice (`DML_SLICE_OPERATOR_DESC`) and Slice1 (`DML_SLICE1_OPERATOR_DESC`).
 
+use super::Operator;
+use super::strided_copy::StridedCopy;
 use super::validate::{check_length, check_same_kind};
-use super::{DeviceFacts, Lowered, Operator, StridedCopy};
 use crate::error::{Error, Result};
+use crate::lowering::{DeviceFacts, Lowered, Placement};
 use crate::tensor::TensorDesc;
 
 /// `DML_SLICE_OPERATOR_DESC`: `output[c] = input[offsets + strides * c]` for every output
@@ -290,8 +292,12 @@ impl Operator for SliceDesc {
         SliceDesc::validate(self)
     }
 
-    fn lower(&self, device: &DeviceFacts) -> Lowered {
-        Lowered::steps(self.copy().steps(device))
+    fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
+        Ok(lower_copy(&self.copy(), device))
+    }
+
+    fn copies_contiguous_run(&self) -> bool {
+        self.copy().is_contiguous()
     }
 }
 
@@ -308,7 +314,18 @@ impl Operator for Slice1Desc {
         Slice1Desc::validate(self)
     }
 
-    fn lower(&self, device: &DeviceFacts) -> Lowered {
-        Lowered::steps(self.copy().steps(device))
+    fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
+        Ok(lower_copy(&self.copy(), device))
     }
+
+    fn copies_contiguous_run(&self) -> bool {
+        self.copy().is_contiguous()
+    }
+}
+
+/// A slice's one step: its copy (element by element where its kernel binds only some
+/// windows of a tensor).
+fn lower_copy(copy: &StridedCopy, device: &DeviceFacts) -> Lowered {
+    let device = device.for_kernels(&[copy.kernel(device)], 0, 0);
+    Lowered::steps(copy.steps(&device, Placement::Always))
 }

@@ -1,8 +1,7 @@
 //! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
 //! merging every operator's lowering starts with.
 
-use super::{DeviceFacts, Placement, Step};
-use crate::dispatch::Grid;
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::params::{Parameters, PerDimension, StridedCopyParams};
 use crate::shaders::{Entry, Kernel, Unit};
 
@@ -111,8 +110,24 @@ impl StridedCopy {
         self
     }
 
-    /// The kernel dispatch for this copy, merged and widened.
-    pub fn steps(&self, device: &DeviceFacts) -> Vec<Step> {
+    /// The kernel this copy runs on `device` (its unit once merged and widened).
+    pub fn kernel(&self, device: &DeviceFacts) -> Kernel {
+        let copy = self.merged().widened(device.unit_alignment);
+        Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes))
+    }
+
+    /// Whether the copy is one contiguous run of bytes in both tensors (which a copy command
+    /// can move: see `CopyMethod`).
+    pub fn is_contiguous(&self) -> bool {
+        let copy = self.merged();
+        let inner = copy.sizes.len() - 1;
+        copy.sizes[..inner].iter().all(|&size| size == 1)
+            && copy.input_strides[inner] == 1
+            && copy.output_strides[inner] == 1
+    }
+
+    /// The kernel dispatch for this copy, merged and widened, run where `placement` says.
+    pub fn steps(&self, device: &DeviceFacts, placement: Placement) -> Vec<Step> {
         let copy = self.merged().widened(device.unit_alignment);
         let unit = Unit::from_bytes(copy.element_bytes);
         let inner = *copy.sizes.last().expect("rank >= 1");
@@ -167,7 +182,7 @@ impl StridedCopy {
             entry,
             params: Parameters::StridedCopy(params),
             grid,
-            placement: Placement::Always,
+            placement,
         }]
     }
 }
@@ -303,6 +318,7 @@ mod tests {
             max_workgroups_per_dimension: 65535,
             copies_in_kernels: true,
             per_element: false,
+            bindings: None,
         };
         // The NCHW crop of the benchmark: 2^16 planes' worth of units, four a thread.
         let crop = slice(

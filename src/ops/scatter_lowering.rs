@@ -1,0 +1,365 @@
+//! How a scatter runs: [`Strategy`], chosen once from the operator and the device, and one
+//! function a strategy that emits its finished steps.
+
+use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
+use super::scatter_plans::{ListPlan, SortPlan};
+use super::strided_copy::StridedCopy;
+use crate::error::Result;
+use crate::lowering::{DeviceFacts, Grid, InPlace, Lowered, Placement, Step};
+use crate::options::{DuplicateMode, Reduction};
+use crate::params::Parameters;
+use crate::shaders::{Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role};
+use crate::tensor::TensorDesc;
+
+/// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).
+const SLICES_IN_ANY_ORDER: u64 = 64;
+
+/// A scatter's tensors and options, as its desc gives them.
+pub(super) struct Scatter<'a> {
+    pub input: &'a TensorDesc,
+    pub output: &'a TensorDesc,
+    pub updates: &'a TensorDesc,
+    /// The index map before optimisation (the out-of-range report decodes against it).
+    pub map: IndexMap,
+    /// Per indices dimension, the updates' dimension holding its coordinate.
+    pub positions: Vec<Option<usize>>,
+    /// Whether indices come in tuples (ScatterND).
+    pub tuples: bool,
+    pub reduction: Reduction,
+    pub duplicates: DuplicateMode,
+}
+
+/// How a scatter runs, with the facts that chose it.
+enum Strategy {
+    /// No reduction, any update wins: one pass shaped by the rows (`grouping`). Out of
+    /// place, ScatterElements along an inner axis may copy each output row as it scatters
+    /// into it: `copy_rows` holds the rows and their length in units.
+    AnyUpdate {
+        grouping: Grouping,
+        copy_rows: Option<(u32, u32)>,
+    },
+    /// No reduction, in order (the last update wins; 8-byte elements always): a claim pass,
+    /// then the winners write (4 bytes of scratch an output unit).
+    InOrder,
+    /// A reduction by compare-exchange, `REDUCE_GROUP` updates a thread. `ties`: float Min
+    /// and Max in order, where a pass before and one after give tied zeros and NaNs the bits
+    /// of the first in order (4 bytes of scratch an output unit).
+    AnyOrderReduction { ties: bool },
+    /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
+    /// tuple) sorted by target, each run folded.
+    SortedRuns(SortPlan),
+    /// A reduction by rows in any order: the rows of each output block linked into a list,
+    /// each column folded along it.
+    RowLists(ListPlan),
+}
+
+/// What every strategy shares: the optimised map, the kernel, and the output's units.
+struct Chosen {
+    strategy: Strategy,
+    map: IndexMap,
+    kernel: Kernel,
+    /// The output's units (its bytes, gaps of strided layouts included): the keys of an
+    /// in-order reduction, or its blocks' units by rows.
+    output_units: u64,
+    /// The device facts the steps are made for (`per_element` settled).
+    device: DeviceFacts,
+}
+
+impl Strategy {
+    /// Scratch bytes (`Role::Winners` or `Role::Heads`) and links bytes (`Role::Links`).
+    fn scratch(&self, output_units: u64) -> (u64, u64) {
+        match self {
+            Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false } => (0, 0),
+            Strategy::InOrder | Strategy::AnyOrderReduction { ties: true } => (output_units * 4, 0),
+            Strategy::SortedRuns(plan) => (plan.heads_bytes(), plan.links_bytes()),
+            Strategy::RowLists(plan) => (plan.heads_bytes(), plan.links_bytes()),
+        }
+    }
+}
+
+/// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
+/// place, scatter (or reduce) as the strategy says, then describe the first out-of-range
+/// index if there was one.
+pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> {
+    // Where the first choice's dispatches would bind only some windows of a tensor, every
+    // element checks its own windows: choose again for entry points that do.
+    let mut chosen = choose(scatter, device)?;
+    if !device.per_element {
+        let (scratch, links) = chosen.strategy.scratch(chosen.output_units);
+        let kernels = [
+            chosen.kernel,
+            copy_kernel(scatter, &chosen.strategy, device),
+        ];
+        if device.binds_partially(&kernels, scratch, links) {
+            let per_element = DeviceFacts {
+                per_element: true,
+                ..*device
+            };
+            chosen = choose(scatter, &per_element)?;
+        }
+    }
+    Ok(emit(scatter, chosen))
+}
+
+/// The kernel that copies `input` to `output` under `strategy`: the copy's own, or the one
+/// that copies rows as it scatters.
+fn copy_kernel(scatter: &Scatter, strategy: &Strategy, device: &DeviceFacts) -> Kernel {
+    match strategy {
+        Strategy::AnyUpdate {
+            copy_rows: Some(_),
+            grouping: _,
+        } => Kernel::Scatter {
+            unit: optimised(&scatter.map, device).unit(),
+            in_order: false,
+            copy_rows: true,
+        },
+        _ => output_copy(scatter.input, scatter.output).kernel(device),
+    }
+}
+
+/// `output = input`, as a strided copy.
+pub(super) fn output_copy(input: &TensorDesc, output: &TensorDesc) -> StridedCopy {
+    StridedCopy {
+        element_bytes: input.data_type.size_in_bytes(),
+        sizes: input.sizes.clone(),
+        input_strides: input.signed_strides(),
+        input_base: 0,
+        output_strides: output.signed_strides(),
+        output_base: 0,
+    }
+}
+
+/// The strategy for `scatter` on `device`.
+fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
+    let data_type = scatter.input.data_type;
+    let element_bytes = data_type.size_in_bytes();
+    let reducing = scatter.reduction != Reduction::None;
+    // Reductions combine elements as numbers: never widened to runs of several.
+    let map = if reducing {
+        scatter.map.merged()
+    } else {
+        optimised(&scatter.map, device)
+    };
+    let output_units = scatter
+        .output
+        .size_in_bytes()
+        .div_ceil(map.element_bytes as u64);
+    // Integer Add and Mul wrap around, and Min and Max of integers pick a value, not one of
+    // several equal bit patterns: every order gives the in-order result's bits, so an
+    // in-order integer reduction takes the any-order path.
+    let order_free = reducing && !data_type.is_float();
+    // In the updates' order (else any order).
+    let ordered = scatter.duplicates == DuplicateMode::InOrder && !order_free;
+    // Plain 8-byte stores are two words that another thread's may interleave with, and
+    // there are no 64-bit atomics: 8-byte elements always go in order.
+    let in_order = ordered || element_bytes == 8;
+    // Float Min and Max pick a number, the same in every order; only the bits of tied zeros
+    // and NaNs depend on it, and two light passes around the any-order one settle those
+    // (claim_ties, write_ties: update positions ranked below 2^31 - 1).
+    let ties = reducing
+        && in_order
+        && element_bytes < 8
+        && matches!(scatter.reduction, Reduction::Min | Reduction::Max)
+        && map.invocations() < 0x7fff_ffff;
+    // Rows of units sharing one index tuple (ScatterND's rows) can be reduced as rows: in
+    // order always (but where the tie passes do it), sorted by the block they land on; in
+    // any order too where they are wide, linked into a list a block (4 bytes a row), which
+    // beats a compare-exchange an update (every window bound: not element by element; in
+    // order only where the device can sort, else the tie passes serve). Only where each row
+    // lands on its own aligned block: then no two units of a row share a target, and one key
+    // a block is enough.
+    let slice_units = map.slice_units();
+    let sortable = device.workgroup_size.is_power_of_two() && device.workgroup_size >= 32;
+    let by_rows = reducing
+        && slice_units >= 2
+        && map.slices_fill_blocks()
+        && ((in_order && !ties)
+            || (!device.per_element
+                && slice_units >= SLICES_IN_ANY_ORDER
+                && (sortable || !ordered)));
+    let slice_units = if by_rows { slice_units } else { 1 };
+    let pairs = map.invocations() / slice_units;
+    let blocks = output_units.div_ceil(slice_units);
+    let (strategy, order) = if !reducing && in_order {
+        (Strategy::InOrder, ReduceOrder::InOrder)
+    } else if !reducing {
+        let strategy = Strategy::AnyUpdate {
+            grouping: scatter_grouping(&map, device),
+            copy_rows: map.copy_rows(scatter.input, scatter.output, device),
+        };
+        (strategy, ReduceOrder::Any)
+    } else if by_rows && !ordered {
+        // Rows in any order (the default mode, or order-free types) need no sort: lists.
+        let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
+        (Strategy::RowLists(plan), ReduceOrder::InOrder)
+    } else if by_rows || (in_order && !ties) {
+        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
+        (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
+    } else if ties {
+        (Strategy::AnyOrderReduction { ties }, ReduceOrder::FirstTie)
+    } else {
+        (Strategy::AnyOrderReduction { ties }, ReduceOrder::Any)
+    };
+    let kernel = if reducing {
+        Kernel::ScatterReduce {
+            data_type,
+            reduction: scatter.reduction,
+            order,
+        }
+    } else {
+        Kernel::Scatter {
+            unit: map.unit(),
+            in_order: order == ReduceOrder::InOrder,
+            copy_rows: false,
+        }
+    };
+    Ok(Chosen {
+        strategy,
+        map,
+        kernel,
+        output_units,
+        device: *device,
+    })
+}
+
+/// The any-update scatter's entry point by row shape: whole words where rows that do not
+/// fill words land on contiguous output rows (`scatter_spans`), else by the rows' width.
+fn scatter_grouping(map: &IndexMap, device: &DeviceFacts) -> Grouping {
+    let words_fit = map.element_bytes < 4 && map.rows_fill_words();
+    let entries = EntriesByRowShape {
+        words: Entry::ScatterWords,
+        rows: Entry::ScatterRows,
+        blocks: Entry::ScatterBlocks,
+        single: Entry::Scatter,
+    };
+    let inner = map.sizes.len() - 1;
+    let spans = (!words_fit && map.indexed_strides[inner] == 1)
+        .then(|| map.spans(Entry::ScatterSpans, device))
+        .flatten();
+    spans.unwrap_or_else(|| map.grouping(entries, words_fit, device))
+}
+
+/// The chosen strategy's steps, whole.
+fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
+    let Chosen {
+        strategy,
+        map,
+        kernel,
+        output_units,
+        device,
+    } = chosen;
+    let (scratch_bytes, links_bytes) = strategy.scratch(output_units);
+    let mut steps = vec![Step::Clear(Role::Status)];
+    match &strategy {
+        Strategy::InOrder => steps.push(Step::Clear(Role::Winners)),
+        Strategy::AnyOrderReduction { ties: true }
+        | Strategy::SortedRuns(_)
+        | Strategy::RowLists(_) => steps.push(Step::Clear(Role::Heads)),
+        Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false } => {}
+    }
+    // Out of place, `output = input` first (unless the scatter copies rows itself).
+    if !matches!(
+        strategy,
+        Strategy::AnyUpdate {
+            copy_rows: Some(_),
+            ..
+        }
+    ) {
+        steps.extend(
+            output_copy(scatter.input, scatter.output).steps(&device, Placement::OutOfPlace),
+        );
+    }
+    let single = |entry| Grouping {
+        entry,
+        units_per_thread: 1,
+        group_units: 1,
+    };
+    match &strategy {
+        Strategy::AnyUpdate {
+            grouping,
+            copy_rows,
+        } => any_update_steps(&mut steps, &map, kernel, *grouping, *copy_rows, &device),
+        Strategy::InOrder => {
+            steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
+            steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
+        }
+        Strategy::AnyOrderReduction { ties } => {
+            if *ties {
+                steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
+            }
+            // REDUCE_GROUP updates a thread.
+            let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
+            steps.push(Step::Dispatch {
+                kernel,
+                entry: Entry::ScatterReduce,
+                params: Parameters::Index(map.params(1)),
+                grid: Grid::Flat(threads),
+                placement: Placement::Always,
+            });
+            if *ties {
+                steps.push(map.dispatch(kernel, single(Entry::WriteTies), Placement::Always));
+            }
+        }
+        Strategy::SortedRuns(plan) => {
+            plan.push_steps(&mut steps, kernel, &map, output_units, &device)
+        }
+        Strategy::RowLists(plan) => {
+            plan.push_steps(&mut steps, kernel, &map, output_units, &device)
+        }
+    }
+    steps.push(map.describe_step(kernel));
+    let (input, output) = (scatter.input, scatter.output);
+    Lowered {
+        steps,
+        scratch_bytes,
+        links_bytes,
+        index_report: Some(scatter.map.report(
+            &map,
+            &scatter.updates.sizes,
+            scatter.positions.clone(),
+            scatter.tuples,
+        )),
+        in_place: if input.effective_strides() == output.effective_strides()
+            && input.size_in_bytes() == output.size_in_bytes()
+        {
+            InPlace::SameLayout
+        } else {
+            InPlace::LayoutsDiffer
+        },
+    }
+}
+
+/// The any-update scatter: one pass; where it copies rows as it scatters (out of place), a
+/// workgroup a row, and the plain pass in place.
+fn any_update_steps(
+    steps: &mut Vec<Step>,
+    map: &IndexMap,
+    kernel: Kernel,
+    grouping: Grouping,
+    copy_rows: Option<(u32, u32)>,
+    device: &DeviceFacts,
+) {
+    let Some((rows, length)) = copy_rows else {
+        steps.push(map.dispatch(kernel, grouping, Placement::Always));
+        return;
+    };
+    let mut params = map.params(1);
+    params.tile = 0;
+    params.copy_rows = rows;
+    params.copy_length = length;
+    params.copy_row_units = (map.invocations() / map.sizes[0] as u64) as u32;
+    params.copy_threads = device.row_threads;
+    steps.push(Step::Dispatch {
+        kernel: Kernel::Scatter {
+            unit: map.unit(),
+            in_order: false,
+            copy_rows: true,
+        },
+        entry: Entry::ScatterCopyRows,
+        params: Parameters::Index(params),
+        // `rows` workgroups (of the kernel's own size).
+        grid: Grid::Flat(rows as u64 * device.workgroup_size as u64),
+        placement: Placement::OutOfPlace,
+    });
+    steps.push(map.dispatch(kernel, grouping, Placement::InPlace));
+}

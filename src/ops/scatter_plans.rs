@@ -1,0 +1,356 @@
+//! The plans of a scatter's in-order and row reductions (`ops/scatter_lowering.rs` picks
+//! them): a radix sort of the updates (or rows) by target and a fold of each run, or lists
+//! of rows in any order; each bounds every invocation's loops (`FOLD_STEPS`).
+
+use super::index_map::IndexMap;
+use crate::error::{Error, Result};
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
+use crate::params::{IndexParams, Parameters};
+use crate::shaders::{
+    Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
+    SLICE_TILE,
+};
+
+/// An in-order reduction sorted by target (`shaders/scatter.wgsl`, in-order-reduce section):
+/// the (target, position) pairs of the updates, or the (block, position) pairs of slices,
+/// sorted stably by a least-significant-digit radix sort, then folded run by run, at most
+/// `FOLD_STEPS` steps an invocation a dispatch, longer runs over several passes.
+pub(super) struct SortPlan {
+    /// Pairs sorted: updates, or slices.
+    count: u32,
+    /// Keys: output units (targets), or blocks of `slice_units`.
+    units: u32,
+    /// Units of a slice; 1 element by element.
+    slice_units: u32,
+    /// Bits a digit (log2 of the workgroup size), and the passes that cover every key.
+    radix_bits: u32,
+    passes: u32,
+    /// Workgroups of a radix pass, each a tile of `rounds` * workgroup pairs.
+    tiles: u32,
+    rounds: u32,
+    /// Blocks of the histogram's scan.
+    scan_blocks: u32,
+    /// Entries of each list of runs that go on to a later fold pass: at most this many runs
+    /// are longer than LONG_RUN updates (or FOLD_STEPS slices).
+    fold_capacity: u32,
+    /// Fold passes that take listed runs: `fold_long_runs` passes 0.., or `fold_slice_runs`
+    /// passes 1.. (after `fold_slices`' pass 0).
+    fold_passes: u32,
+    spans: FoldSpans,
+}
+
+impl SortPlan {
+    /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
+    /// 32 threads (a digit a thread, 32-bit masks), and word indices into the scratch within
+    /// u32 (at most 2^28 pairs). Scratch past one binding is bound as windows, every one at
+    /// once (the kernels need every window: never a slab).
+    pub fn new(
+        count: u64,
+        units: u64,
+        slice_units: u64,
+        element_bytes: u32,
+        device: &DeviceFacts,
+    ) -> Result<SortPlan> {
+        let workgroup = device.workgroup_size;
+        if !workgroup.is_power_of_two() || workgroup < 32 {
+            return Err(Error::LimitExceeded {
+                what: "an in-order scatter reduction (a workgroup of a power of two of at least \
+                       32 threads)",
+                needed: 32,
+                limit_name: "max_compute_invocations_per_workgroup",
+                limit: workgroup as u64,
+            });
+        }
+        // Four words of links a pair, addressed by u32 word indices.
+        let links_limit = Error::LimitExceeded {
+            what: "an in-order scatter reduction's sort (16 bytes an update, or a slice)",
+            needed: count.saturating_mul(16),
+            limit_name: "sort scratch (u32 word indices)",
+            limit: 1 << 32,
+        };
+        let count = u32::try_from(count)
+            .ok()
+            .filter(|&n| n <= 1 << 28)
+            .ok_or(links_limit)?;
+        let units =
+            u32::try_from(units)
+                .ok()
+                .filter(|&u| u <= 1 << 30)
+                .ok_or(Error::LimitExceeded {
+                    what: "an in-order scatter reduction's runs (8 bytes an output unit)",
+                    needed: units.saturating_mul(8),
+                    limit_name: "sort scratch (u32 word indices)",
+                    limit: 1 << 33,
+                })?;
+        let radix_bits = workgroup.ilog2();
+        // Enough bits for every key and for NO_KEY's (all ones) to sort after them; slices
+        // out of range join the last block's run, marked: bits for the blocks alone.
+        let key_bits = if slice_units > 1 {
+            32 - units.saturating_sub(1).leading_zeros()
+        } else {
+            32 - units.leading_zeros()
+        };
+        let rounds = (count / (workgroup * RADIX_TILES)).clamp(1, RADIX_ROUNDS);
+        let tiles = count.div_ceil(workgroup * rounds);
+        let spans = FoldSpans::new(workgroup, element_bytes);
+        let (fold_capacity, fold_passes) = if slice_units > 1 {
+            (
+                count / (FOLD_STEPS + 1),
+                count.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            )
+        } else {
+            let capacity = count / (LONG_RUN + 1);
+            let passes = if capacity > 0 {
+                count.div_ceil(spans.long_span)
+            } else {
+                0
+            };
+            (capacity, passes)
+        };
+        let plan = SortPlan {
+            count,
+            units,
+            slice_units: slice_units as u32,
+            radix_bits,
+            passes: key_bits.div_ceil(radix_bits),
+            tiles,
+            rounds,
+            scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
+            fold_capacity,
+            fold_passes,
+            spans,
+        };
+        Ok(plan)
+    }
+
+    /// Each key's run start and end, and each fold pass's list count (passes 0 to the last
+    /// plus one, which a pass writes only where a run goes on past it).
+    pub fn heads_bytes(&self) -> u64 {
+        (2 * self.units as u64 + self.fold_passes as u64 + 2) * 4
+    }
+
+    /// Keys and positions twice, the histogram, its blocks' sums, the two lists of runs.
+    pub fn links_bytes(&self) -> u64 {
+        let histogram = self.tiles as u64 * (1 << self.radix_bits);
+        (4 * self.count as u64
+            + histogram
+            + self.scan_blocks as u64
+            + 2 * self.fold_capacity as u64)
+            * 4
+    }
+
+    /// The steps; `output_units` threads fold slices (the blocks' units, gaps included).
+    pub fn push_steps(
+        &self,
+        steps: &mut Vec<Step>,
+        kernel: Kernel,
+        map: &IndexMap,
+        output_units: u64,
+        device: &DeviceFacts,
+    ) {
+        let workgroup = device.workgroup_size as u64;
+        let mut params = map.params(1);
+        params.sort_count = self.count;
+        params.sort_units = self.units;
+        params.radix_tiles = self.tiles;
+        params.radix_rounds = self.rounds;
+        params.fold_capacity = self.fold_capacity;
+        if self.slice_units > 1 {
+            slice_params(&mut params, map, self.slice_units, self.count);
+        }
+        let mut step = |entry, shift: u32, pass: u32, threads: u64| {
+            let mut params = params;
+            params.radix_shift = shift;
+            params.fold_pass = pass;
+            if entry == Entry::FoldSlices {
+                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            }
+            steps.push(Step::Dispatch {
+                kernel,
+                entry,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(threads),
+                placement: Placement::Always,
+            });
+        };
+        let by_slices = self.slice_units > 1;
+        if by_slices {
+            step(Entry::SortSliceKeys, 0, 0, self.count as u64);
+        } else {
+            step(Entry::SortKeys, 0, 0, self.count as u64);
+        }
+        for pass in 0..self.passes {
+            let shift = pass * self.radix_bits;
+            step(Entry::RadixCount, shift, 0, self.tiles as u64 * workgroup);
+            step(
+                Entry::RadixScanBlocks,
+                shift,
+                0,
+                self.scan_blocks as u64 * workgroup,
+            );
+            step(Entry::RadixScanSums, shift, 0, workgroup);
+            step(Entry::RadixScatter, shift, 0, self.tiles as u64 * workgroup);
+        }
+        let sorted = self.passes * self.radix_bits;
+        step(Entry::FindRuns, sorted, 0, self.count as u64);
+        // Each fold pass has a workgroup for every run that can still go on: a run listed
+        // for pass p is longer than what the passes before it folded.
+        let count = self.count as u64;
+        if by_slices {
+            step(Entry::FoldSlices, sorted, 0, output_units);
+            for pass in 1..=self.fold_passes {
+                let groups = slice_pass_groups(self.count, self.fold_capacity, self.spans, pass);
+                step(
+                    Entry::FoldSliceRuns,
+                    sorted,
+                    pass,
+                    groups * params.fold_tiles as u64 * workgroup,
+                );
+            }
+        } else {
+            step(Entry::FoldRuns, sorted, 0, self.units as u64);
+            for pass in 0..self.fold_passes {
+                let runs = match pass {
+                    0 => self.fold_capacity as u64,
+                    _ => (count / (pass as u64 * self.spans.long_span as u64 + 1))
+                        .min(self.fold_capacity as u64),
+                };
+                step(Entry::FoldLongRuns, sorted, pass, runs * workgroup);
+            }
+        }
+    }
+}
+
+/// The parameters of a reduction by slices of `slice_units` units (`slices` of them), for
+/// the sorted runs and the lists alike.
+fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slices: u32) {
+    params.tile = 0;
+    params.slice_units = slice_units;
+    params.slices = slices;
+    params.slice_rank = map.slice_rank() as u32;
+    params.fold_tiles = slice_units.div_ceil(SLICE_TILE);
+}
+
+/// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
+/// tile of columns): a block listed for pass p has more slices than the passes before it
+/// folded (FOLD_STEPS, then `slice_span` a pass), and at most `capacity` are listed.
+fn slice_pass_groups(slices: u32, capacity: u32, spans: FoldSpans, pass: u32) -> u64 {
+    let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+    (slices as u64 / (folded + 1)).min(capacity as u64)
+}
+
+/// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
+/// `fold_slice_list_runs`): each block's slices linked into a list (one exchange a slice),
+/// each unit's column folded along it, at most `FOLD_STEPS` slices an invocation a dispatch,
+/// longer lists over several passes.
+pub(super) struct ListPlan {
+    slices: u32,
+    /// Blocks of `slice_units` output units: the lists.
+    blocks: u32,
+    slice_units: u32,
+    /// Entries of each list of blocks that go on (at most this many lists are longer than
+    /// FOLD_STEPS), and the passes after the first.
+    fold_capacity: u32,
+    fold_passes: u32,
+    spans: FoldSpans,
+}
+
+impl ListPlan {
+    pub fn new(
+        slices: u64,
+        blocks: u64,
+        slice_units: u64,
+        element_bytes: u32,
+        device: &DeviceFacts,
+    ) -> Result<ListPlan> {
+        let workgroup = device.workgroup_size;
+        if workgroup < SLICE_TILE {
+            return Err(Error::LimitExceeded {
+                what: "a scatter reduction by rows (a workgroup of at least 8 threads)",
+                needed: SLICE_TILE as u64,
+                limit_name: "max_compute_invocations_per_workgroup",
+                limit: workgroup as u64,
+            });
+        }
+        // A word of links a slice and two of each list entry, addressed by u32 word indices.
+        let limit = |what, needed: u64| Error::LimitExceeded {
+            what,
+            needed,
+            limit_name: "sort scratch (u32 word indices)",
+            limit: 1 << 32,
+        };
+        let slices = u32::try_from(slices)
+            .ok()
+            .filter(|&n| n <= 1 << 30)
+            .ok_or(limit(
+                "a scatter reduction by rows' links (4 bytes a row of updates)",
+                slices.saturating_mul(4),
+            ))?;
+        let blocks = u32::try_from(blocks)
+            .ok()
+            .filter(|&n| n <= 1 << 30)
+            .ok_or(limit(
+                "a scatter reduction by rows' lists (4 bytes an output row)",
+                blocks.saturating_mul(4),
+            ))?;
+        let spans = FoldSpans::new(workgroup, element_bytes);
+        Ok(ListPlan {
+            slices,
+            blocks,
+            slice_units: slice_units as u32,
+            fold_capacity: slices / (FOLD_STEPS + 1),
+            fold_passes: slices.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            spans,
+        })
+    }
+
+    /// Each block's list head, and each pass's list count (passes 1 to the last plus one).
+    pub fn heads_bytes(&self) -> u64 {
+        (self.blocks as u64 + self.fold_passes as u64 + 2) * 4
+    }
+
+    /// A link a slice, and the two lists of (block, node) pairs.
+    pub fn links_bytes(&self) -> u64 {
+        (self.slices as u64 + 4 * self.fold_capacity as u64) * 4
+    }
+
+    /// The steps; `output_units` threads fold (the blocks' units, gaps included).
+    pub fn push_steps(
+        &self,
+        steps: &mut Vec<Step>,
+        kernel: Kernel,
+        map: &IndexMap,
+        output_units: u64,
+        device: &DeviceFacts,
+    ) {
+        let workgroup = device.workgroup_size as u64;
+        let mut params = map.params(1);
+        slice_params(&mut params, map, self.slice_units, self.slices);
+        params.sort_units = self.blocks;
+        params.fold_capacity = self.fold_capacity;
+        let mut step = |entry, pass: u32, threads: u64| {
+            let mut params = params;
+            params.fold_pass = pass;
+            if entry == Entry::FoldSliceLists {
+                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            }
+            steps.push(Step::Dispatch {
+                kernel,
+                entry,
+                params: Parameters::Index(params),
+                grid: Grid::Flat(threads),
+                placement: Placement::Always,
+            });
+        };
+        step(Entry::LinkSlices, 0, self.slices as u64);
+        step(Entry::FoldSliceLists, 0, output_units);
+        for pass in 1..=self.fold_passes {
+            let groups = slice_pass_groups(self.slices, self.fold_capacity, self.spans, pass);
+            step(
+                Entry::FoldSliceListRuns,
+                pass,
+                groups * params.fold_tiles as u64 * workgroup,
+            );
+        }
+    }
+}
