@@ -6,7 +6,7 @@
 mod common;
 
 use common::{
-    Case, Family, Rng, check_against_reference, check_out_of_range, context, random_gather,
+    Case, OperatorKind, Rng, check_against_reference, check_out_of_range, context, random_gather,
     random_gather_elements, random_gather_nd, random_index, random_inputs, write_indices,
 };
 use dml_wgsl::{
@@ -1050,10 +1050,14 @@ fn clamped_gather_indices_read_the_nearest_end_and_report_nothing() {
         DataType::Float64,
     ] {
         for (k, &index_type) in dml_wgsl::INDEX_TYPES.iter().enumerate() {
-            for family in [Family::Gather, Family::GatherElements, Family::GatherNd] {
-                let mut case = match family {
-                    Family::Gather => common::random_gather(&mut rng, data_type, index_type),
-                    Family::GatherElements => {
+            for kind in [
+                OperatorKind::Gather,
+                OperatorKind::GatherElements,
+                OperatorKind::GatherNd,
+            ] {
+                let mut case = match kind {
+                    OperatorKind::Gather => common::random_gather(&mut rng, data_type, index_type),
+                    OperatorKind::GatherElements => {
                         random_gather_elements(&mut rng, data_type, index_type)
                     }
                     _ => random_gather_nd(&mut rng, data_type, index_type),

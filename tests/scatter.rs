@@ -1330,10 +1330,7 @@ fn crowded_reduction(
         if rng.chance(90) { 1 } else { -1 }
     });
     if data_type.is_float() {
-        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-        for k in [0, 2] {
-            common::fill_floats(rng, &tensors[k], &mut inputs[k], values, reduction);
-        }
+        common::fill_scatter_floats(rng, &desc, &mut inputs, values, reduction);
     }
     Case { desc, inputs }
 }
@@ -1761,17 +1758,7 @@ fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
                     let mut targets: Vec<u32> = (0..n).collect();
                     rng.shuffle(&mut targets);
                     inputs[1] = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
-                    let tensors: Vec<TensorDesc> =
-                        desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-                    for k in [0, 2] {
-                        common::fill_floats(
-                            &mut rng,
-                            &tensors[k],
-                            &mut inputs[k],
-                            values,
-                            reduction,
-                        );
-                    }
+                    common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
                     check_against_reference(&desc, &inputs);
                 }
             }
@@ -1819,11 +1806,7 @@ fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
                 } else {
                     Values::Numbers
                 };
-                let tensors: Vec<TensorDesc> =
-                    desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-                for k in [0, 2] {
-                    common::fill_floats(&mut rng, &tensors[k], &mut inputs[k], values, reduction);
-                }
+                common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
             }
             let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
             common::check_on(context(), &desc, &slices, Expect::ByMode)
@@ -2002,15 +1985,7 @@ fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
         .into();
         let mut inputs = common::random_inputs(&mut rng, &desc);
         let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-        for k in [0, 2] {
-            common::fill_floats(
-                &mut rng,
-                &tensors[k],
-                &mut inputs[k],
-                Values::Numbers,
-                reduction,
-            );
-        }
+        common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
         let hot = [0, 65_535, 65_536, 70_000];
         write_indices(&tensors[1], &mut inputs[1], |_| {
             if rng.chance(10) {
