@@ -6,17 +6,14 @@
 mod common;
 
 use common::{
-    Case, OperatorKind, Rng, check_against_reference, check_out_of_range, context, random_gather,
-    random_gather_elements, random_gather_nd, random_index, random_inputs, write_indices,
+    Case, OperatorKind, Rng, check_against_reference, check_out_of_range, context, le_bytes,
+    random_gather, random_gather_elements, random_gather_nd, random_index, random_inputs,
+    write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
     ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
 };
-
-fn bytes<T: bytemuck::Pod>(values: &[T]) -> Vec<u8> {
-    bytemuck::cast_slice(values).to_vec()
-}
 
 fn run<T: bytemuck::Pod>(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<T> {
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
@@ -37,8 +34,8 @@ fn gather_elements_page_example() {
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
-        bytes(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
-        bytes(&[1u32, 2, 0, 2, 0, 0]),
+        le_bytes(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
+        le_bytes(&[1u32, 2, 0, 2, 0, 0]),
     ];
     assert_eq!(run::<f32>(&desc, &inputs), [4., 8., 3., 7., 2., 3.]);
 }
@@ -53,8 +50,8 @@ fn gather_elements_along_the_last_axis_with_negative_indices() {
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
-        bytes(&[10i16, 11, 12, 13, -20, -21, -22, -23]),
-        bytes(&[-1i64, 0, 2, 3, -4, -3]),
+        le_bytes(&[10i16, 11, 12, 13, -20, -21, -22, -23]),
+        le_bytes(&[-1i64, 0, 2, 3, -4, -3]),
     ];
     assert_eq!(run::<i16>(&desc, &inputs), [13, 10, 12, -23, -20, -21]);
 }
@@ -70,7 +67,7 @@ fn gather_picks_columns_with_negative_indices() {
         index_dimensions: 1,
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
-    let inputs = [bytes(&[1f32, 2., 3., 4., 5., 6.]), bytes(&[-1i32, 0])];
+    let inputs = [le_bytes(&[1f32, 2., 3., 4., 5., 6.]), le_bytes(&[-1i32, 0])];
     assert_eq!(run::<f32>(&desc, &inputs), [3., 1., 6., 4.]);
 }
 
@@ -85,7 +82,10 @@ fn gather_with_two_index_dimensions_crops_a_leading_1() {
         index_dimensions: 2,
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
-    let inputs = [bytes(&[1u8, 2, 3, 4, 5, 6, 0, 0]), bytes(&[0u64, 1, 1, 2])];
+    let inputs = [
+        le_bytes(&[1u8, 2, 3, 4, 5, 6, 0, 0]),
+        le_bytes(&[0u64, 1, 1, 2]),
+    ];
     assert_eq!(run::<u8>(&desc, &inputs), [1, 2, 3, 4, 3, 4, 5, 6]);
 }
 
@@ -99,7 +99,7 @@ fn gather_with_no_index_dimensions_takes_one_slice() {
         index_dimensions: 0,
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
-    let inputs = [bytes(&[1i32, 2, 3, 4, 5, 6]), bytes(&[-2i32])];
+    let inputs = [le_bytes(&[1i32, 2, 3, 4, 5, 6]), le_bytes(&[-2i32])];
     assert_eq!(run::<i32>(&desc, &inputs), [3, 4]);
 }
 
@@ -115,7 +115,7 @@ fn gather_nd_picks_elements_and_rows() {
         batch_dimension_count: 0,
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
-    let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[0i64, 0, 1, 1])];
+    let inputs = [le_bytes(&[0i32, 1, 2, 3]), le_bytes(&[0i64, 0, 1, 1])];
     assert_eq!(run::<i32>(&elements, &inputs), [0, 3]);
     let rows = OperatorDesc::GatherNd(GatherNdDesc {
         input: TensorDesc::new(DataType::Int32, &[2, 2]),
@@ -126,7 +126,7 @@ fn gather_nd_picks_elements_and_rows() {
         batch_dimension_count: 0,
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
-    let inputs = [bytes(&[0i32, 1, 2, 3]), bytes(&[1i64, -2])];
+    let inputs = [le_bytes(&[0i32, 1, 2, 3]), le_bytes(&[1i64, -2])];
     assert_eq!(run::<i32>(&rows, &inputs), [2, 3, 0, 1]);
 }
 
@@ -148,7 +148,7 @@ fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
     };
     for output in [&[4][..], &[1, 4]] {
         let desc = nd(&[1, 1], output);
-        let inputs = [bytes(&input), bytes(&[2u32])];
+        let inputs = [le_bytes(&input), le_bytes(&[2u32])];
         assert_eq!(
             run::<f32>(&desc, &inputs),
             [9., 10., 11., 12.],
@@ -157,7 +157,7 @@ fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
         check_against_reference(&desc, &inputs);
     }
     let desc = nd(&[1, 2, 1], &[2, 4]);
-    let inputs = vec![bytes(&input), bytes(&[0u32, 7])];
+    let inputs = vec![le_bytes(&input), le_bytes(&[0u32, 7])];
     assert_eq!(
         check_out_of_range(&desc, &inputs),
         Error::IndexOutOfRange {
@@ -182,8 +182,8 @@ fn gather_nd_with_a_batch_dimension() {
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
-        bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
-        bytes(&[1i32, 0]),
+        le_bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
+        le_bytes(&[1i32, 0]),
     ];
     assert_eq!(run::<f32>(&desc, &inputs), [2., 3., 4., 5.]);
     // With 2-tuples after the batch: output[b] = input[b, i, j].
@@ -197,8 +197,8 @@ fn gather_nd_with_a_batch_dimension() {
         out_of_range: dml_wgsl::OutOfRange::Report,
     });
     let inputs = [
-        bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
-        bytes(&[1u32, 1, 0, 1]),
+        le_bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
+        le_bytes(&[1u32, 1, 0, 1]),
     ];
     assert_eq!(run::<f32>(&desc, &inputs), [3., 5.]);
 }

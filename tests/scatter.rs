@@ -7,7 +7,7 @@ mod common;
 
 use common::{
     Case, Expect, REDUCTIONS, Rng, SENTINEL, Values, Worked, check_against_reference,
-    check_out_of_range, check_scatter_any_update, context, corrupt_one_index, guard_size,
+    check_out_of_range, check_scatter_any_update, context, corrupt_one_index, guard_size, le_bytes,
     random_index, random_reduction_case, random_scatter_elements, random_scatter_nd, run_guarded,
     scatter_nd_page_example, scatter_page_example_1, scatter_page_example_2, set_out_of_range,
     write_indices,
@@ -16,14 +16,6 @@ use dml_wgsl::{
     DataType, DuplicateMode, Error, INDEX_TYPES, OperatorDesc, OutOfRange, Reduction,
     ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
 };
-
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
-    bytemuck::cast_slice(values).to_vec()
-}
-
-fn u32_bytes(values: &[u32]) -> Vec<u8> {
-    bytemuck::cast_slice(values).to_vec()
-}
 
 fn run_f32(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<f32> {
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
@@ -320,9 +312,9 @@ fn scatter_nd_updates_that_crop_leading_ones_scatter_the_right_rows() {
             reduction: dml_wgsl::Reduction::None,
         });
         let inputs = vec![
-            f32_bytes(&input),
-            u32_bytes(&[1]),
-            f32_bytes(&[-1., -2., -3., -4.]),
+            le_bytes(&input),
+            le_bytes(&[1]),
+            le_bytes(&[-1., -2., -3., -4.]),
         ];
         assert_eq!(
             run_f32(&desc, &inputs),
@@ -1555,7 +1547,7 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
         };
         let current = bytes(both_orders.iter().map(|p| p.0).collect());
         let updates = bytes(both_orders.iter().map(|p| p.1).collect());
-        let indices = u32_bytes(&(0..n).collect::<Vec<_>>());
+        let indices = le_bytes(&(0..n).collect::<Vec<_>>());
         for reduction in [Reduction::Add, Reduction::Mul] {
             for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
                 let desc = reduction_one_update_each(data_type, n, reduction, duplicates);
