@@ -313,9 +313,9 @@ fn scatter_nd_updates_that_crop_leading_ones_scatter_the_right_rows() {
             reduction: dml_wgsl::Reduction::None,
         });
         let inputs = vec![
-            le_bytes(&input),
-            le_bytes(&[1]),
-            le_bytes(&[-1., -2., -3., -4.]),
+            le_bytes::<f32>(&input),
+            le_bytes::<u32>(&[1]),
+            le_bytes::<f32>(&[-1., -2., -3., -4.]),
         ];
         assert_eq!(
             run_f32(&desc, &inputs),

@@ -303,7 +303,7 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
         };
         let current = bytes(both_orders.iter().map(|p| p.0).collect());
         let updates = bytes(both_orders.iter().map(|p| p.1).collect());
-        let indices = le_bytes(&(0..n).collect::<Vec<_>>());
+        let indices = le_bytes::<u32>(&(0..n).collect::<Vec<_>>());
         for reduction in [Reduction::Add, Reduction::Mul] {
             for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
                 let desc = reduction_one_update_each(data_type, n, reduction, duplicates);

@@ -804,7 +804,7 @@ fn worked(desc: impl Into<OperatorDesc>, inputs: &[Vec<u8>], output: &[f32]) -> 
 
 /// DML_SLICE's examples: slices of the 4x4 input 1..=16 (`second`: the strided example 2).
 pub fn slice_page_example(second: bool) -> Worked {
-    let input = le_bytes(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
+    let input = le_bytes::<f32>(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
     let (sizes, offsets, strides, output): (&[u32], &[u32], &[u32], &[f32]) = if second {
         (
             &[1, 1, 2, 2],
@@ -842,9 +842,9 @@ pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
     )
     .with_duplicates(duplicates);
     let inputs = [
-        le_bytes(&[0., 1., 2., 3., 4.]),
+        le_bytes::<f32>(&[0., 1., 2., 3., 4.]),
         bytemuck::cast_slice(&[3u32, 1, 3, 0]).to_vec(),
-        le_bytes(&[5., 6., 7., 8.]),
+        le_bytes::<f32>(&[5., 6., 7., 8.]),
     ];
     worked(desc, &inputs, &[8., 6., 2., 7., 4.])
 }
@@ -859,9 +859,9 @@ pub fn scatter_page_example_2() -> Worked {
         0,
     );
     let inputs = [
-        le_bytes(&[0.; 9]),
+        le_bytes::<f32>(&[0.; 9]),
         bytemuck::cast_slice(&[1u32, 0, 2, 0, 2, 1]).to_vec(),
-        le_bytes(&[10., 11., 12., 20., 21., 22.]),
+        le_bytes::<f32>(&[10., 11., 12., 20., 21., 22.]),
     ];
     worked(desc, &inputs, &[20., 11., 0., 10., 0., 22., 0., 21., 12.])
 }
@@ -877,9 +877,9 @@ pub fn scatter_nd_page_example() -> Worked {
         2,
     );
     let inputs = [
-        le_bytes(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+        le_bytes::<f32>(&[1., 2., 3., 4., 5., 6., 7., 8.]),
         bytemuck::cast_slice(&[4u32, 3, 1, 7]).to_vec(),
-        le_bytes(&[9., 10., 11., 12.]),
+        le_bytes::<f32>(&[9., 10., 11., 12.]),
     ];
     worked(desc, &inputs, &[1., 11., 3., 10., 9., 6., 7., 12.])
 }
@@ -896,9 +896,9 @@ pub fn out_of_range_scatter() -> Case {
     Case {
         desc: desc.into(),
         inputs: vec![
-            le_bytes(&[0., 1., 2., 3., 4.]),
+            le_bytes::<f32>(&[0., 1., 2., 3., 4.]),
             bytemuck::cast_slice(&[4i32, 5, -6]).to_vec(),
-            le_bytes(&[7., 8., 9.]),
+            le_bytes::<f32>(&[7., 8., 9.]),
         ],
     }
 }
