@@ -34,7 +34,7 @@ use wgpu::util::DeviceExt;
 #[allow(dead_code)]
 #[path = "../tests/common/cases.rs"]
 mod cases;
-use cases::Rng;
+use cases::{Rng, le_bytes};
 
 struct Options {
     quick: bool,
@@ -437,8 +437,8 @@ impl Data {
             a,
             updates,
             rows,
-            rows_index: int64s(&rows_index),
-            diag_index: int64s(&diag_index),
+            rows_index: le_bytes::<i64>(&rows_index),
+            diag_index: le_bytes::<i64>(&diag_index),
         }
     }
 
@@ -470,10 +470,6 @@ impl Data {
         let (n, k) = (self.n as u64, self.k as u64);
         2 * n * n * width + 2 * k * n * width + k * n * 8
     }
-}
-
-fn int64s(values: &[i64]) -> Vec<u8> {
-    bytemuck::cast_slice(values).to_vec()
 }
 
 /// The first `k` entries of a random permutation of `0..n`.
@@ -601,7 +597,7 @@ const WORKLOADS: &[(&str, Prepare)] = &[
         let mut prepared = Prepared::new(desc, &[("a", &d.a)], d.scatter_bytes(4));
         prepared
             .inputs
-            .push(("axis1_index", Cow::Owned(int64s(&axis1))));
+            .push(("axis1_index", Cow::Owned(le_bytes::<i64>(&axis1))));
         prepared.inputs.push(("updates", Cow::Borrowed(&d.updates)));
         prepared
     }),
@@ -623,7 +619,7 @@ const WORKLOADS: &[(&str, Prepare)] = &[
         let mut prepared = Prepared::new(desc.into(), &[], bytes);
         prepared.inputs = vec![
             ("nd_input", Cow::Owned(input)),
-            ("nd_ids", Cow::Owned(int64s(&ids))),
+            ("nd_ids", Cow::Owned(le_bytes::<i64>(&ids))),
             ("nd_updates", Cow::Owned(updates)),
         ];
         prepared
@@ -647,7 +643,9 @@ const WORKLOADS: &[(&str, Prepare)] = &[
         );
         let bytes = d.roof_bytes() + 2 * points as u64 * 4 + 2 * points as u64 * 8;
         let mut prepared = Prepared::new(desc.into(), &[("a", &d.a)], bytes);
-        prepared.inputs.push(("points", Cow::Owned(int64s(&pairs))));
+        prepared
+            .inputs
+            .push(("points", Cow::Owned(le_bytes::<i64>(&pairs))));
         prepared
             .inputs
             .push(("point_updates", Cow::Owned(point_updates)));
@@ -728,7 +726,7 @@ const REDUCTIONS: &[(&str, Prepare)] = &[
         let mut prepared = Prepared::new(desc.into(), &[], bytes);
         prepared.inputs = vec![
             ("add_rows_table", Cow::Owned(table)),
-            ("add_rows_ids", Cow::Owned(int64s(&ids))),
+            ("add_rows_ids", Cow::Owned(le_bytes::<i64>(&ids))),
             ("add_rows_updates", Cow::Owned(updates)),
         ];
         prepared
@@ -753,7 +751,7 @@ const REDUCTIONS: &[(&str, Prepare)] = &[
         let mut prepared = Prepared::new(desc.into(), &[], bytes);
         prepared.inputs = vec![
             ("add_heavy_input", Cow::Owned(input)),
-            ("add_heavy_ids", Cow::Owned(int64s(&ids))),
+            ("add_heavy_ids", Cow::Owned(le_bytes::<i64>(&ids))),
             ("add_heavy_updates", Cow::Owned(updates)),
         ];
         prepared
@@ -812,7 +810,7 @@ fn max_rows<'a>(
     let mut prepared = Prepared::new(desc.into(), &[], bytes);
     prepared.inputs = vec![
         (names[0], Cow::Owned(input)),
-        (names[1], Cow::Owned(int64s(&ids))),
+        (names[1], Cow::Owned(le_bytes::<i64>(&ids))),
         (names[2], Cow::Owned(updates)),
     ];
     prepared
@@ -880,7 +878,7 @@ fn gather_rows_table(d: &mut Data) -> Prepared<'_> {
     let mut prepared = Prepared::new(desc.into(), &[("a", &d.a)], bytes);
     prepared
         .inputs
-        .push(("table_rows", Cow::Owned(int64s(&d.rows))));
+        .push(("table_rows", Cow::Owned(le_bytes::<i64>(&d.rows))));
     prepared
 }
 
@@ -990,7 +988,7 @@ fn odd_rows(d: &mut Data, data_type: DataType, gather: bool) -> Prepared<'_> {
     };
     prepared.inputs = vec![
         (input_name, input),
-        ("odd_rows_index", Cow::Owned(int64s(&index))),
+        ("odd_rows_index", Cow::Owned(le_bytes::<i64>(&index))),
     ];
     if !gather {
         let updates = Cow::Owned(d.rng.bytes(tensor_bytes(k, c, width)));

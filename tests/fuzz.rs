@@ -22,18 +22,18 @@ use std::sync::atomic::Ordering;
 
 use common::fuzzing::{budget, count_uncaptured_errors, fuzz};
 use common::{
-    Case, Expect, Family, Rng, check_on, context, corrupt_one_index, limited_context,
+    Case, Expect, OperatorKind, Rng, check_on, context, corrupt_one_index, limited_context,
     limited_contexts, random_case, random_index_type, random_inputs,
 };
 use dml_wgsl::{Context, DataType, DuplicateMode, Error, OperatorDesc, TensorDesc, reference};
 
 /// A random valid case of a random operator, sometimes with one index out of range.
 fn valid_case(rng: &mut Rng) -> Case {
-    let family = rng.pick(&Family::ALL);
+    let kind = rng.pick(&OperatorKind::ALL);
     let data_type = rng.pick(&DataType::ALL);
     let index_type = random_index_type(rng);
-    let mut case = random_case(rng, family, data_type, index_type);
-    if family.has_indices() && rng.chance(20) {
+    let mut case = random_case(rng, kind, data_type, index_type);
+    if kind.has_indices() && rng.chance(20) {
         corrupt_one_index(rng, &mut case);
     }
     case
@@ -318,9 +318,9 @@ fn fuzz_invalid_descriptors_are_refused_without_panicking() {
 #[test]
 fn every_operator_refuses_element_counts_that_overflow() {
     let mut rng = Rng::new(1);
-    for family in Family::ALL {
+    for kind in OperatorKind::ALL {
         for tensor in 0..4 {
-            let mut desc = random_case(&mut rng, family, DataType::Float32, DataType::Int32).desc;
+            let mut desc = random_case(&mut rng, kind, DataType::Float32, DataType::Int32).desc;
             let mut tensors = tensors_mut(&mut desc);
             let Some(t) = tensors.get_mut(tensor) else {
                 continue;
@@ -336,7 +336,7 @@ fn every_operator_refuses_element_counts_that_overflow() {
                         ..
                     }
                 ),
-                "{error} for {family:?}"
+                "{error} for {kind:?}"
             );
             check_possibly_invalid(&desc, &mut rng);
         }

@@ -148,9 +148,7 @@ fn heavy_case(rng: &mut Rng) -> Case {
         } else {
             rng.pick(&[Values::Numbers, Values::Bits])
         };
-        for k in [0, 2] {
-            common::fill_floats(rng, &tensors[k], &mut inputs[k], values, reduction);
-        }
+        common::fill_scatter_floats(rng, &desc, &mut inputs, values, reduction);
     }
     Case { desc, inputs }
 }

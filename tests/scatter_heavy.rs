@@ -216,15 +216,13 @@ fn rows_out_of_range_in_order_are_skipped_and_reported_beside_long_runs() {
             _ if rng.chance(80) => hot as i128,
             _ => rng.range(0, rows as u64 - 1) as i128,
         });
-        for k in [0, 2] {
-            common::fill_floats(
-                &mut rng,
-                &tensors[k],
-                &mut inputs[k],
-                Values::Numbers,
-                Reduction::Add,
-            );
-        }
+        common::fill_scatter_floats(
+            &mut rng,
+            &desc,
+            &mut inputs,
+            Values::Numbers,
+            Reduction::Add,
+        );
         common::check_out_of_range(&desc, &inputs);
     }
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Family, Rng, context, random_case};
+use common::{OperatorKind, Rng, context, random_case};
 use dml_wgsl::{
     DataType, DuplicateMode, Element, Elements, Error, OperatorDesc, SliceDesc, TensorDesc,
     reference,
@@ -39,9 +39,9 @@ fn elements<T: Element>(t: &TensorDesc, bytes: &[u8]) -> Vec<T> {
 /// the output's elements equal the reference's (or the error its status).
 fn run_typed_matches_the_reference<T: Element, I: Element>(seed: u64) {
     let mut rng = Rng::new(seed);
-    for family in Family::ALL {
+    for kind in OperatorKind::ALL {
         for _ in 0..3 {
-            let mut case = random_case(&mut rng, family, T::DATA_TYPE, I::DATA_TYPE);
+            let mut case = random_case(&mut rng, kind, T::DATA_TYPE, I::DATA_TYPE);
             // Exact results: duplicate scatter targets resolve in-order, as the reference.
             match &mut case.desc {
                 OperatorDesc::ScatterElements(d) => d.duplicates = DuplicateMode::InOrder,
@@ -59,7 +59,7 @@ fn run_typed_matches_the_reference<T: Element, I: Element>(seed: u64) {
                 .collect();
             let indices: Option<Vec<I>> = tensors
                 .get(1)
-                .filter(|(_, t)| t.data_type == I::DATA_TYPE && family.has_indices())
+                .filter(|(_, t)| t.data_type == I::DATA_TYPE && kind.has_indices())
                 .map(|(_, t)| elements(t, &case.inputs[1]));
             let slices: Vec<Elements> = data
                 .iter()

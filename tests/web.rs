@@ -14,7 +14,7 @@ mod cases;
 #[path = "common/check.rs"]
 mod check;
 
-use cases::{Family, Rng, Worked, one_target_case, out_of_range_scatter, random_case};
+use cases::{OperatorKind, Rng, Worked, one_target_case, out_of_range_scatter, random_case};
 use check::{Expect, check_on, check_run_on};
 use dml_wgsl::{
     Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, Reduction,
@@ -160,16 +160,16 @@ const SAMPLED_TYPES: [DataType; 6] = [
 /// with every tensor at the device's storage offset alignment (256 on WebGPU) inside a
 /// larger buffer whose other bytes must stay untouched. Both against the reference (scatters
 /// with duplicate targets in the default mode: each element one of its updates).
-async fn differential(seed: u64, family: Family) {
-    sample(&context().await, seed, family).await;
+async fn differential(seed: u64, kind: OperatorKind) {
+    sample(&context().await, seed, kind).await;
 }
 
-async fn sample(context: &Context, seed: u64, family: Family) {
+async fn sample(context: &Context, seed: u64, kind: OperatorKind) {
     let mut rng = Rng::new(seed);
     for (i, data_type) in SAMPLED_TYPES.into_iter().enumerate() {
         for case in 0..2 {
             let index_type = INDEX_TYPES[(2 * i + case) % INDEX_TYPES.len()];
-            let random = random_case(&mut rng, family, data_type, index_type);
+            let random = random_case(&mut rng, kind, data_type, index_type);
             let (desc, inputs) = (&random.desc, random.slices());
             if case == 0 {
                 check_run_on(context, desc, &inputs, Expect::ByMode).await;
@@ -184,37 +184,37 @@ async fn sample(context: &Context, seed: u64, family: Family) {
 
 #[wasm_bindgen_test]
 async fn random_slices_match_the_reference() {
-    differential(101, Family::Slice).await;
+    differential(101, OperatorKind::Slice).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_slice1s_match_the_reference() {
-    differential(102, Family::Slice1).await;
+    differential(102, OperatorKind::Slice1).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_scatter_elements_match_the_reference() {
-    differential(103, Family::ScatterElements).await;
+    differential(103, OperatorKind::ScatterElements).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_scatter_nds_match_the_reference() {
-    differential(104, Family::ScatterNd).await;
+    differential(104, OperatorKind::ScatterNd).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_gathers_match_the_reference() {
-    differential(105, Family::Gather).await;
+    differential(105, OperatorKind::Gather).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_gather_elements_match_the_reference() {
-    differential(106, Family::GatherElements).await;
+    differential(106, OperatorKind::GatherElements).await;
 }
 
 #[wasm_bindgen_test]
 async fn random_gather_nds_match_the_reference() {
-    differential(107, Family::GatherNd).await;
+    differential(107, OperatorKind::GatherNd).await;
 }
 
 /// A device with WebGPU's default limits (256-byte storage offset alignment, 128 MiB
@@ -227,8 +227,8 @@ async fn webgpus_default_limits_are_enough() {
     let limits = context.device().limits();
     assert_eq!(limits.min_storage_buffer_offset_alignment, 256);
     assert_eq!(limits.max_storage_buffer_binding_size, 128 << 20);
-    for (seed, family) in (201..).zip(Family::ALL) {
-        sample(&context, seed, family).await;
+    for (seed, kind) in (201..).zip(OperatorKind::ALL) {
+        sample(&context, seed, kind).await;
     }
     // Past the binding limit: bound as windows. Past the largest buffer: refused.
     let slice = |elements| -> OperatorDesc {

@@ -73,14 +73,17 @@ fn in_order_reduction(desc: &OperatorDesc) -> bool {
             && (duplicates == DuplicateMode::InOrder || desc.output().data_type.size_in_bytes() == 8))
 }
 
-/// Random cases of `family` at every element width, each checked on both split devices;
-/// every tensor of the family must have been split in some case.
-fn check_family_split(family: Family, seed: u64, corrupt: bool) {
+/// Random cases of the operator `kind` at every element width, each checked on both split devices;
+/// every tensor of the operator must have been split in some case.
+fn check_operator_split(kind: OperatorKind, seed: u64, corrupt: bool) {
     let mut tensors: Vec<&str> = vec!["input", "output"];
-    if family.has_indices() {
+    if kind.has_indices() {
         tensors.push("indices");
     }
-    if matches!(family, Family::ScatterElements | Family::ScatterNd) {
+    if matches!(
+        kind,
+        OperatorKind::ScatterElements | OperatorKind::ScatterNd
+    ) {
         tensors.extend(["updates", "winners", "heads", "links"]);
     }
     let mut rng = Rng::new(seed);
@@ -95,7 +98,7 @@ fn check_family_split(family: Family, seed: u64, corrupt: bool) {
         let mut found = 0;
         for _ in 0..300 {
             let index_type = random_index_type(&mut rng);
-            let mut case = random_case(&mut rng, family, data_type, index_type);
+            let mut case = random_case(&mut rng, kind, data_type, index_type);
             let split = split_tensors(&case);
             // A few cases a width, and any case splitting a tensor none has split yet.
             let new = split.iter().any(|t| !split_seen.contains(t));
@@ -125,61 +128,61 @@ fn check_family_split(family: Family, seed: u64, corrupt: bool) {
     }
     assert!(
         checked >= 12,
-        "{family:?}: only {checked} cases split a tensor"
+        "{kind:?}: only {checked} cases split a tensor"
     );
     for tensor in tensors {
         assert!(
             split_seen.contains(tensor),
-            "{family:?}: no case split the {tensor}"
+            "{kind:?}: no case split the {tensor}"
         );
     }
 }
 
 #[test]
 fn slices_match_the_reference_with_tensors_split_into_windows() {
-    check_family_split(Family::Slice, 1, false);
-    check_family_split(Family::Slice1, 2, false);
+    check_operator_split(OperatorKind::Slice, 1, false);
+    check_operator_split(OperatorKind::Slice1, 2, false);
 }
 
 #[test]
 fn scatter_elements_match_the_reference_with_tensors_split_into_windows() {
-    check_family_split(Family::ScatterElements, 3, false);
+    check_operator_split(OperatorKind::ScatterElements, 3, false);
 }
 
 #[test]
 fn scatter_nd_matches_the_reference_with_tensors_split_into_windows() {
-    check_family_split(Family::ScatterNd, 4, false);
+    check_operator_split(OperatorKind::ScatterNd, 4, false);
 }
 
 #[test]
 fn gathers_match_the_reference_with_tensors_split_into_windows() {
-    check_family_split(Family::Gather, 5, false);
-    check_family_split(Family::GatherElements, 6, false);
-    check_family_split(Family::GatherNd, 7, false);
+    check_operator_split(OperatorKind::Gather, 5, false);
+    check_operator_split(OperatorKind::GatherElements, 6, false);
+    check_operator_split(OperatorKind::GatherNd, 7, false);
 }
 
 #[test]
 fn out_of_range_indices_are_reported_at_their_position_when_tensors_are_split() {
-    for (seed, family) in [
-        Family::ScatterElements,
-        Family::ScatterNd,
-        Family::Gather,
-        Family::GatherElements,
-        Family::GatherNd,
+    for (seed, kind) in [
+        OperatorKind::ScatterElements,
+        OperatorKind::ScatterNd,
+        OperatorKind::Gather,
+        OperatorKind::GatherElements,
+        OperatorKind::GatherNd,
     ]
     .into_iter()
     .enumerate()
     {
-        check_family_split(family, 100 + seed as u64, true);
+        check_operator_split(kind, 100 + seed as u64, true);
     }
 }
 
 #[test]
 fn run_matches_the_reference_with_tensors_split_into_windows() {
     let mut rng = Rng::new(8);
-    for family in Family::ALL {
+    for kind in OperatorKind::ALL {
         let case = loop {
-            let case = random_case(&mut rng, family, DataType::Float32, DataType::Int64);
+            let case = random_case(&mut rng, kind, DataType::Float32, DataType::Int64);
             // (In-order reductions need every window bound: the slab device refuses them.)
             if split_tensors(&case).len() >= 2 && !in_order_reduction(&case.desc) {
                 break case;

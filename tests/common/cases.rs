@@ -1,8 +1,9 @@
 //! Test cases, GPU-free: a seeded generator, random layouts and index values, a random valid
 //! descriptor with its inputs for each of the seven operators, and the DirectML pages'
-//! examples with their outputs. Shared by the native tests of each family, the fuzzer
+//! examples with their outputs. Shared by the native tests of each operator, the fuzzer
 //! (`tests/fuzz.rs`) and the browser tests (`tests/web.rs`).
 
+use dml_wgsl::reference::for_each_coordinate;
 use dml_wgsl::{
     DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES,
     OperatorDesc, OutOfRange, Reduction, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
@@ -71,7 +72,7 @@ impl Case {
 
 /// The seven operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
+pub enum OperatorKind {
     Slice,
     Slice1,
     ScatterElements,
@@ -81,28 +82,28 @@ pub enum Family {
     GatherNd,
 }
 
-impl Family {
-    pub const ALL: [Family; 7] = [
-        Family::Slice,
-        Family::Slice1,
-        Family::ScatterElements,
-        Family::ScatterNd,
-        Family::Gather,
-        Family::GatherElements,
-        Family::GatherNd,
+impl OperatorKind {
+    pub const ALL: [OperatorKind; 7] = [
+        OperatorKind::Slice,
+        OperatorKind::Slice1,
+        OperatorKind::ScatterElements,
+        OperatorKind::ScatterNd,
+        OperatorKind::Gather,
+        OperatorKind::GatherElements,
+        OperatorKind::GatherNd,
     ];
 
     pub fn has_indices(self) -> bool {
-        !matches!(self, Family::Slice | Family::Slice1)
+        !matches!(self, OperatorKind::Slice | OperatorKind::Slice1)
     }
 }
 
-/// A random valid case of `family`: scatters in either duplicate mode, with duplicate targets
+/// A random valid case of the operator `kind`: scatters in either duplicate mode, with duplicate targets
 /// or without, sometimes with a reduction; indexed operators sometimes clamp out-of-range
 /// indices.
 pub fn random_case(
     rng: &mut Rng,
-    family: Family,
+    kind: OperatorKind,
     data_type: DataType,
     index_type: DataType,
 ) -> Case {
@@ -122,12 +123,12 @@ pub fn random_case(
     } else {
         Values::Numbers
     };
-    let mut case = match family {
-        Family::Slice => random_slice(rng, data_type),
-        Family::Slice1 => random_slice1(rng, data_type),
-        Family::ScatterElements | Family::ScatterNd => random_reduction_case(
+    let mut case = match kind {
+        OperatorKind::Slice => random_slice(rng, data_type),
+        OperatorKind::Slice1 => random_slice1(rng, data_type),
+        OperatorKind::ScatterElements | OperatorKind::ScatterNd => random_reduction_case(
             rng,
-            family == Family::ScatterNd,
+            kind == OperatorKind::ScatterNd,
             data_type,
             index_type,
             reduction,
@@ -135,11 +136,11 @@ pub fn random_case(
             values,
             unique,
         ),
-        Family::Gather => random_gather(rng, data_type, index_type),
-        Family::GatherElements => random_gather_elements(rng, data_type, index_type),
-        Family::GatherNd => random_gather_nd(rng, data_type, index_type),
+        OperatorKind::Gather => random_gather(rng, data_type, index_type),
+        OperatorKind::GatherElements => random_gather_elements(rng, data_type, index_type),
+        OperatorKind::GatherNd => random_gather_nd(rng, data_type, index_type),
     };
-    if family.has_indices() && rng.chance(15) {
+    if kind.has_indices() && rng.chance(15) {
         set_out_of_range(&mut case.desc, OutOfRange::Clamp);
         if rng.chance(50) {
             corrupt_one_index(rng, &mut case);
@@ -197,6 +198,20 @@ pub enum Values {
     Numbers,
     /// Small integers (Add) or ±1 and ±0 (Mul): sums and products exact in any order.
     OrderFree,
+}
+
+/// A scatter's float input and updates (inputs 0 and 2 of `desc`) set as `values` says.
+pub fn fill_scatter_floats(
+    rng: &mut Rng,
+    desc: &OperatorDesc,
+    inputs: &mut [Vec<u8>],
+    values: Values,
+    reduction: Reduction,
+) {
+    let tensors = desc.inputs();
+    for k in [0, 2] {
+        fill_floats(rng, tensors[k].1, &mut inputs[k], values, reduction);
+    }
 }
 
 /// Every element of `t` (a float tensor) in `bytes` set as `values` says (`Bits` leaves them).
@@ -279,15 +294,7 @@ pub fn random_reduction_case(
         } else {
             values
         };
-        let tensors: Vec<TensorDesc> = case
-            .desc
-            .inputs()
-            .iter()
-            .map(|(_, t)| (*t).clone())
-            .collect();
-        for k in [0, 2] {
-            fill_floats(rng, &tensors[k], &mut case.inputs[k], values, reduction);
-        }
+        fill_scatter_floats(rng, &case.desc, &mut case.inputs, values, reduction);
     }
     case
 }
@@ -348,22 +355,6 @@ pub fn random_layout(rng: &mut Rng, data_type: DataType, sizes: &[u32], input: b
 /// A random index data type.
 pub fn random_index_type(rng: &mut Rng) -> DataType {
     rng.pick(INDEX_TYPES)
-}
-
-/// Calls `f` with every coordinate of `sizes`, in row-major order.
-pub fn for_each_coordinate(sizes: &[u32], mut f: impl FnMut(&[u32])) {
-    let mut c = vec![0u32; sizes.len()];
-    'all: loop {
-        f(&c);
-        for d in (0..sizes.len()).rev() {
-            c[d] += 1;
-            if c[d] < sizes[d] {
-                continue 'all;
-            }
-            c[d] = 0;
-        }
-        break;
-    }
 }
 
 /// Writes `value(c)` for every coordinate `c` of the index tensor `t` into `bytes` (laid out
@@ -792,7 +783,8 @@ pub struct Worked {
     pub output: Vec<f32>,
 }
 
-fn f32_bytes(values: &[f32]) -> Vec<u8> {
+/// `values` as little-endian bytes (what every tensor here holds).
+pub fn le_bytes<T: bytemuck::NoUninit>(values: &[T]) -> Vec<u8> {
     bytemuck::cast_slice(values).to_vec()
 }
 
@@ -812,7 +804,7 @@ fn worked(desc: impl Into<OperatorDesc>, inputs: &[Vec<u8>], output: &[f32]) -> 
 
 /// DML_SLICE's examples: slices of the 4x4 input 1..=16 (`second`: the strided example 2).
 pub fn slice_page_example(second: bool) -> Worked {
-    let input = f32_bytes(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
+    let input = le_bytes::<f32>(&(1..=16).map(|v| v as f32).collect::<Vec<_>>());
     let (sizes, offsets, strides, output): (&[u32], &[u32], &[u32], &[f32]) = if second {
         (
             &[1, 1, 2, 2],
@@ -850,9 +842,9 @@ pub fn scatter_page_example_1(duplicates: DuplicateMode) -> Worked {
     )
     .with_duplicates(duplicates);
     let inputs = [
-        f32_bytes(&[0., 1., 2., 3., 4.]),
+        le_bytes::<f32>(&[0., 1., 2., 3., 4.]),
         bytemuck::cast_slice(&[3u32, 1, 3, 0]).to_vec(),
-        f32_bytes(&[5., 6., 7., 8.]),
+        le_bytes::<f32>(&[5., 6., 7., 8.]),
     ];
     worked(desc, &inputs, &[8., 6., 2., 7., 4.])
 }
@@ -867,9 +859,9 @@ pub fn scatter_page_example_2() -> Worked {
         0,
     );
     let inputs = [
-        f32_bytes(&[0.; 9]),
+        le_bytes::<f32>(&[0.; 9]),
         bytemuck::cast_slice(&[1u32, 0, 2, 0, 2, 1]).to_vec(),
-        f32_bytes(&[10., 11., 12., 20., 21., 22.]),
+        le_bytes::<f32>(&[10., 11., 12., 20., 21., 22.]),
     ];
     worked(desc, &inputs, &[20., 11., 0., 10., 0., 22., 0., 21., 12.])
 }
@@ -885,9 +877,9 @@ pub fn scatter_nd_page_example() -> Worked {
         2,
     );
     let inputs = [
-        f32_bytes(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+        le_bytes::<f32>(&[1., 2., 3., 4., 5., 6., 7., 8.]),
         bytemuck::cast_slice(&[4u32, 3, 1, 7]).to_vec(),
-        f32_bytes(&[9., 10., 11., 12.]),
+        le_bytes::<f32>(&[9., 10., 11., 12.]),
     ];
     worked(desc, &inputs, &[1., 11., 3., 10., 9., 6., 7., 12.])
 }
@@ -904,9 +896,9 @@ pub fn out_of_range_scatter() -> Case {
     Case {
         desc: desc.into(),
         inputs: vec![
-            f32_bytes(&[0., 1., 2., 3., 4.]),
+            le_bytes::<f32>(&[0., 1., 2., 3., 4.]),
             bytemuck::cast_slice(&[4i32, 5, -6]).to_vec(),
-            f32_bytes(&[7., 8., 9.]),
+            le_bytes::<f32>(&[7., 8., 9.]),
         ],
     }
 }
@@ -988,9 +980,7 @@ pub fn one_target_case(
         } else {
             Values::Numbers
         };
-        for k in [0, 2] {
-            fill_floats(rng, &tensors[k], &mut inputs[k], values, reduction);
-        }
+        fill_scatter_floats(rng, &desc, &mut inputs, values, reduction);
     }
     Case { desc, inputs }
 }

@@ -11,7 +11,7 @@ use dml_wgsl::{
     TensorDesc, reference,
 };
 
-use super::cases::for_each_coordinate;
+use dml_wgsl::reference::for_each_coordinate;
 
 /// Fills guard bands and bytes no element covers.
 pub const SENTINEL: u8 = 0xA7;

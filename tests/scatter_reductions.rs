@@ -1,0 +1,696 @@
+//! Scatter reductions (Add, Mul, Min, Max) on the GPU: random differential tests in both
+//! duplicate modes, crowded targets, float rounding at the edges of the normal range, NaN
+//! and signed-zero rules, integer wrap-around, and out-of-range updates, bit for bit
+//! against the reference.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
+
+mod common;
+
+use common::{
+    Case, Expect, REDUCTIONS, Rng, Values, check_against_reference, check_out_of_range, context,
+    corrupt_one_index, le_bytes, random_index, random_reduction_case, write_indices,
+};
+use dml_wgsl::{
+    DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterElementsDesc,
+    ScatterNdDesc, TensorDesc,
+};
+
+/// Random reduction cases of every data type, reduction and index type (ScatterElements and
+/// ScatterND, ranks 1 to 8, strided layouts, duplicate targets), checked as `expect` says.
+fn reduction_differential(seed: u64, duplicates: DuplicateMode, values: Values, expect: Expect) {
+    let mut rng = Rng::new(seed);
+    for data_type in DataType::ALL {
+        for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
+            for nd in [false, true] {
+                let index_type = INDEX_TYPES[(k + nd as usize) % 4];
+                let unique = rng.chance(25);
+                let case = random_reduction_case(
+                    &mut rng, nd, data_type, index_type, reduction, duplicates, values, unique,
+                );
+                common::check_on(context(), &case.desc, &case.slices(), expect)
+                    .expect("compile and record");
+            }
+        }
+    }
+}
+
+#[test]
+fn in_order_reductions_equal_the_sequential_fold_bit_for_bit() {
+    reduction_differential(70, DuplicateMode::InOrder, Values::Bits, Expect::Exact);
+    reduction_differential(71, DuplicateMode::InOrder, Values::Numbers, Expect::Exact);
+}
+
+#[test]
+fn any_order_reductions_lose_no_update() {
+    // Integers, Min and Max exact; float Add and Mul in some order of the updates.
+    reduction_differential(72, DuplicateMode::AnyUpdate, Values::Bits, Expect::ByMode);
+    reduction_differential(
+        73,
+        DuplicateMode::AnyUpdate,
+        Values::Numbers,
+        Expect::ByMode,
+    );
+}
+
+/// ScatterElements of 1-D `input` [4] with `count` updates, most of them aimed at element 1.
+fn crowded_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+    values: Values,
+    count: u32,
+) -> Case {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[4]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[4]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(duplicates),
+    );
+    let mut inputs = common::random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |_| {
+        if rng.chance(90) { 1 } else { -1 }
+    });
+    if data_type.is_float() {
+        common::fill_scatter_floats(rng, &desc, &mut inputs, values, reduction);
+    }
+    Case { desc, inputs }
+}
+
+#[test]
+fn hundreds_of_updates_on_one_element_fold_in_order_for_every_type() {
+    let mut rng = Rng::new(74);
+    for data_type in DataType::ALL {
+        for reduction in REDUCTIONS {
+            for values in [Values::Bits, Values::Numbers] {
+                let case = crowded_reduction(
+                    &mut rng,
+                    data_type,
+                    reduction,
+                    DuplicateMode::InOrder,
+                    values,
+                    700,
+                );
+                check_against_reference(&case.desc, &case.inputs);
+            }
+        }
+    }
+}
+
+#[test]
+fn hundreds_of_updates_on_one_element_in_any_order_are_all_applied() {
+    let mut rng = Rng::new(75);
+    for data_type in DataType::ALL {
+        for reduction in REDUCTIONS {
+            let case = crowded_reduction(
+                &mut rng,
+                data_type,
+                reduction,
+                DuplicateMode::AnyUpdate,
+                Values::OrderFree,
+                700,
+            );
+            common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+                .expect("compile and record");
+        }
+    }
+}
+
+/// One f32 ScatterElements with `reduction` on `input`, updates aimed as `indices` says.
+fn run_f32_reduction(
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+    input: &[f32],
+    indices: &[i32],
+    updates: &[f32],
+) -> Vec<u32> {
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[input.len() as u32]),
+        TensorDesc::new(DataType::Int32, &[indices.len() as u32]),
+        TensorDesc::new(DataType::Float32, &[updates.len() as u32]),
+        TensorDesc::new(DataType::Float32, &[input.len() as u32]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+    .into();
+    let out: Vec<f32> = context()
+        .run_typed_blocking(&desc, &[input.into(), indices.into(), updates.into()])
+        .unwrap();
+    out.iter().map(|v| v.to_bits()).collect()
+}
+
+#[test]
+fn float_min_and_max_keep_the_current_zero_on_a_tie_and_propagate_nan() {
+    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+        // -0.0 is not smaller than +0.0: the current +0.0 stays; a NaN update replaces 1.0,
+        // a NaN current value stays whatever comes; infinities compare as numbers.
+        let nan = f32::from_bits(0x7fa0_0001); // a signalling NaN: kept as is, not quieted
+        let min = run_f32_reduction(
+            Reduction::Min,
+            duplicates,
+            &[0.0, 1.0, nan, 5.0],
+            &[0, 1, 2, 3],
+            &[-0.0, nan, -7.0, f32::NEG_INFINITY],
+        );
+        assert_eq!(
+            min,
+            [0x0000_0000, 0x7fa0_0001, 0x7fa0_0001, 0xff80_0000],
+            "{duplicates:?}"
+        );
+        let max = run_f32_reduction(
+            Reduction::Max,
+            duplicates,
+            &[-0.0, 1.0, 3.0],
+            &[0, 1, 2],
+            &[0.0, 1.5, -0.0],
+        );
+        assert_eq!(max, [0x8000_0000, 1.5f32.to_bits(), 3.0f32.to_bits()]);
+    }
+}
+
+#[test]
+fn float_add_and_mul_quiet_nans_and_give_the_default_nan_for_invalid_operations() {
+    let signalling = f32::from_bits(0xff80_0001);
+    // Element 0: inf + -inf (invalid). 1: a NaN update, quieted. 2: 0 * inf (invalid).
+    let add = run_f32_reduction(
+        Reduction::Add,
+        DuplicateMode::InOrder,
+        &[f32::INFINITY, 1.0, 2.0],
+        &[0, 1],
+        &[f32::NEG_INFINITY, signalling],
+    );
+    assert_eq!(add, [0x7fc0_0000, 0xffc0_0001, 2.0f32.to_bits()]);
+    let mul = run_f32_reduction(
+        Reduction::Mul,
+        DuplicateMode::InOrder,
+        &[0.0, signalling, 3.0],
+        &[0, 1, 2],
+        &[f32::INFINITY, 2.0, -0.5],
+    );
+    assert_eq!(mul, [0x7fc0_0000, 0xffc0_0001, (-1.5f32).to_bits()]);
+}
+
+#[test]
+fn float32_add_rounds_to_nearest_even_and_keeps_subnormals() {
+    // 1 + 2^-24 is a tie between 1 and 1 + 2^-23: even (1). 1 + 3 * 2^-24 ties up to
+    // 1 + 2^-22. The smallest subnormal plus itself is exactly 2^-148.
+    let tiny = f32::from_bits(1);
+    let got = run_f32_reduction(
+        Reduction::Add,
+        DuplicateMode::InOrder,
+        &[1.0, 1.0, tiny],
+        &[0, 1, 2],
+        &[2f32.powi(-24), 3.0 * 2f32.powi(-24), tiny],
+    );
+    assert_eq!(got, [0x3f80_0000, 0x3f80_0002, 0x0000_0002]);
+    // Products: 3 * (1 + 2^-23) = 3 + 3 * 2^-23, between 3 + 2^-22 and 3 + 2 * 2^-22 (ulp
+    // 2^-22 at 3): 1.5 ulps, a tie rounded to even (3 + 2 * 2^-22). 2^-100 * 2^-100 underflows
+    // to +0.
+    let got = run_f32_reduction(
+        Reduction::Mul,
+        DuplicateMode::AnyUpdate,
+        &[3.0, 2f32.powi(-100)],
+        &[0, 1],
+        &[1.0 + 2f32.powi(-23), 2f32.powi(-100)],
+    );
+    assert_eq!(got, [0x4040_0002, 0x0000_0000]);
+}
+
+/// ScatterElements of `n` updates into `n` elements of a 1-D tensor with UInt32 indices (the
+/// tests below make them a permutation: each element meets one update).
+fn reduction_one_update_each(
+    data_type: DataType,
+    n: u32,
+    reduction: Reduction,
+    duplicates: DuplicateMode,
+) -> OperatorDesc {
+    ScatterElementsDesc::new(
+        TensorDesc::new(data_type, &[n]),
+        TensorDesc::new(DataType::UInt32, &[n]),
+        TensorDesc::new(data_type, &[n]),
+        TensorDesc::new(data_type, &[n]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+    .into()
+}
+
+#[test]
+fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
+    // The hardware's f32 `+` and `*` are used only where operands and result are normal
+    // (the result at least 2^-125); these pairs sit on either side of that line: results
+    // that tie to the smallest normal or to infinity, that cancel to zero or to subnormals,
+    // the largest finite values, operands one step below normal. Each pair is (current,
+    // update), both orders, every element meeting one update, in both modes.
+    let f32_pairs: [(u32, u32); 16] = [
+        (0x3f7f_ffff, 0x0080_0000), // (1 - 2^-24) * 2^-126: a tie, to 2^-126
+        (0x3fff_ffff, 0x0080_0000),
+        (0x2000_0000, 0x1f80_0000), // 2^-63 * 2^-64 = 2^-127: subnormal
+        (0x2080_0000, 0x2000_0000), // 2^-62 * 2^-63 = 2^-125: the first hardware result
+        (0x7f7f_ffff, 0x7300_0000), // max + half an ulp: a tie, to infinity
+        (0x7f7f_ffff, 0x72ff_ffff), // max + just under half an ulp: max
+        (0x5f80_0000, 0x5f00_0000), // 2^64 * 2^63 = 2^127
+        (0x5f80_0000, 0x5f80_0000), // 2^64 * 2^64 overflows
+        (0x0100_0000, 0x8080_0001), // 2^-125 - (2^-126 + ulp): subnormal difference
+        (0x3fc0_0000, 0xbfc0_0000), // 1.5 - 1.5 = +0
+        (0x0080_0000, 0x0080_0000), // 2^-126 + 2^-126 = 2^-125
+        (0x007f_ffff, 0x0000_0001), // subnormal + subnormal = 2^-126
+        (0x3f80_0001, 0x3f7f_ffff),
+        (0x4b80_0000, 0x3f80_0000), // 2^24 + 1: a tie, to even
+        (0xc000_0000, 0x0100_0000),
+        (0x7f00_0000, 0x4000_0000), // 2^127 * 2 overflows; 2^127 + 2 rounds to 2^127
+    ];
+    let f16_pairs: [(u16, u16); 10] = [
+        (0x7bff, 0x4c00), // 65504 + 16: a tie, to infinity
+        (0x7bff, 0x4bff),
+        (0x0400, 0x3800), // 2^-14 * 0.5: an f16 subnormal
+        (0x0400, 0x0400),
+        (0x3bff, 0x0400), // (1 - 2^-11) * 2^-14: a tie, to 2^-14
+        (0x6400, 0x3800), // 1024 + 0.5: a tie, to even
+        (0x3c01, 0x3bff),
+        (0x5bff, 0x5bff), // 255.9 * 255.9 overflows f16
+        (0x03ff, 0x0001),
+        (0xbc00, 0x3c00),
+    ];
+    let cases: [(DataType, Vec<(u32, u32)>); 2] = [
+        (DataType::Float32, f32_pairs.to_vec()),
+        (
+            DataType::Float16,
+            f16_pairs
+                .iter()
+                .map(|&(a, b)| (a as u32, b as u32))
+                .collect(),
+        ),
+    ];
+    for (data_type, pairs) in cases {
+        let width = data_type.size_in_bytes() as usize;
+        let both_orders: Vec<(u32, u32)> =
+            pairs.iter().flat_map(|&(a, b)| [(a, b), (b, a)]).collect();
+        let n = both_orders.len() as u32;
+        let bytes = |values: Vec<u32>| -> Vec<u8> {
+            values
+                .iter()
+                .flat_map(|v| v.to_le_bytes()[..width].to_vec())
+                .collect()
+        };
+        let current = bytes(both_orders.iter().map(|p| p.0).collect());
+        let updates = bytes(both_orders.iter().map(|p| p.1).collect());
+        let indices = le_bytes::<u32>(&(0..n).collect::<Vec<_>>());
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                let desc = reduction_one_update_each(data_type, n, reduction, duplicates);
+                let inputs = [current.clone(), indices.clone(), updates.clone()];
+                let expected = check_against_reference(&desc, &inputs);
+                // The reference itself, on the two ties worked out by hand above.
+                let element = |k: usize| {
+                    let mut word = [0u8; 4];
+                    word[..width].copy_from_slice(&expected[k * width..(k + 1) * width]);
+                    u32::from_le_bytes(word)
+                };
+                match (data_type, reduction) {
+                    (DataType::Float32, Reduction::Mul) => assert_eq!(element(0), 0x0080_0000),
+                    (DataType::Float32, Reduction::Add) => assert_eq!(element(8), 0x7f80_0000),
+                    (DataType::Float16, Reduction::Add) => assert_eq!(element(0), 0x7c00),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn float16_add_rounds_each_step_in_f32_then_to_f16() {
+    use half::f16;
+    // 2048 + 1 is a tie in f16 (ulp 2 there): even, 2048. Then + 1 again: 2048 again (in
+    // order each step rounds), so 2048 + 1 + 1 stays 2048 rather than 2050.
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float16, &[2]),
+        TensorDesc::new(DataType::UInt32, &[3]),
+        TensorDesc::new(DataType::Float16, &[3]),
+        TensorDesc::new(DataType::Float16, &[2]),
+        0,
+    )
+    .with_reduction(Reduction::Add)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into();
+    let input = [f16::from_f32(2048.0), f16::from_f32(65504.0)];
+    let indices = [0u32, 0, 1];
+    let updates = [f16::from_f32(1.0), f16::from_f32(1.0), f16::from_f32(16.0)];
+    let out: Vec<f16> = context()
+        .run_typed_blocking(
+            &desc,
+            &[(&input).into(), (&indices).into(), (&updates).into()],
+        )
+        .unwrap();
+    // 65504 + 16 = 65520 is exactly halfway to 65536 (infinity's place): rounds to inf.
+    assert_eq!(
+        out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        [f16::from_f32(2048.0).to_bits(), 0x7c00]
+    );
+}
+
+#[test]
+fn integer_reductions_wrap_around_and_compare_by_signedness() {
+    // Int8 127 + 1 wraps to -128; UInt8 200 * 2 wraps to 144; Int64 Min is signed,
+    // UInt64 Min unsigned.
+    let run = |data_type: DataType, reduction, input: Vec<u8>, updates: Vec<u8>| -> Vec<u8> {
+        let width = data_type.size_in_bytes() as usize;
+        let n = (input.len() / width) as u32;
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[n]),
+            TensorDesc::new(DataType::Int32, &[n]),
+            TensorDesc::new(data_type, &[n]),
+            TensorDesc::new(data_type, &[n]),
+            0,
+        )
+        .with_reduction(reduction)
+        .into();
+        let indices: Vec<u8> = (0..n as i32).flat_map(|i| i.to_le_bytes()).collect();
+        // Narrow tensors' total sizes round up to 4 bytes.
+        let padded = |v: &[u8]| [v, &[0x5a; 3]].concat();
+        let mut out = context()
+            .run_blocking(&desc, &[&padded(&input), &indices, &padded(&updates)])
+            .unwrap();
+        out.truncate(input.len());
+        out
+    };
+    assert_eq!(
+        run(DataType::Int8, Reduction::Add, vec![127], vec![1]),
+        [0x80]
+    );
+    assert_eq!(
+        run(DataType::UInt8, Reduction::Mul, vec![200], vec![2]),
+        [144]
+    );
+    let minus_one = (-1i64).to_le_bytes().to_vec();
+    let one = 1i64.to_le_bytes().to_vec();
+    assert_eq!(
+        run(
+            DataType::Int64,
+            Reduction::Min,
+            one.clone(),
+            minus_one.clone()
+        ),
+        minus_one
+    );
+    assert_eq!(
+        run(DataType::UInt64, Reduction::Min, one.clone(), minus_one),
+        one
+    );
+    // 2^32 + 3 times 2^32 + 5 wraps to 8 * 2^32 + 15.
+    let a = ((1u64 << 32) + 3).to_le_bytes().to_vec();
+    let b = ((1u64 << 32) + 5).to_le_bytes().to_vec();
+    assert_eq!(
+        run(DataType::UInt64, Reduction::Mul, a, b),
+        ((8u64 << 32) + 15).to_le_bytes()
+    );
+}
+
+#[test]
+fn reductions_skip_and_report_out_of_range_updates() {
+    let mut rng = Rng::new(76);
+    for data_type in [
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::Int32,
+        DataType::Float64,
+    ] {
+        for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
+            let mut case = random_reduction_case(
+                &mut rng,
+                k % 2 == 1,
+                data_type,
+                INDEX_TYPES[k],
+                reduction,
+                DuplicateMode::InOrder,
+                Values::Numbers,
+                false,
+            );
+            corrupt_one_index(&mut rng, &mut case);
+            check_out_of_range(&case.desc, &case.inputs);
+        }
+    }
+}
+
+#[test]
+fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
+    // Each element meets one update: every float type's arithmetic (subnormals, ties,
+    // overflow, NaN and infinity from random bits) bit for bit, in both modes.
+    let mut rng = Rng::new(78);
+    for data_type in [DataType::Float16, DataType::Float32, DataType::Float64] {
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for values in [Values::Bits, Values::Numbers] {
+                for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                    let n = 4096;
+                    let desc = reduction_one_update_each(data_type, n, reduction, duplicates);
+                    let mut inputs = common::random_inputs(&mut rng, &desc);
+                    let mut targets: Vec<u32> = (0..n).collect();
+                    rng.shuffle(&mut targets);
+                    inputs[1] = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
+                    common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
+                    check_against_reference(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
+    // ScatterND of rows (an index_add): rows of 64 to 300 units share one index, many
+    // repeated; packed and strided outputs, every type, each reduction.
+    let mut rng = Rng::new(79);
+    for (k, data_type) in DataType::ALL.into_iter().enumerate() {
+        let reduction = REDUCTIONS[k % 4];
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let (rows, width, picked) = (9u32, [64u32, 96, 300][k % 3], 40u32);
+            let output = if k % 2 == 0 {
+                TensorDesc::new(data_type, &[rows, width])
+            } else {
+                common::random_layout(&mut rng, data_type, &[rows, width], false)
+            };
+            let desc = OperatorDesc::ScatterNd(
+                ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[rows, width]),
+                    TensorDesc::new(INDEX_TYPES[k % 4], &[picked, 1]),
+                    TensorDesc::new(data_type, &[picked, width]),
+                    output,
+                    2,
+                    2,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(duplicates),
+            );
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            let indices = desc.inputs()[1].1.clone();
+            let index_type = indices.data_type;
+            write_indices(&indices, &mut inputs[1], |_| {
+                random_index(&mut rng, rows, index_type)
+            });
+            if data_type.is_float() {
+                let values = if duplicates == DuplicateMode::AnyUpdate
+                    && matches!(reduction, Reduction::Add | Reduction::Mul)
+                {
+                    Values::OrderFree
+                } else {
+                    Values::Numbers
+                };
+                common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
+            }
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            common::check_on(context(), &desc, &slices, Expect::ByMode)
+                .expect("compile and record");
+        }
+    }
+}
+
+/// ScatterElements of 1-D `input` [targets] with `count` updates at random targets, the
+/// input's and the updates' elements drawn from `pool` (bit patterns of `data_type`).
+fn pooled_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    (targets, count): (u32, u32),
+    pool: &[u64],
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[targets]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[targets]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder),
+    );
+    let width = data_type.size_in_bytes() as usize;
+    // Buffers are whole words.
+    let mut pooled = |n: u32| -> Vec<u8> {
+        let mut bytes: Vec<u8> = (0..n)
+            .flat_map(|_| rng.pick(pool).to_le_bytes()[..width].to_vec())
+            .collect();
+        bytes.resize(bytes.len().next_multiple_of(4), 0);
+        bytes
+    };
+    let input = pooled(targets);
+    let updates = pooled(count);
+    let indices: Vec<u8> = (0..count)
+        .flat_map(|_| (rng.range(0, targets as u64 - 1) as i32).to_le_bytes())
+        .collect();
+    (desc, vec![input, indices, updates])
+}
+
+#[test]
+fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
+    // Zeros of both signs, NaNs of several payloads (signalling ones too), and numbers around
+    // them: which zero or NaN ends in a target is decided by the updates' order alone.
+    let f16_pool = [
+        0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xbc00, 0x3c00, 0x7c00, 0xfc00, 0x0001,
+    ];
+    let f32_pool = [
+        0x0000_0000,
+        0x8000_0000,
+        0x7fc0_0001,
+        0xffc0_0002,
+        0x7f80_0003,
+        0x7fa0_0004,
+        0xbf80_0000,
+        0x3f80_0000,
+        0x7f80_0000,
+        0xff80_0000,
+        0x0000_0001,
+    ];
+    let f64_pool = [
+        0,
+        1 << 63,
+        0x7ff8_0000_0000_0001,
+        0xfff8_0000_0000_0002,
+        0x7ff0_0000_0000_0003,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0000,
+        1,
+    ];
+    let mut rng = Rng::new(76);
+    for (data_type, pool) in [
+        (DataType::Float16, &f16_pool[..]),
+        (DataType::Float32, &f32_pool[..]),
+        (DataType::Float64, &f64_pool[..]),
+    ] {
+        // Zeros and NaNs are told apart by their bits only: NaN-free rounds let zeros win.
+        let zeros_and_numbers: Vec<u64> = pool
+            .iter()
+            .copied()
+            .filter(|&bits| !common::is_nan_bits(data_type, bits))
+            .collect();
+        for reduction in [Reduction::Min, Reduction::Max] {
+            for (targets, count) in [(8, 600), (37, 3000), (1, 200)] {
+                for pool in [pool, &zeros_and_numbers[..]] {
+                    let (desc, inputs) =
+                        pooled_reduction(&mut rng, data_type, reduction, (targets, count), pool);
+                    check_against_reference(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {
+    // Thousands of updates on a few targets (runs folded by a workgroup, in chunks): partial
+    // results that pass near 2^-126, into subnormals and zero, to infinity and to NaN, where
+    // the chain of hardware steps must give way to the exact one.
+    let tiny = [
+        0x0080_0000u64,
+        0x8080_0000,
+        0x0100_0001,
+        0x8100_0001,
+        0x00ff_ffff,
+        0x8000_0003,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x0180_0000,
+        0x8180_0000,
+    ];
+    let huge = [
+        0x7f00_0000u64,
+        0x7f7f_ffff,
+        0xff00_0000,
+        0x3f80_0000,
+        0x4000_0000,
+        0x3f00_0000,
+    ];
+    let mul = [
+        0x3f00_0000u64,
+        0x4000_0000,
+        0x3f80_0001,
+        0x3f7f_ffff,
+        0x0080_0000,
+        0x7f00_0000,
+        0x3fc0_0000,
+        0x3f40_0000,
+    ];
+    let half = [
+        0x0400u64, 0x8400, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x4000,
+    ];
+    let mut rng = Rng::new(77);
+    for (data_type, reduction, pool) in [
+        (DataType::Float32, Reduction::Add, &tiny[..]),
+        (DataType::Float32, Reduction::Add, &huge[..]),
+        (DataType::Float32, Reduction::Mul, &mul[..]),
+        (DataType::Float16, Reduction::Add, &half[..]),
+        (DataType::Float16, Reduction::Mul, &half[..]),
+    ] {
+        for (targets, count) in [(1, 5000), (3, 4000)] {
+            let (desc, inputs) =
+                pooled_reduction(&mut rng, data_type, reduction, (targets, count), pool);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
+    // More targets than two radix digits cover (three passes, the sorted pairs ending in the
+    // other array), and more updates than one block of the histogram's scan holds (carries
+    // across blocks): updates spread over every target, a few hot targets with long runs.
+    let mut rng = Rng::new(78);
+    for (data_type, reduction) in [
+        (DataType::Float32, Reduction::Add),
+        (DataType::Float16, Reduction::Mul),
+        (DataType::Float64, Reduction::Add),
+    ] {
+        let (targets, count) = (70_001u32, 40_000u32);
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[targets]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[targets]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder)
+        .into();
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+        common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
+        let hot = [0, 65_535, 65_536, 70_000];
+        write_indices(&tensors[1], &mut inputs[1], |_| {
+            if rng.chance(10) {
+                rng.pick(&hot) as i128
+            } else {
+                rng.range(0, targets as u64 - 1) as i128
+            }
+        });
+        check_against_reference(&desc, &inputs);
+    }
+}
