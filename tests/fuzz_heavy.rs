@@ -141,9 +141,7 @@ fn heavy_case(rng: &mut Rng) -> Case {
         }
     });
     if data_type.is_float() && reduction != Reduction::None {
-        let values = if duplicates == DuplicateMode::AnyUpdate
-            && matches!(reduction, Reduction::Add | Reduction::Mul)
-        {
+        let values = if common::order_matters(reduction, duplicates) {
             Values::OrderFree
         } else {
             rng.pick(&[Values::Numbers, Values::Bits])

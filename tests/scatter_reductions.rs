@@ -496,9 +496,7 @@ fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
                 random_index(&mut rng, rows, index_type)
             });
             if data_type.is_float() {
-                let values = if duplicates == DuplicateMode::AnyUpdate
-                    && matches!(reduction, Reduction::Add | Reduction::Mul)
-                {
+                let values = if common::order_matters(reduction, duplicates) {
                     Values::OrderFree
                 } else {
                     Values::Numbers

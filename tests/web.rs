@@ -1,7 +1,7 @@
 //! The library in a browser: `cargo test --target wasm32-unknown-unknown` runs these in
 //! headless Chromium on WebGPU (wasm-bindgen-test; `scripts/test.sh` sets it up). The seed
 //! pages' examples, a seeded random differential sample of every operator against
-//! `reference.rs` (bit for bit, through `run` and through `record` at WebGPU's 256-byte
+//! `dml_wgsl::reference` (bit for bit, through `run` and through `record` at WebGPU's 256-byte
 //! storage offset alignment), and out-of-range indices. Without WebGPU every test fails.
 //! The cases and the differential check are the native tests' own (`tests/common/`).
 #![cfg(target_arch = "wasm32")]

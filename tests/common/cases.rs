@@ -188,6 +188,12 @@ pub fn set_out_of_range(desc: &mut OperatorDesc, out_of_range: OutOfRange) {
     }
 }
 
+/// Whether a scatter's float results can depend on the order its duplicate updates land in:
+/// Add and Mul in [`DuplicateMode::AnyUpdate`] (their cases draw [`Values::OrderFree`]).
+pub fn order_matters(reduction: Reduction, duplicates: DuplicateMode) -> bool {
+    duplicates == DuplicateMode::AnyUpdate && matches!(reduction, Reduction::Add | Reduction::Mul)
+}
+
 /// What a reduction case's float data looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Values {
@@ -286,10 +292,7 @@ pub fn random_reduction_case(
     };
     set_scatter_options(&mut case.desc, reduction, duplicates);
     if data_type.is_float() {
-        let order_matters = matches!(reduction, Reduction::Add | Reduction::Mul)
-            && duplicates == DuplicateMode::AnyUpdate
-            && !unique;
-        let values = if order_matters {
+        let values = if order_matters(reduction, duplicates) && !unique {
             Values::OrderFree
         } else {
             values
@@ -973,9 +976,7 @@ pub fn one_target_case(
     });
     if data_type.is_float() {
         // In any order, Add and Mul get values whose results no order changes.
-        let values = if duplicates == DuplicateMode::AnyUpdate
-            && matches!(reduction, Reduction::Add | Reduction::Mul)
-        {
+        let values = if order_matters(reduction, duplicates) {
             Values::OrderFree
         } else {
             Values::Numbers
