@@ -6,10 +6,10 @@ use std::sync::{Arc, Mutex};
 
 use crate::context::{read_back, ready};
 use crate::error::{Error, Result};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::ops::{InPlace, IndexReport, Placement};
 use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
-use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
 use crate::windows::WindowPlan;
 

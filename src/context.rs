@@ -8,10 +8,10 @@ use wgpu::util::DeviceExt;
 
 use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBinding};
 use crate::error::{Error, Result};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::ops::{DeviceFacts, OperatorDesc, Step};
 use crate::params::{ContiguousRun, Parameters};
 use crate::pipeline::PipelineCache;
-use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
 use crate::windows::{Pass, WindowPlan};
 

@@ -81,11 +81,11 @@ mod compiled;
 mod context;
 mod dispatch;
 mod error;
+mod kernels;
 pub mod ops;
 mod params;
 mod pipeline;
 pub mod reference;
-mod shaders;
 mod status;
 mod tensor;
 mod typed;
@@ -115,15 +115,15 @@ pub struct ShaderVariant {
 /// (the tests run each through naga): each kernel with its tensors bound whole, split into
 /// windows all bound at once, and split into windows bound a few at a time.
 pub fn shader_variants() -> Vec<ShaderVariant> {
-    let whole = shaders::Windowing::default();
-    let split = |bound, partial| shaders::Windowing {
+    let whole = kernels::Windowing::default();
+    let split = |bound, partial| kernels::Windowing {
         window_shift: 12,
-        bound: [bound; shaders::ROLES],
+        bound: [bound; kernels::ROLES],
         partial,
     };
     let mut variants = Vec::new();
     for windowing in [whole, split(3, false), split(1, true), split(2, true)] {
-        for k in shaders::Kernel::all() {
+        for k in kernels::Kernel::all() {
             variants.push(ShaderVariant {
                 label: k.windowed_label(&windowing),
                 source: k.windowed_source(256, &windowing),

@@ -9,7 +9,7 @@ use super::validate::{
 };
 use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Step};
 use crate::error::{Error, Result};
-use crate::shaders::{Entry, Kernel, Role};
+use crate::kernels::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// `DML_GATHER_OPERATOR_DESC`: `output[a.., j.., b..] = input[a.., indices[j..], b..]`, where

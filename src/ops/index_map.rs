@@ -13,8 +13,8 @@
 use super::strided_copy::merge_dimensions;
 use super::{DeviceFacts, IndexReport, Placement, Step};
 use crate::dispatch::Grid;
+use crate::kernels::{Entry, Kernel, Unit};
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
-use crate::shaders::{Entry, Kernel, Unit};
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
 /// Units a thread of `scatter_copy_rows` takes a round (its `GROUP`).
@@ -412,8 +412,8 @@ pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
 #[cfg(test)]
 mod tests {
     use super::super::{DeviceFacts, Operator, Step};
+    use crate::kernels::Entry;
     use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
-    use crate::shaders::Entry;
     use crate::tensor::{DataType, TensorDesc};
 
     const DEVICE: DeviceFacts = DeviceFacts {

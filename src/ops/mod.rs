@@ -20,8 +20,8 @@ pub(crate) use strided_copy::StridedCopy;
 
 use crate::dispatch::Grid;
 use crate::error::Result;
+use crate::kernels::{Entry, Kernel, Role};
 use crate::params::Parameters;
-use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// One DirectML operator with its tensors and parameters.

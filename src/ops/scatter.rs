@@ -8,11 +8,11 @@ use super::validate::{
 use super::{DeviceFacts, InPlace, Lowered, Operator, OutOfRange, Placement, Step, StridedCopy};
 use crate::dispatch::Grid;
 use crate::error::{Error, Result};
-use crate::params::{IndexParams, Parameters};
-use crate::shaders::{
+use crate::kernels::{
     Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, REDUCE_GROUP,
     ReduceOrder, Role, SCAN_ITEMS, SLICE_TILE,
 };
+use crate::params::{IndexParams, Parameters};
 use crate::tensor::TensorDesc;
 
 /// In what order a scatter applies several updates aimed at one output element (DirectML

@@ -3,8 +3,8 @@
 
 use super::{DeviceFacts, Placement, Step};
 use crate::dispatch::Grid;
+use crate::kernels::{Entry, Kernel, Unit};
 use crate::params::{Parameters, PerDimension, StridedCopyParams};
-use crate::shaders::{Entry, Kernel, Unit};
 
 /// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
 /// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.

@@ -1,0 +1,28 @@
+//! The closed shader registry: every kernel the library can dispatch, its WGSL source,
+//! entry points, bindings and specialisation.
+//!
+//! A kernel is one operator family's shader specialised for an element *unit*: the kernels
+//! move bits, so the 11 data types map onto five units (1, 2, 4, 8 and 16 bytes, the last
+//! for runs of narrower elements moved 16 bytes at a time). The unit decides the WGSL
+//! storage type and how elements are loaded and stored; the registry writes that into a
+//! header it prepends to `shaders/common.wgsl` and the family's shader.
+//!
+//! * [`bindings`]: units, how a kernel uses a binding ([`Access`]), what it holds ([`Role`]),
+//!   and tensors bound as windows ([`Windowing`]);
+//! * [`registry`]: the kernels ([`Kernel`]), the entry points ([`Entry`], one table), which
+//!   bindings and sections each kernel has;
+//! * [`source`]: the generated module of a kernel;
+//! * [`sections`]: the parts of a shader file only some variants keep;
+//! * [`in_order`]: the in-order reduction's sort and fold constants.
+
+mod bindings;
+mod in_order;
+mod registry;
+mod sections;
+mod source;
+
+pub(crate) use bindings::{ROLES, Role, Unit, Windowing};
+pub(crate) use in_order::{
+    FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE,
+};
+pub(crate) use registry::{Entry, Kernel, REDUCE_GROUP, ReduceOrder};

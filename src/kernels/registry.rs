@@ -1,0 +1,434 @@
+//! What the registry holds: every kernel variant ([`Kernel`]), every entry point ([`Entry`],
+//! declared once in one table), and the bindings each kernel takes.
+
+use super::bindings::{Access, Binding, Role, Unit, Windowing};
+use super::sections::Section;
+use crate::ops::Reduction;
+use crate::tensor::DataType;
+
+/// Every shader variant the library dispatches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kernel {
+    /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
+    StridedCopy(Unit),
+    /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
+    /// any-update pass or the two in-order passes; with `copy_rows` (any update, 4-byte
+    /// units), also the input bound and `scatter_copy_rows`, which copies as it scatters.
+    Scatter {
+        unit: Unit,
+        in_order: bool,
+        copy_rows: bool,
+    },
+    /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
+    /// into their targets. The arithmetic depends on the data type, not just its width.
+    ScatterReduce {
+        data_type: DataType,
+        reduction: Reduction,
+        order: ReduceOrder,
+    },
+    /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
+    Gather(Unit),
+}
+
+/// How a scatter reduction kernel orders the updates of one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ReduceOrder {
+    /// One compare-exchange pass, in any order.
+    Any,
+    /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
+    /// order (the first of tied zeros or NaNs wins).
+    FirstTie,
+    /// The updates' order: runs sorted by target (8-byte elements always).
+    InOrder,
+}
+
+/// The three shader families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Family {
+    StridedCopy,
+    Scatter,
+    Gather,
+}
+
+/// What the registry knows of an entry point.
+pub(crate) struct EntryInfo {
+    /// The WGSL function.
+    pub name: &'static str,
+    /// The families whose shader holds it.
+    pub families: &'static [Family],
+    /// The sections it lives in: a variant has it when it keeps them all.
+    pub sections: &'static [Section],
+}
+
+/// Declares [`Entry`], `Entry::ALL` and `Entry::info` from one table: a row per entry point,
+/// `Variant => "wgsl_function", [families], [sections]`.
+macro_rules! entries {
+    ($($(#[$doc:meta])* $entry:ident => $name:literal, [$($family:ident),*], [$($section:ident),*];)*) => {
+        /// Every entry point the library dispatches.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub(crate) enum Entry {
+            $($(#[$doc])* $entry,)*
+        }
+
+        impl Entry {
+            pub const ALL: &'static [Entry] = &[$(Entry::$entry),*];
+
+            pub const fn info(self) -> EntryInfo {
+                match self {
+                    $(Entry::$entry => EntryInfo {
+                        name: $name,
+                        families: &[$(Family::$family),*],
+                        sections: &[$(Section::$section),*],
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+entries! {
+    StridedCopy => "strided_copy", [StridedCopy], [];
+    StridedCopyBlocks => "strided_copy_blocks", [StridedCopy], [];
+    StridedCopyPlanes => "strided_copy_planes", [StridedCopy], [];
+    Scatter => "scatter", [Scatter], [AnyUpdate];
+    ScatterWords => "scatter_words", [Scatter], [AnyUpdate, SubWord];
+    ScatterRows => "scatter_rows", [Scatter], [AnyUpdate, Word];
+    ScatterBlocks => "scatter_blocks", [Scatter], [AnyUpdate, Word];
+    ClaimTargets => "claim_targets", [Scatter], [InOrder];
+    WriteWinners => "write_winners", [Scatter], [InOrder];
+    ScatterReduce => "scatter_reduce", [Scatter], [Reduce];
+    SortKeys => "sort_keys", [Scatter], [InOrderReduce];
+    SortSliceKeys => "sort_slice_keys", [Scatter], [InOrderReduce];
+    RadixCount => "radix_count", [Scatter], [InOrderReduce];
+    RadixScanBlocks => "radix_scan_blocks", [Scatter], [InOrderReduce];
+    RadixScanSums => "radix_scan_sums", [Scatter], [InOrderReduce];
+    RadixScatter => "radix_scatter", [Scatter], [InOrderReduce];
+    FindRuns => "find_runs", [Scatter], [InOrderReduce];
+    FoldRuns => "fold_runs", [Scatter], [InOrderReduce];
+    FoldLongRuns => "fold_long_runs", [Scatter], [InOrderReduce];
+    FoldSlices => "fold_slices", [Scatter], [InOrderReduce];
+    FoldSliceRuns => "fold_slice_runs", [Scatter], [InOrderReduce];
+    LinkSlices => "link_slices", [Scatter], [InOrderReduce];
+    FoldSliceLists => "fold_slice_lists", [Scatter], [InOrderReduce];
+    FoldSliceListRuns => "fold_slice_list_runs", [Scatter], [InOrderReduce];
+    ClaimTies => "claim_ties", [Scatter], [Reduce, Ties];
+    WriteTies => "write_ties", [Scatter], [Reduce, Ties];
+    Gather => "gather", [Gather], [];
+    GatherWords => "gather_words", [Gather], [SubWord];
+    GatherRows => "gather_rows", [Gather], [Word];
+    GatherBlocks => "gather_blocks", [Gather], [Word];
+    ScatterSpans => "scatter_spans", [Scatter], [AnyUpdate, SubWord];
+    GatherSpans => "gather_spans", [Gather], [SubWord];
+    ScatterCopyRows => "scatter_copy_rows", [Scatter], [AnyUpdate, Word, CopyRows];
+    /// After a scatter or gather: the first out-of-range tuple's component and value.
+    DescribeStatus => "describe_status", [Scatter, Gather], [];
+}
+
+impl Entry {
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+const fn binding(role: Role, access: Access) -> Binding {
+    Binding { role, access }
+}
+
+const STRIDED_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Output, Access::WriteElements),
+];
+const SCATTER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_COPY_ROWS_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const GATHER_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Winners, Access::AtomicWords),
+];
+
+const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];
+
+/// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
+pub(crate) const REDUCE_GROUP: u32 = 16;
+
+/// The reductions a scatter kernel can apply.
+pub(crate) const REDUCTIONS: [Reduction; 4] = [
+    Reduction::Add,
+    Reduction::Mul,
+    Reduction::Min,
+    Reduction::Max,
+];
+impl Kernel {
+    /// Every variant, for tests and tools.
+    pub fn all() -> Vec<Kernel> {
+        let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
+        for unit in Unit::ALL {
+            for in_order in [false, true] {
+                all.push(Kernel::Scatter {
+                    unit,
+                    in_order,
+                    copy_rows: false,
+                });
+            }
+            if unit == Unit::Word {
+                all.push(Kernel::Scatter {
+                    unit,
+                    in_order: false,
+                    copy_rows: true,
+                });
+            }
+            all.push(Kernel::Gather(unit));
+        }
+        for data_type in DataType::ALL {
+            for reduction in REDUCTIONS {
+                // 8-byte elements have no 64-bit atomics: always in order.
+                for order in [
+                    ReduceOrder::Any,
+                    ReduceOrder::FirstTie,
+                    ReduceOrder::InOrder,
+                ] {
+                    let wide = data_type.size_in_bytes() == 8;
+                    let ties = data_type.is_float()
+                        && matches!(reduction, Reduction::Min | Reduction::Max);
+                    if (wide && order != ReduceOrder::InOrder)
+                        || (order == ReduceOrder::FirstTie && !ties)
+                    {
+                        continue;
+                    }
+                    all.push(Kernel::ScatterReduce {
+                        data_type,
+                        reduction,
+                        order,
+                    });
+                }
+            }
+        }
+        all.dedup();
+        all
+    }
+
+    pub fn unit(self) -> Unit {
+        match self {
+            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } | Kernel::Gather(unit) => unit,
+            Kernel::ScatterReduce { data_type, .. } => Unit::from_bytes(data_type.size_in_bytes()),
+        }
+    }
+
+    pub fn family(self) -> Family {
+        match self {
+            Kernel::StridedCopy(_) => Family::StridedCopy,
+            Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } => Family::Scatter,
+            Kernel::Gather(_) => Family::Gather,
+        }
+    }
+
+    /// The sections this variant keeps: the scatter's duplicate mode, and the grouped entry
+    /// points of its unit's width.
+    pub fn sections(self) -> Vec<Section> {
+        let unit = self.unit();
+        Section::ALL
+            .into_iter()
+            .filter(|section| match section {
+                Section::AnyUpdate => matches!(
+                    self,
+                    Kernel::Scatter {
+                        in_order: false,
+                        ..
+                    }
+                ),
+                Section::InOrder => matches!(self, Kernel::Scatter { in_order: true, .. }),
+                Section::CopyRows => matches!(
+                    self,
+                    Kernel::Scatter {
+                        copy_rows: true,
+                        ..
+                    }
+                ),
+                Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
+                Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
+                Section::Reduce => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::Any | ReduceOrder::FirstTie,
+                        ..
+                    }
+                ),
+                Section::InOrderReduce => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::InOrder,
+                        ..
+                    }
+                ),
+                Section::Ties => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::FirstTie,
+                        ..
+                    }
+                ),
+            })
+            .collect()
+    }
+
+    /// The entry points of the module: its family's, in the sections it keeps.
+    pub fn entries(self) -> Vec<Entry> {
+        let (family, sections) = (self.family(), self.sections());
+        Entry::ALL
+            .iter()
+            .copied()
+            .filter(|entry| {
+                let info = entry.info();
+                info.families.contains(&family)
+                    && info.sections.iter().all(|s| sections.contains(s))
+            })
+            .collect()
+    }
+
+    /// The storage bindings after the uniform, in binding order.
+    pub fn bindings(self) -> &'static [Binding] {
+        match self {
+            Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => SCATTER_COPY_ROWS_BINDINGS,
+            Kernel::Scatter {
+                in_order: false, ..
+            } => SCATTER_BINDINGS,
+            Kernel::Scatter { in_order: true, .. } => SCATTER_LAST_WINS_BINDINGS,
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
+                ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+            },
+            Kernel::Gather(_) => GATHER_BINDINGS,
+        }
+    }
+
+    /// Whether a dispatch must bind every window of the kernel's tensors (the in-order fold
+    /// reads updates wherever they lie, the tie passes check no window ownership), so slabs
+    /// cannot run it.
+    pub fn needs_every_window(self) -> bool {
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                order: ReduceOrder::InOrder | ReduceOrder::FirstTie,
+                ..
+            }
+        )
+    }
+
+    /// What the kernel does, for errors about its needs.
+    pub fn purpose(self) -> &'static str {
+        match self {
+            Kernel::StridedCopy(_) => "the strided-copy kernel's bindings",
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => "the bindings of the scatter kernel that copies as it scatters",
+            Kernel::Scatter {
+                in_order: false, ..
+            } => "the scatter kernel's bindings",
+            Kernel::Scatter { in_order: true, .. } => {
+                "the in-order scatter kernel's bindings (8-byte elements always use it)"
+            }
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => "the scatter reduction kernel's bindings",
+                ReduceOrder::FirstTie => {
+                    "the in-order float Min or Max scatter reduction kernel's bindings"
+                }
+                ReduceOrder::InOrder => {
+                    "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
+                }
+            },
+            Kernel::Gather(_) => "the gather kernel's bindings",
+        }
+    }
+
+    pub fn label(self) -> String {
+        format!("dml-wgsl {:?}", self)
+    }
+
+    /// The label of the kernel under `windowing`.
+    pub fn windowed_label(self, windowing: &Windowing) -> String {
+        if *windowing == Windowing::default() {
+            self.label()
+        } else {
+            format!("{} {:?}", self.label(), windowing)
+        }
+    }
+
+    /// The binding number of each storage binding's first slot, and the binding of the
+    /// `windows` uniform after them (used where `windowing.partial`).
+    pub fn binding_numbers(self, windowing: &Windowing) -> (Vec<u32>, u32) {
+        let mut next = 1;
+        let mut numbers = Vec::new();
+        for binding in self.bindings() {
+            numbers.push(next);
+            next += windowing.slots(binding.role);
+        }
+        (numbers, next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_point_is_in_some_variant_and_defined_there() {
+        for &entry in Entry::ALL {
+            let holders: Vec<Kernel> = Kernel::all()
+                .into_iter()
+                .filter(|k| k.entries().contains(&entry))
+                .collect();
+            assert!(!holders.is_empty(), "{entry:?} is in no variant");
+            for kernel in holders {
+                assert!(
+                    kernel
+                        .source(256)
+                        .contains(&format!("fn {}(", entry.name())),
+                    "{kernel:?} lacks {entry:?}"
+                );
+            }
+        }
+    }
+}
