@@ -101,7 +101,8 @@ pub use ops::{
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 pub use typed::{Element, Elements};
 
-/// One shader variant the library can dispatch.
+/// One shader variant the library can dispatch (a test hook: see [`shader_variants`]).
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct ShaderVariant {
     pub label: String,
@@ -113,7 +114,9 @@ pub struct ShaderVariant {
 
 /// Every shader variant the library can dispatch, for offline validation and translation
 /// (the tests run each through naga): each kernel with its tensors bound whole, split into
-/// windows all bound at once, and split into windows bound a few at a time.
+/// windows all bound at once, and split into windows bound a few at a time. A test hook
+/// (`tests/shaders.rs`), not part of the API.
+#[doc(hidden)]
 pub fn shader_variants() -> Vec<ShaderVariant> {
     let whole = kernels::Windowing::default();
     let split = |bound, partial| kernels::Windowing {
