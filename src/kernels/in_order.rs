@@ -71,7 +71,8 @@ impl FoldSpans {
     }
 }
 
-/// The sorted in-order path's constants (`shaders/scatter.wgsl`, in-order-reduce section).
+/// The sorted in-order path's constants (`shaders/scatter.wgsl`, in-order-reduce section), as
+/// WGSL declarations.
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
 /// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
 pub(super) fn sort_constants(
@@ -89,12 +90,8 @@ pub(super) fn sort_constants(
     };
     let fast_chain =
         data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
-    // 8-byte units travel as (low, high) word pairs.
-    let (unit_words, unit_pair, pair_unit) = if data_type.size_in_bytes() == 8 {
-        (2, "v", "p")
-    } else {
-        (1, "vec2<u32>(v, 0u)", "p.x")
-    };
+    // 8-byte units travel as (low, high) word pairs (shaders/units.wgsl).
+    let unit_words = if data_type.size_in_bytes() == 8 { 2 } else { 1 };
     let constants = [
         ("RADIX_BITS", radix_bits),
         ("RADIX_ROUNDS", RADIX_ROUNDS),
@@ -118,12 +115,6 @@ pub(super) fn sort_constants(
         .iter()
         .map(|(name, value)| format!("const {name}: u32 = {value}u;\n"))
         .collect();
-    text += &format!(
-        "const FAST_CHAIN: bool = {fast_chain};\n\
-         fn unit_pair(v: Unit) -> vec2<u32> {{\n    return {unit_pair};\n}}\n\
-         fn pair_unit(p: vec2<u32>) -> Unit {{\n    return {pair_unit};\n}}\n\
-         fn unit_word(v: Unit) -> u32 {{\n    return unit_pair(v).x;\n}}\n\
-         fn word_unit(w: u32) -> Unit {{\n    return pair_unit(vec2<u32>(w, 0u));\n}}\n"
-    );
+    text += &format!("const FAST_CHAIN: bool = {fast_chain};\n");
     text
 }

@@ -261,8 +261,8 @@ impl Kernel {
         }
     }
 
-    /// The sections this variant keeps: the scatter's duplicate mode, and the grouped entry
-    /// points of its unit's width.
+    /// The sections this variant keeps: the scatter's duplicate mode, the grouped entry points
+    /// of its unit's width, and the unit's accessors and helpers.
     pub fn sections(self) -> Vec<Section> {
         let unit = self.unit();
         Section::ALL
@@ -306,6 +306,8 @@ impl Kernel {
                         ..
                     }
                 ),
+                Section::DoubleWord => unit == Unit::DoubleWord,
+                Section::Narrow => unit.bytes() <= 4,
             })
             .collect()
     }

@@ -20,10 +20,14 @@ pub(crate) enum Section {
     Ties,
     /// The any-update scatter that copies each output row before scattering into it.
     CopyRows,
+    /// Units of 8 bytes, held as (low, high) word pairs.
+    DoubleWord,
+    /// Units of at most 4 bytes, held in one word.
+    Narrow,
 }
 
 impl Section {
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 10] = [
         Section::AnyUpdate,
         Section::InOrder,
         Section::Word,
@@ -32,6 +36,8 @@ impl Section {
         Section::InOrderReduce,
         Section::Ties,
         Section::CopyRows,
+        Section::DoubleWord,
+        Section::Narrow,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -44,6 +50,8 @@ impl Section {
             Section::InOrderReduce => "in-order-reduce",
             Section::Ties => "ties",
             Section::CopyRows => "copy-rows",
+            Section::DoubleWord => "double-word",
+            Section::Narrow => "narrow",
         }
     }
 }
@@ -77,6 +85,10 @@ pub(super) fn check_section_markers(text: &str) -> Result<(), String> {
         let Some(marker) = line.trim().strip_prefix("// @") else {
             continue;
         };
+        // The binding templates' access markers (src/kernels/source.rs).
+        if marker == "end" || marker.contains(' ') {
+            continue;
+        }
         let (name, edge) = marker
             .rsplit_once('-')
             .ok_or_else(|| format!("line {}: `{line}` is no section marker", number + 1))?;
