@@ -1,3 +1,4 @@
+// requires: arithmetic
 // The scatter reductions' values of the kernel's unit: `combine_unit` (the reduction on one
 // unit, shaders/arithmetic.wgsl's `combine`), and the unit as a (low, high) word pair and as
 // its low word, where 8-byte units travel as pairs.

@@ -1,3 +1,4 @@
+// requires: units
 // Accessors of the scatter reductions' output (see shaders/bindings/read_elements.wgsl for
 // NAME and the markers): `load_NAME`, `store_NAME`, and for units of at most 4 bytes
 // `reduce_NAME(element, update)`. 8-byte units are stored by one thread each (the in-order

@@ -1,21 +1,26 @@
 //! The closed shader registry: every kernel the library can dispatch, its WGSL source,
 //! entry points, bindings and specialisation.
 //!
-//! A kernel is one operator family's shader specialised for an element *unit*: the kernels
+//! A kernel is one operator family's shaders specialised for an element *unit*: the kernels
 //! move bits, so the 11 data types map onto five units (1, 2, 4, 8 and 16 bytes, the last
 //! for runs of narrower elements moved 16 bytes at a time). The unit decides the WGSL
-//! storage type and how elements are loaded and stored; the registry writes that into a
-//! header it prepends to `shaders/common.wgsl` and the family's shader.
+//! storage type and how elements are loaded and stored. A kernel's module is a prelude the
+//! registry generates (constants, and the bindings with their accessors, instantiated from
+//! templates in `shaders/bindings/`), then the shader files holding its entry points and the
+//! files they declare they require, with the sections the variant does not keep removed.
+//! Every WGSL function is written in `shaders/`.
 //!
-//! * [`bindings`]: units, how a kernel uses a binding ([`Access`]), what it holds ([`Role`]),
+//! * [`bindings`]: units, how a kernel uses a binding ([`bindings::Access`]), what it holds ([`Role`]),
 //!   and tensors bound as windows ([`Windowing`]);
 //! * [`registry`]: the kernels ([`Kernel`]), the entry points ([`Entry`], one table), which
-//!   bindings and sections each kernel has;
-//! * [`source`]: the generated module of a kernel;
+//!   files, bindings and sections each kernel has;
+//! * [`files`]: every file in `shaders/` and what each requires;
+//! * [`source`]: the generated prelude and the assembled module;
 //! * [`sections`]: the parts of a shader file only some variants keep;
 //! * [`in_order`]: the in-order reduction's sort and fold constants.
 
 mod bindings;
+mod files;
 mod in_order;
 mod registry;
 mod sections;

@@ -2,6 +2,7 @@
 //! declared once in one table), and the bindings each kernel takes.
 
 use super::bindings::{Access, Binding, Role, Unit, Windowing};
+use super::files::ShaderFile;
 use super::sections::Section;
 use crate::ops::Reduction;
 use crate::tensor::DataType;
@@ -11,16 +12,19 @@ use crate::tensor::DataType;
 pub(crate) enum Kernel {
     /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
-    /// `shaders/scatter.wgsl`: ScatterElements and ScatterND, with either the single
-    /// any-update pass or the two in-order passes; with `copy_rows` (any update, 4-byte
-    /// units), also the input bound and `scatter_copy_rows`, which copies as it scatters.
+    /// ScatterElements and ScatterND: the single any-update pass (`shaders/scatter.wgsl`) or
+    /// the two in-order passes (`shaders/scatter_in_order.wgsl`); with `copy_rows` (any
+    /// update, 4-byte units), also the input bound and `scatter_copy_rows`, which copies as
+    /// it scatters.
     Scatter {
         unit: Unit,
         in_order: bool,
         copy_rows: bool,
     },
-    /// `shaders/scatter.wgsl` with `shaders/arithmetic.wgsl`: a scatter combining updates
-    /// into their targets. The arithmetic depends on the data type, not just its width.
+    /// A scatter combining updates into their targets: in any order
+    /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
+    /// `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
+    /// data type, not just its width.
     ScatterReduce {
         data_type: DataType,
         reduction: Reduction,
@@ -42,28 +46,20 @@ pub(crate) enum ReduceOrder {
     InOrder,
 }
 
-/// The three shader families.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Family {
-    StridedCopy,
-    Scatter,
-    Gather,
-}
-
 /// What the registry knows of an entry point.
 pub(crate) struct EntryInfo {
     /// The WGSL function.
     pub name: &'static str,
-    /// The families whose shader holds it.
-    pub families: &'static [Family],
-    /// The sections it lives in: a variant has it when it keeps them all.
+    /// The shader file that holds it: a variant has it when its module includes the file.
+    pub file: ShaderFile,
+    /// The sections of the file it lives in: a variant has it when it keeps them all.
     pub sections: &'static [Section],
 }
 
 /// Declares [`Entry`], `Entry::ALL` and `Entry::info` from one table: a row per entry point,
-/// `Variant => "wgsl_function", [families], [sections]`.
+/// `Variant => "wgsl_function", ShaderFile, [sections]`.
 macro_rules! entries {
-    ($($(#[$doc:meta])* $entry:ident => $name:literal, [$($family:ident),*], [$($section:ident),*];)*) => {
+    ($($(#[$doc:meta])* $entry:ident => $name:literal, $file:ident, [$($section:ident),*];)*) => {
         /// Every entry point the library dispatches.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub(crate) enum Entry {
@@ -77,7 +73,7 @@ macro_rules! entries {
                 match self {
                     $(Entry::$entry => EntryInfo {
                         name: $name,
-                        families: &[$(Family::$family),*],
+                        file: ShaderFile::$file,
                         sections: &[$(Section::$section),*],
                     },)*
                 }
@@ -87,41 +83,41 @@ macro_rules! entries {
 }
 
 entries! {
-    StridedCopy => "strided_copy", [StridedCopy], [];
-    StridedCopyBlocks => "strided_copy_blocks", [StridedCopy], [];
-    StridedCopyPlanes => "strided_copy_planes", [StridedCopy], [];
-    Scatter => "scatter", [Scatter], [AnyUpdate];
-    ScatterWords => "scatter_words", [Scatter], [AnyUpdate, SubWord];
-    ScatterRows => "scatter_rows", [Scatter], [AnyUpdate, Word];
-    ScatterBlocks => "scatter_blocks", [Scatter], [AnyUpdate, Word];
-    ClaimTargets => "claim_targets", [Scatter], [InOrder];
-    WriteWinners => "write_winners", [Scatter], [InOrder];
-    ScatterReduce => "scatter_reduce", [Scatter], [Reduce];
-    SortKeys => "sort_keys", [Scatter], [InOrderReduce];
-    SortSliceKeys => "sort_slice_keys", [Scatter], [InOrderReduce];
-    RadixCount => "radix_count", [Scatter], [InOrderReduce];
-    RadixScanBlocks => "radix_scan_blocks", [Scatter], [InOrderReduce];
-    RadixScanSums => "radix_scan_sums", [Scatter], [InOrderReduce];
-    RadixScatter => "radix_scatter", [Scatter], [InOrderReduce];
-    FindRuns => "find_runs", [Scatter], [InOrderReduce];
-    FoldRuns => "fold_runs", [Scatter], [InOrderReduce];
-    FoldLongRuns => "fold_long_runs", [Scatter], [InOrderReduce];
-    FoldSlices => "fold_slices", [Scatter], [InOrderReduce];
-    FoldSliceRuns => "fold_slice_runs", [Scatter], [InOrderReduce];
-    LinkSlices => "link_slices", [Scatter], [InOrderReduce];
-    FoldSliceLists => "fold_slice_lists", [Scatter], [InOrderReduce];
-    FoldSliceListRuns => "fold_slice_list_runs", [Scatter], [InOrderReduce];
-    ClaimTies => "claim_ties", [Scatter], [Reduce, Ties];
-    WriteTies => "write_ties", [Scatter], [Reduce, Ties];
-    Gather => "gather", [Gather], [];
-    GatherWords => "gather_words", [Gather], [SubWord];
-    GatherRows => "gather_rows", [Gather], [Word];
-    GatherBlocks => "gather_blocks", [Gather], [Word];
-    ScatterSpans => "scatter_spans", [Scatter], [AnyUpdate, SubWord];
-    GatherSpans => "gather_spans", [Gather], [SubWord];
-    ScatterCopyRows => "scatter_copy_rows", [Scatter], [AnyUpdate, Word, CopyRows];
+    StridedCopy => "strided_copy", StridedCopy, [];
+    StridedCopyBlocks => "strided_copy_blocks", StridedCopy, [];
+    StridedCopyPlanes => "strided_copy_planes", StridedCopy, [];
+    Scatter => "scatter", Scatter, [];
+    ScatterWords => "scatter_words", Scatter, [SubWord];
+    ScatterRows => "scatter_rows", Scatter, [Word];
+    ScatterBlocks => "scatter_blocks", Scatter, [Word];
+    ClaimTargets => "claim_targets", ScatterInOrder, [];
+    WriteWinners => "write_winners", ScatterInOrder, [];
+    ScatterReduce => "scatter_reduce", ScatterReduce, [];
+    SortKeys => "sort_keys", Sort, [];
+    SortSliceKeys => "sort_slice_keys", Sort, [];
+    RadixCount => "radix_count", Sort, [];
+    RadixScanBlocks => "radix_scan_blocks", Sort, [];
+    RadixScanSums => "radix_scan_sums", Sort, [];
+    RadixScatter => "radix_scatter", Sort, [];
+    FindRuns => "find_runs", ScatterRuns, [];
+    FoldRuns => "fold_runs", ScatterRuns, [];
+    FoldLongRuns => "fold_long_runs", ScatterRuns, [];
+    FoldSlices => "fold_slices", ScatterRuns, [];
+    FoldSliceRuns => "fold_slice_runs", ScatterRuns, [];
+    LinkSlices => "link_slices", ScatterLists, [];
+    FoldSliceLists => "fold_slice_lists", ScatterLists, [];
+    FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
+    ClaimTies => "claim_ties", ScatterReduce, [Ties];
+    WriteTies => "write_ties", ScatterReduce, [Ties];
+    Gather => "gather", Gather, [];
+    GatherWords => "gather_words", Gather, [SubWord];
+    GatherRows => "gather_rows", Gather, [Word];
+    GatherBlocks => "gather_blocks", Gather, [Word];
+    ScatterSpans => "scatter_spans", Scatter, [SubWord];
+    GatherSpans => "gather_spans", Gather, [SubWord];
+    ScatterCopyRows => "scatter_copy_rows", Scatter, [CopyRows];
     /// After a scatter or gather: the first out-of-range tuple's component and value.
-    DescribeStatus => "describe_status", [Scatter, Gather], [];
+    DescribeStatus => "describe_status", IndexMap, [];
 }
 
 impl Entry {
@@ -157,7 +153,7 @@ const GATHER_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::WriteElements),
     binding(Role::Status, Access::AtomicWords),
 ];
-const SCATTER_LAST_WINS_BINDINGS: &[Binding] = &[
+const SCATTER_IN_ORDER_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::WriteElements),
@@ -253,29 +249,30 @@ impl Kernel {
         }
     }
 
-    pub fn family(self) -> Family {
+    /// The shader files the kernel's entry points are in (the module adds what they require).
+    pub fn roots(self) -> &'static [ShaderFile] {
+        use ShaderFile as F;
         match self {
-            Kernel::StridedCopy(_) => Family::StridedCopy,
-            Kernel::Scatter { .. } | Kernel::ScatterReduce { .. } => Family::Scatter,
-            Kernel::Gather(_) => Family::Gather,
+            Kernel::StridedCopy(_) => &[F::StridedCopy],
+            Kernel::Scatter {
+                in_order: false, ..
+            } => &[F::Scatter],
+            Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce],
+                ReduceOrder::InOrder => &[F::Sort, F::ScatterRuns, F::ScatterLists],
+            },
+            Kernel::Gather(_) => &[F::Gather],
         }
     }
 
-    /// The sections this variant keeps: the scatter's duplicate mode, the grouped entry points
-    /// of its unit's width, and the unit's accessors and helpers.
+    /// The sections this variant keeps of its files: the grouped entry points of its unit's
+    /// width, the scatter that copies rows, the float ties, the unit's accessors and helpers.
     pub fn sections(self) -> Vec<Section> {
         let unit = self.unit();
         Section::ALL
             .into_iter()
             .filter(|section| match section {
-                Section::AnyUpdate => matches!(
-                    self,
-                    Kernel::Scatter {
-                        in_order: false,
-                        ..
-                    }
-                ),
-                Section::InOrder => matches!(self, Kernel::Scatter { in_order: true, .. }),
                 Section::CopyRows => matches!(
                     self,
                     Kernel::Scatter {
@@ -283,22 +280,8 @@ impl Kernel {
                         ..
                     }
                 ),
-                Section::Word => unit == Unit::Word && self.family() != Family::StridedCopy,
-                Section::SubWord => unit.is_sub_word() && self.family() != Family::StridedCopy,
-                Section::Reduce => matches!(
-                    self,
-                    Kernel::ScatterReduce {
-                        order: ReduceOrder::Any | ReduceOrder::FirstTie,
-                        ..
-                    }
-                ),
-                Section::InOrderReduce => matches!(
-                    self,
-                    Kernel::ScatterReduce {
-                        order: ReduceOrder::InOrder,
-                        ..
-                    }
-                ),
+                Section::Word => unit == Unit::Word,
+                Section::SubWord => unit.is_sub_word(),
                 Section::Ties => matches!(
                     self,
                     Kernel::ScatterReduce {
@@ -312,16 +295,15 @@ impl Kernel {
             .collect()
     }
 
-    /// The entry points of the module: its family's, in the sections it keeps.
+    /// The entry points of the module: those of its files, in the sections it keeps.
     pub fn entries(self) -> Vec<Entry> {
-        let (family, sections) = (self.family(), self.sections());
+        let (files, sections) = (self.files(), self.sections());
         Entry::ALL
             .iter()
             .copied()
             .filter(|entry| {
                 let info = entry.info();
-                info.families.contains(&family)
-                    && info.sections.iter().all(|s| sections.contains(s))
+                files.contains(&info.file) && info.sections.iter().all(|s| sections.contains(s))
             })
             .collect()
     }
@@ -336,7 +318,7 @@ impl Kernel {
             Kernel::Scatter {
                 in_order: false, ..
             } => SCATTER_BINDINGS,
-            Kernel::Scatter { in_order: true, .. } => SCATTER_LAST_WINS_BINDINGS,
+            Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,

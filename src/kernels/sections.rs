@@ -4,22 +4,14 @@
 /// A part of a shader file that only some variants keep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Section {
-    /// The scatter's single pass in `DuplicateMode::AnyUpdate`.
-    AnyUpdate,
-    /// The scatter's claim and write passes in `DuplicateMode::InOrder`.
-    InOrder,
-    /// Grouped entry points of 4-byte units.
+    /// Grouped entry points of 4-byte units; 4-byte units' accessors.
     Word,
-    /// Grouped entry points of 1- and 2-byte units.
+    /// Grouped entry points of 1- and 2-byte units; their accessors.
     SubWord,
-    /// The scatter reduction's single compare-exchange pass.
-    Reduce,
-    /// The in-order scatter reduction's link and fold passes.
-    InOrderReduce,
-    /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
-    Ties,
     /// The any-update scatter that copies each output row before scattering into it.
     CopyRows,
+    /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
+    Ties,
     /// Units of 8 bytes, held as (low, high) word pairs.
     DoubleWord,
     /// Units of at most 4 bytes, held in one word.
@@ -27,29 +19,21 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 10] = [
-        Section::AnyUpdate,
-        Section::InOrder,
+    pub const ALL: [Section; 6] = [
         Section::Word,
         Section::SubWord,
-        Section::Reduce,
-        Section::InOrderReduce,
-        Section::Ties,
         Section::CopyRows,
+        Section::Ties,
         Section::DoubleWord,
         Section::Narrow,
     ];
 
     pub fn marker(self) -> &'static str {
         match self {
-            Section::AnyUpdate => "any-update",
-            Section::InOrder => "in-order",
             Section::Word => "word",
             Section::SubWord => "sub-word",
-            Section::Reduce => "reduce",
-            Section::InOrderReduce => "in-order-reduce",
-            Section::Ties => "ties",
             Section::CopyRows => "copy-rows",
+            Section::Ties => "ties",
             Section::DoubleWord => "double-word",
             Section::Narrow => "narrow",
         }
@@ -75,33 +59,51 @@ pub(super) fn without_section(text: &str, section: Section) -> String {
     kept
 }
 
-/// Checks a family's section markers: each names a known section, and they pair up as
-/// begin and end, nested or not; a misspelt marker would otherwise leave its lines in every
-/// variant. (Run on every family source by a test.)
+/// Checks a file's markers: each section marker names a known section, and they pair up as
+/// begin and end, a section inside at most one other; a misspelt marker would otherwise leave
+/// its lines in every variant. The binding templates' access blocks, `// @<access> <index>`
+/// to `// @end` (src/kernels/source.rs), name a known access and close. (Run on every file
+/// in `shaders/` by a test.)
 #[cfg(test)]
 pub(super) fn check_section_markers(text: &str) -> Result<(), String> {
     let mut open: Vec<&str> = Vec::new();
+    let mut in_access = false;
     for (number, line) in text.lines().enumerate() {
         let Some(marker) = line.trim().strip_prefix("// @") else {
             continue;
         };
-        // The binding templates' access markers (src/kernels/source.rs).
-        if marker == "end" || marker.contains(' ') {
+        let at = number + 1;
+        if let Some((access, _index)) = marker.split_once(' ') {
+            if in_access || !["at", "at-pair", "owns", "owns-pair"].contains(&access) {
+                return Err(format!("line {at}: `{line}` is no access marker here"));
+            }
+            in_access = true;
+            continue;
+        }
+        if marker == "end" {
+            if !in_access {
+                return Err(format!("line {at}: `{line}` ends no access block"));
+            }
+            in_access = false;
             continue;
         }
         let (name, edge) = marker
             .rsplit_once('-')
-            .ok_or_else(|| format!("line {}: `{line}` is no section marker", number + 1))?;
+            .ok_or_else(|| format!("line {at}: `{line}` is no section marker"))?;
         if !Section::ALL.iter().any(|s| s.marker() == name) {
-            return Err(format!("line {}: unknown section `{name}`", number + 1));
+            return Err(format!("line {at}: unknown section `{name}`"));
         }
         match edge {
-            "begin" => open.push(name),
+            "begin" if open.len() < 2 => open.push(name),
+            "begin" => return Err(format!("line {at}: sections nested more than one level")),
             "end" if open.last() == Some(&name) => {
                 open.pop();
             }
-            _ => return Err(format!("line {}: `{line}` out of order", number + 1)),
+            _ => return Err(format!("line {at}: `{line}` out of order")),
         }
+    }
+    if in_access {
+        return Err("an access block never ends".to_string());
     }
     match open.pop() {
         Some(name) => Err(format!("section `{name}` never ends")),
@@ -120,7 +122,13 @@ mod tests {
         assert!(check_section_markers("// @word-end\n").is_err());
         assert!(check_section_markers("// @word-begin\n// @sub-word-end\n").is_err());
         assert!(check_section_markers("// @word-begin\nx\n// @word-end\n").is_ok());
-        let nested = "// @any-update-begin\n// @word-begin\n// @word-end\n// @any-update-end\n";
+        let nested = "// @narrow-begin\n// @word-begin\n// @word-end\n// @narrow-end\n";
         assert!(check_section_markers(nested).is_ok());
+        let deeper = "// @narrow-begin\n// @word-begin\n// @ties-begin\n// @ties-end\n\
+            // @word-end\n// @narrow-end\n";
+        assert!(check_section_markers(deeper).is_err());
+        assert!(check_section_markers("// @at w\nx\n// @end\n").is_ok());
+        assert!(check_section_markers("// @at w\nx\n").is_err());
+        assert!(check_section_markers("// @store w\nx\n// @end\n").is_err());
     }
 }

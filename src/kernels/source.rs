@@ -2,30 +2,13 @@
 //! the bindings with their accessors, and the shader files it needs.
 
 use super::bindings::{Access, Binding, Unit, Windowing};
+use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
-use super::registry::{Family, Kernel, REDUCE_GROUP};
+use super::registry::{Kernel, REDUCE_GROUP};
 use super::sections::{Section, without_section};
 use crate::ops::Reduction;
 use crate::status;
 use crate::tensor::DataType;
-
-const COMMON: &str = include_str!("../../shaders/common.wgsl");
-const INDEX_MAP: &str = include_str!("../../shaders/index_map.wgsl");
-const STRIDED_COPY: &str = include_str!("../../shaders/strided_copy.wgsl");
-const SCATTER: &str = include_str!("../../shaders/scatter.wgsl");
-const GATHER: &str = include_str!("../../shaders/gather.wgsl");
-const ARITHMETIC: &str = include_str!("../../shaders/arithmetic.wgsl");
-
-const UNITS: &str = include_str!("../../shaders/units.wgsl");
-/// The WGSL mirror of `WindowParams` (src/params.rs), declared by partial windowings.
-const WINDOW_PARAMS: &str = include_str!("../../shaders/window_params.wgsl");
-const READ_ELEMENTS: &str = include_str!("../../shaders/bindings/read_elements.wgsl");
-const READ_SUB_WORDS: &str = include_str!("../../shaders/bindings/read_sub_words.wgsl");
-const WRITE_ELEMENTS: &str = include_str!("../../shaders/bindings/write_elements.wgsl");
-const WRITE_SUB_WORDS: &str = include_str!("../../shaders/bindings/write_sub_words.wgsl");
-const READ_WORDS: &str = include_str!("../../shaders/bindings/read_words.wgsl");
-const ATOMIC_WORDS: &str = include_str!("../../shaders/bindings/atomic_words.wgsl");
-const REDUCE_ELEMENTS: &str = include_str!("../../shaders/bindings/reduce_elements.wgsl");
 
 impl Kernel {
     /// The complete WGSL module, every tensor bound whole.
@@ -34,8 +17,41 @@ impl Kernel {
         self.windowed_source(workgroup_size, &Windowing::default())
     }
 
-    /// The complete WGSL module: the specialisation header, the common helpers, the family.
+    /// The complete WGSL module: the generated prelude, then the kernel's files with the
+    /// sections it does not keep removed.
     pub fn windowed_source(self, workgroup_size: u32, windowing: &Windowing) -> String {
+        let sections = self.sections();
+        let mut text = self.prelude(workgroup_size, windowing);
+        for file in self.files() {
+            if !file.is_binding_template() {
+                text += "\n";
+                text += &kept_sections(file.text(), &sections);
+            }
+        }
+        text
+    }
+
+    /// The files of the module: its roots, the templates of its bindings, and everything
+    /// they require.
+    pub fn files(self) -> Vec<ShaderFile> {
+        let mut roots = self.roots().to_vec();
+        roots.extend(self.binding_templates());
+        with_requirements(&roots)
+    }
+
+    /// The template of each binding's accessors.
+    pub(super) fn binding_templates(self) -> Vec<ShaderFile> {
+        let unit = self.unit();
+        self.bindings()
+            .iter()
+            .map(|binding| binding_template(binding, unit).2)
+            .collect()
+    }
+
+    /// What the registry generates for the variant: the specialisation constants, the status
+    /// words' names, the reductions' and in-order constants, and the bindings with their
+    /// accessors (`WindowParams` and the `windows` uniform where the windowing is partial).
+    pub(super) fn prelude(self, workgroup_size: u32, windowing: &Windowing) -> String {
         let unit = self.unit();
         let sections = self.sections();
         let mut header = format!(
@@ -54,6 +70,10 @@ impl Kernel {
                 (1u64 << bits) - 1,
             );
         }
+        // The indexed walk reports out-of-range tuples in the status words.
+        if self.files().contains(&ShaderFile::IndexMap) {
+            header += &status::wgsl_constants();
+        }
         if let Kernel::ScatterReduce {
             data_type,
             reduction,
@@ -62,45 +82,28 @@ impl Kernel {
         {
             header += &reduction_constants(data_type, reduction);
             header += &sort_constants(workgroup_size, data_type, reduction);
-            let mut units = UNITS.to_string();
-            for section in Section::ALL.into_iter().filter(|s| !sections.contains(s)) {
-                units = without_section(&units, section);
-            }
-            header += &units;
         }
         let (numbers, windows_binding) = self.binding_numbers(windowing);
         if windowing.partial {
             header += &format!(
-                "{WINDOW_PARAMS}@group(0) @binding({windows_binding}) var<uniform> windows: WindowParams;\n"
+                "{}@group(0) @binding({windows_binding}) var<uniform> windows: WindowParams;\n",
+                ShaderFile::WindowParams.text()
             );
         }
         for (binding, number) in self.bindings().iter().zip(numbers) {
             header += &binding_source(number, binding, unit, windowing, &sections);
         }
-        format!("{header}\n{COMMON}\n{}", self.family_source())
+        header
     }
+}
 
-    /// The family's source with the sections this variant does not keep removed.
-    fn family_source(self) -> String {
-        let text = match self.family() {
-            Family::StridedCopy => return STRIDED_COPY.to_string(),
-            Family::Scatter => SCATTER,
-            Family::Gather => GATHER,
-        };
-        let kept = self.sections();
-        let mut text = text.to_string();
-        for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
-            text = without_section(&text, section);
-        }
-        let arithmetic = match self {
-            Kernel::ScatterReduce { .. } => ARITHMETIC,
-            _ => "",
-        };
-        format!(
-            "{}{INDEX_MAP}\n{arithmetic}\n{text}",
-            status::wgsl_constants()
-        )
+/// `text` without the sections `kept` leaves out.
+pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
+    let mut text = text.to_string();
+    for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
+        text = without_section(&text, section);
     }
+    text
 }
 
 /// The constants `shaders/arithmetic.wgsl` reads.
@@ -164,21 +167,8 @@ fn binding_source(
     sections: &[Section],
 ) -> String {
     let name = binding.role.name();
-    let sub_word = unit.is_sub_word();
     let bound = windowing.bound[binding.role.index()];
-    // The array entry: its declared type and the storage access.
-    let (declared, access, template) = match binding.access {
-        Access::ReadElements if sub_word => ("u32", "read", READ_SUB_WORDS),
-        Access::ReadElements => (unit.wgsl_type(), "read", READ_ELEMENTS),
-        Access::WriteElements if sub_word => ("atomic<u32>", "read_write", WRITE_SUB_WORDS),
-        Access::WriteElements => (unit.wgsl_type(), "read_write", WRITE_ELEMENTS),
-        Access::ReadWords => ("u32", "read", READ_WORDS),
-        Access::AtomicWords => ("atomic<u32>", "read_write", ATOMIC_WORDS),
-        Access::ReduceElements if unit == Unit::DoubleWord => {
-            ("vec2<u32>", "read_write", REDUCE_ELEMENTS)
-        }
-        Access::ReduceElements => ("atomic<u32>", "read_write", REDUCE_ELEMENTS),
-    };
+    let (declared, access, template) = binding_template(binding, unit);
     let upper = name.to_uppercase();
     let mut text = String::new();
     if bound == 0 {
@@ -256,7 +246,27 @@ fn binding_source(
             _ => unreachable!("binding templates mark `at`, `at-pair`, `owns` or `owns-pair`"),
         }
     };
-    text + &instantiate(template, sections, name, expand)
+    text + &instantiate(template.text(), sections, name, expand)
+}
+
+/// A binding's array entry (its declared type), its storage access, and the template of its
+/// accessors.
+fn binding_template(binding: &Binding, unit: Unit) -> (&'static str, &'static str, ShaderFile) {
+    use ShaderFile as F;
+    match binding.access {
+        Access::ReadElements if unit.is_sub_word() => ("u32", "read", F::ReadSubWords),
+        Access::ReadElements => (unit.wgsl_type(), "read", F::ReadElements),
+        Access::WriteElements if unit.is_sub_word() => {
+            ("atomic<u32>", "read_write", F::WriteSubWords)
+        }
+        Access::WriteElements => (unit.wgsl_type(), "read_write", F::WriteElements),
+        Access::ReadWords => ("u32", "read", F::ReadWords),
+        Access::AtomicWords => ("atomic<u32>", "read_write", F::AtomicWords),
+        Access::ReduceElements if unit == Unit::DoubleWord => {
+            ("vec2<u32>", "read_write", F::ReduceElements)
+        }
+        Access::ReduceElements => ("atomic<u32>", "read_write", F::ReduceElements),
+    }
 }
 
 /// A binding template with the sections `kept` leaves out removed, its comments dropped,
@@ -268,10 +278,7 @@ fn instantiate(
     name: &str,
     expand: impl Fn(&str, &str, &str) -> String,
 ) -> String {
-    let mut text = template.to_string();
-    for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
-        text = without_section(&text, section);
-    }
+    let text = kept_sections(template, kept);
     let mut out = String::new();
     let mut block: Option<(&str, &str, String)> = None;
     for line in text.lines() {
@@ -295,25 +302,4 @@ fn instantiate(
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::kernels::sections::check_section_markers;
-
-    #[test]
-    fn every_family_source_has_well_formed_section_markers() {
-        for (file, text) in [
-            ("strided_copy.wgsl", STRIDED_COPY),
-            ("scatter.wgsl", SCATTER),
-            ("gather.wgsl", GATHER),
-            ("index_map.wgsl", INDEX_MAP),
-            ("common.wgsl", COMMON),
-            ("units.wgsl", UNITS),
-            ("bindings/reduce_elements.wgsl", REDUCE_ELEMENTS),
-        ] {
-            assert_eq!(check_section_markers(text), Ok(()), "{file}");
-        }
-    }
 }
