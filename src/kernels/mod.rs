@@ -1,9 +1,9 @@
 //! The closed shader registry: every kernel the library can dispatch, its WGSL source,
 //! entry points, bindings and specialisation.
 //!
-//! A kernel is one operator family's shaders specialised for an element *unit*: the kernels
-//! move bits, so the 11 data types map onto five units (1, 2, 4, 8 and 16 bytes, the last
-//! for runs of narrower elements moved 16 bytes at a time). The unit decides the WGSL
+//! A kernel is one shader family specialised for an element *unit*: the kernels move bits,
+//! so the 11 data types map onto five units (1, 2, 4, 8 and 16 bytes, the last for runs of
+//! narrower elements moved 16 bytes at a time). The unit decides the WGSL
 //! storage type and how elements are loaded and stored. A kernel's module is a prelude the
 //! registry generates (constants, and the bindings with their accessors, instantiated from
 //! templates in `shaders/bindings/`), then the shader files holding its entry points and the
