@@ -1,4 +1,4 @@
-// Helpers shared by every kernel. The registry (src/shaders.rs) prepends a header that
+// Helpers shared by every kernel. The registry (src/kernels/) prepends a header that
 // defines WORKGROUP_SIZE, the element unit and the buffer bindings with their accessors.
 
 // The flat invocation index of a dispatch folded into 2-D or 3-D past 65535 workgroups.

@@ -1,3 +1,4 @@
+// requires: common index_map
 // Gather, GatherElements and GatherND: threads read the input elements their index tuples
 // select. An out-of-range tuple reads nothing: its output is zero and the tuple is reported.
 

@@ -1,3 +1,4 @@
+// requires: common
 // The indexed walk shared by the scatter and gather families (src/ops/index_map.rs):
 // for element i of the dense tensor, where the indexed tensor's element lies, after reading
 // and range-checking the index tuple. The header declares the `indices` words and the

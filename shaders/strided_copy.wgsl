@@ -1,3 +1,4 @@
+// requires: common
 // A strided copy (Slice, Slice1, a scatter's output = input). For every coordinate c of `sizes`,
 // output[output_base + c . output_strides] = input[input_base + c . input_strides],
 // in units of the header's element (1, 2, 4, 8 or 16 bytes). Strides are two's-complement:

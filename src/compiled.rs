@@ -5,11 +5,11 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
 use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
-use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::{IndexReport, STATUS_BYTES};
 use crate::windows::WindowPlan;
 

@@ -8,12 +8,12 @@ use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBindin
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{BindingFacts, DeviceFacts, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
 use crate::params::{ContiguousRun, Parameters};
 use crate::pipeline::PipelineCache;
 use crate::readback::read_back;
-use crate::shaders::{Kernel, ROLES, Role, Windowing};
 use crate::status::STATUS_BYTES;
 use crate::tensor::{DataType, TensorDesc};
 use crate::windows::{Pass, WindowPlan};

@@ -81,6 +81,7 @@ mod compiled;
 mod context;
 mod copy_method;
 mod error;
+mod kernels;
 mod lowering;
 pub mod ops;
 mod options;
@@ -88,7 +89,6 @@ mod params;
 mod pipeline;
 mod readback;
 pub mod reference;
-mod shaders;
 mod status;
 mod tensor;
 mod typed;
@@ -104,7 +104,8 @@ pub use ops::{
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 pub use typed::{Element, Elements};
 
-/// One shader variant the library can dispatch.
+/// One shader variant the library can dispatch (a test hook: see [`shader_variants`]).
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct ShaderVariant {
     pub label: String,
@@ -116,17 +117,19 @@ pub struct ShaderVariant {
 
 /// Every shader variant the library can dispatch, for offline validation and translation
 /// (the tests run each through naga): each kernel with its tensors bound whole, split into
-/// windows all bound at once, and split into windows bound a few at a time.
+/// windows all bound at once, and split into windows bound a few at a time. A test hook
+/// (`tests/shaders.rs`), not part of the API.
+#[doc(hidden)]
 pub fn shader_variants() -> Vec<ShaderVariant> {
-    let whole = shaders::Windowing::default();
-    let split = |bound, partial| shaders::Windowing {
+    let whole = kernels::Windowing::default();
+    let split = |bound, partial| kernels::Windowing {
         window_shift: 12,
-        bound: [bound; shaders::ROLES],
+        bound: [bound; kernels::ROLES],
         partial,
     };
     let mut variants = Vec::new();
     for windowing in [whole, split(3, false), split(1, true), split(2, true)] {
-        for k in shaders::Kernel::all() {
+        for k in kernels::Kernel::all() {
             variants.push(ShaderVariant {
                 label: k.windowed_label(&windowing),
                 source: k.windowed_source(256, &windowing),

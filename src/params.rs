@@ -243,7 +243,7 @@ impl PipelineConstants {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shaders::Kernel;
+    use crate::kernels::Kernel;
 
     /// The WGSL struct `name` of `source`: its members' names and offsets, and its size.
     fn reflect(source: &str, name: &str) -> (Vec<(String, usize)>, usize) {
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn the_window_params_struct_matches_its_rust_struct() {
-        use crate::shaders::{ROLES, Windowing};
+        use crate::kernels::{ROLES, Windowing};
         let windowing = Windowing {
             window_shift: 12,
             bound: [2; ROLES],

@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::kernels::{Entry, Kernel, Windowing};
 use crate::params::PipelineConstants;
-use crate::shaders::{Entry, Kernel, Windowing};
 
 /// A compiled entry point and the explicit bind-group layout shared by its module's entries.
 #[derive(Debug)]

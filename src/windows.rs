@@ -17,8 +17,8 @@
 //! result equals one dispatch's, bit for bit, and out-of-range reports name the same position.
 
 use crate::error::{Error, Result};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::params::{IndexParams, PerDimension, WindowParams};
-use crate::shaders::{Kernel, ROLES, Role, Windowing};
 
 /// The windows of an operator's tensors, decided once per `compile`.
 #[derive(Clone, Copy, Debug)]
@@ -244,7 +244,7 @@ impl WindowPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shaders::Unit;
+    use crate::kernels::Unit;
 
     fn limits(binding: u64, storage: u32) -> wgpu::Limits {
         wgpu::Limits {

@@ -9,9 +9,9 @@ use super::validate::{
     tuple_size,
 };
 use crate::error::{Error, Result};
+use crate::kernels::{Entry, Kernel, Role};
 use crate::lowering::{DeviceFacts, InPlace, Lowered, Placement, Step};
 use crate::options::OutOfRange;
-use crate::shaders::{Entry, Kernel, Role};
 use crate::tensor::TensorDesc;
 
 /// `DML_GATHER_OPERATOR_DESC`: `output[a.., j.., b..] = input[a.., indices[j..], b..]`, where

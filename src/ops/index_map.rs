@@ -11,9 +11,9 @@
 //!   end, for signed index types) and anything else is out of range.
 
 use super::strided_copy::merge_dimensions;
+use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
-use crate::shaders::{Entry, Kernel, Unit};
 use crate::status::IndexReport;
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
@@ -412,9 +412,9 @@ pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
 #[cfg(test)]
 mod tests {
     use super::super::Operator;
+    use crate::kernels::Entry;
     use crate::lowering::{DeviceFacts, Step};
     use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
-    use crate::shaders::Entry;
     use crate::tensor::{DataType, TensorDesc};
 
     const DEVICE: DeviceFacts = DeviceFacts {

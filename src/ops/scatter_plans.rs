@@ -4,12 +4,12 @@
 
 use super::index_map::IndexMap;
 use crate::error::{Error, Result};
-use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::params::{IndexParams, Parameters};
-use crate::shaders::{
+use crate::kernels::{
     Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
     SLICE_TILE,
 };
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
+use crate::params::{IndexParams, Parameters};
 
 /// An in-order reduction sorted by target (`shaders/scatter.wgsl`, in-order-reduce section):
 /// the (target, position) pairs of the updates, or the (block, position) pairs of slices,

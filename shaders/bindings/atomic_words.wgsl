@@ -1,0 +1,44 @@
+// Accessors of a binding of atomic<u32> words (status reports, in-order claims, reduction
+// lists; see shaders/bindings/read_elements.wgsl for NAME and the markers).
+
+fn atomic_max_NAME(w: u32, value: u32) {
+    // @at w
+    atomicMax(&NAME[AT], value);
+    // @end
+}
+
+fn atomic_store_NAME(w: u32, value: u32) {
+    // @at w
+    atomicStore(&NAME[AT], value);
+    // @end
+}
+
+fn atomic_load_NAME(w: u32) -> u32 {
+    var value: u32;
+    // @at w
+    value = atomicLoad(&NAME[AT]);
+    // @end
+    return value;
+}
+
+fn atomic_exchange_NAME(w: u32, value: u32) -> u32 {
+    var old: u32;
+    // @at w
+    old = atomicExchange(&NAME[AT], value);
+    // @end
+    return old;
+}
+
+fn atomic_add_NAME(w: u32, value: u32) -> u32 {
+    var old: u32;
+    // @at w
+    old = atomicAdd(&NAME[AT], value);
+    // @end
+    return old;
+}
+
+fn owns_NAME(w: u32) -> bool {
+    // @owns w
+    return true;
+    // @end
+}

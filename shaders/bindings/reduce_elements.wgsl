@@ -1,0 +1,114 @@
+// requires: units
+// Accessors of the scatter reductions' output (see shaders/bindings/read_elements.wgsl for
+// NAME and the markers): `load_NAME`, `store_NAME`, and for units of at most 4 bytes
+// `reduce_NAME(element, update)`. 8-byte units are stored by one thread each (the in-order
+// passes); narrower ones are atomic<u32> words every access goes through atomically, the
+// element's bits in its word (all of it for 4-byte units).
+
+// @double-word-begin
+fn load_NAME(e: u32) -> Unit {
+    var value: Unit;
+    // @at e
+    value = NAME[AT];
+    // @end
+    return value;
+}
+
+fn store_NAME(e: u32, value: Unit) {
+    // @at e
+    NAME[AT] = value;
+    // @end
+}
+
+fn owns_NAME(e: u32) -> bool {
+    // @owns e
+    return true;
+    // @end
+}
+// @double-word-end
+
+// @narrow-begin
+fn load_NAME(e: u32) -> u32 {
+    // @word-begin
+    let word = e;
+    let shift = 0u;
+    let mask = 0xffffffffu;
+    // @word-end
+    // @sub-word-begin
+    let word = e / ELEMENTS_PER_WORD;
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    let mask = ELEMENT_MASK << shift;
+    // @sub-word-end
+    var value: u32;
+    // @at word
+    value = atomicLoad(&NAME[AT]);
+    // @end
+    return (value & mask) >> shift;
+}
+
+fn store_NAME(e: u32, value: u32) {
+    // @word-begin
+    let word = e;
+    let shift = 0u;
+    let mask = 0xffffffffu;
+    // @word-end
+    // @sub-word-begin
+    let word = e / ELEMENTS_PER_WORD;
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    let mask = ELEMENT_MASK << shift;
+    // @sub-word-end
+    // @at word
+    var old = atomicLoad(&NAME[AT]);
+    loop {
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (value << shift));
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+    // @end
+}
+
+// Combined with whatever the word holds when the exchange succeeds: no update is lost to
+// another thread's, and an unchanged element is not written at all.
+fn reduce_NAME(e: u32, value: u32) {
+    // @word-begin
+    let word = e;
+    let shift = 0u;
+    let mask = 0xffffffffu;
+    // @word-end
+    // @sub-word-begin
+    let word = e / ELEMENTS_PER_WORD;
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    let mask = ELEMENT_MASK << shift;
+    // @sub-word-end
+    // @at word
+    var old = atomicLoad(&NAME[AT]);
+    loop {
+        let current = (old & mask) >> shift;
+        let combined = combine_unit(current, value);
+        if combined == current {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (combined << shift));
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+    // @end
+}
+
+fn owns_NAME(e: u32) -> bool {
+    // @word-begin
+    // @owns (e)
+    return true;
+    // @end
+    // @word-end
+    // @sub-word-begin
+    // @owns (e / ELEMENTS_PER_WORD)
+    return true;
+    // @end
+    // @sub-word-end
+}
+// @narrow-end

@@ -1,0 +1,35 @@
+// Accessors of a binding of 1- or 2-byte elements, written: the binding is atomic<u32>
+// words (see shaders/bindings/read_elements.wgsl for NAME and the markers).
+
+fn store_NAME_word(w: u32, value: u32) {
+    // @at w
+    atomicStore(&NAME[AT], value);
+    // @end
+}
+
+// The bits under `mask` replaced atomically. Neighbouring elements share a word: replace only
+// this element's bits, so concurrent stores to the same word never lose each other's bytes
+// or tear.
+fn store_NAME_bits(w: u32, mask: u32, bits: u32) {
+    // @at w
+    var old = atomicLoad(&NAME[AT]);
+    loop {
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (bits & mask));
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+    // @end
+}
+
+fn store_NAME(e: u32, value: u32) {
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    store_NAME_bits(e / ELEMENTS_PER_WORD, ELEMENT_MASK << shift, value << shift);
+}
+
+fn owns_NAME(e: u32) -> bool {
+    // @owns (e / ELEMENTS_PER_WORD)
+    return true;
+    // @end
+}

@@ -1,0 +1,182 @@
+// requires: common index_map arithmetic units
+// Scatter reductions in any order (ReduceOrder::Any), and float Min and Max in order without
+// lists (ReduceOrder::FirstTie: the ties section).
+
+// A reduction in any order: each update is combined into its target by a compare-exchange
+// loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
+// takes REDUCE_GROUP updates (the header's), a grid-stride apart, so that each load
+// instruction of a warp reads neighbours; and a workgroup's updates aimed at one target are
+// first combined in workgroup memory: a target many threads aim at then takes one global
+// compare-exchange a workgroup, not one an update. The slots start at the reduction's
+// identity (IDENTITY: 0, 1, the type's extremes, -0.0 for float Add), so a slot can be joined
+// as soon as claimed.
+const NO_TARGET: u32 = 0xffffffffu;
+var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
+var<workgroup> slot_values: array<atomic<u32>, WORKGROUP_SIZE>;
+
+// slot_values[slot] = slot_values[slot] op value.
+fn combine_into_slot(slot: u32, value: u32) {
+    var old = atomicLoad(&slot_values[slot]);
+    loop {
+        let combined = combine_unit(old, value);
+        if combined == old {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&slot_values[slot], old, combined);
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+}
+
+// Combines update unit i into its target (its slot, or the output), or reports its index.
+fn reduce_unit(i: u32) {
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    if !owns_output(at.indexed) {
+        return;
+    }
+    let value = load_updates(at.dense);
+    // (NO_TARGET is a valid element index too: that one element goes straight to the output.)
+    let slot = at.indexed % WORKGROUP_SIZE;
+    if at.indexed != NO_TARGET {
+        loop {
+            let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, at.indexed);
+            if claim.exchanged || claim.old_value == at.indexed {
+                combine_into_slot(slot, value);
+                return;
+            }
+            if claim.old_value != NO_TARGET {
+                break;
+            }
+        }
+    }
+    reduce_output(at.indexed, value);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_reduce(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    // No early return: every thread reaches the barriers.
+    atomicStore(&slot_targets[local], NO_TARGET);
+    atomicStore(&slot_values[local], IDENTITY);
+    workgroupBarrier();
+    let t = invocation_index(workgroup, workgroups, local);
+    let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
+    if t < threads {
+        for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
+            let j = t + k * threads;
+            if j < params.count {
+                reduce_unit(group_index(j));
+            }
+        }
+    }
+    workgroupBarrier();
+    let claimed = atomicLoad(&slot_targets[local]);
+    if claimed != NO_TARGET {
+        reduce_output(claimed, atomicLoad(&slot_values[local]));
+    }
+}
+
+// @ties-begin
+// Float Min and Max in order, without lists: the any-order pass already gives every target
+// the right number, and equal numbers have equal bits but for the two tie classes, zeros
+// (+0.0, -0.0) and NaNs (any payload). In order, the first value of the winning class wins
+// (an update replaces the current value only when strictly smaller or larger, and a NaN
+// current value stays), so two passes beside scatter_reduce settle those: before it,
+// claim_ties records for each target its first zero and its first NaN update whose class
+// the input does not hold already (heads: the NaN class ranks above, earlier updates above
+// later ones); after it, write_ties lets that update store its bits where the target ended
+// in its class. Other updates only read their value: one coalesced load each.
+const NO_TIE: u32 = 0u;
+const ZERO_TIE: u32 = 1u;
+const NAN_TIE: u32 = 2u;
+
+fn tie_class(bits: u32) -> u32 {
+    let f = number_format();
+    if narrow_is_nan(bits, f) {
+        return NAN_TIE;
+    }
+    if narrow_is_zero(bits, f) {
+        return ZERO_TIE;
+    }
+    return NO_TIE;
+}
+
+// The rank of update i of a class in heads (atomicMax): NaNs above zeros, then earlier
+// updates above later ones (the host keeps i below 2^31 - 1, so a rank is never 0).
+fn tie_rank(kind: u32, i: u32) -> u32 {
+    return select(0u, 0x80000000u, kind == NAN_TIE) | (0x7fffffffu - i);
+}
+
+// Update unit i where it is a zero or a NaN aimed in range; otherwise its kind is NO_TIE
+// (the index is read only for zeros and NaNs; scatter_reduce reports out-of-range ones).
+struct TieUpdate {
+    value: u32,
+    kind: u32,
+    at: Location,
+}
+
+fn tie_update(i: u32) -> TieUpdate {
+    let base = locate_base(i);
+    let value = load_updates(base.dense);
+    var update = TieUpdate(value, tie_class(value), base);
+    if update.kind != NO_TIE {
+        update.at = apply_index(base);
+        if update.at.bad_component != IN_RANGE {
+            update.kind = NO_TIE;
+        }
+    }
+    return update;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn claim_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let i = group_index(t);
+    let update = tie_update(i);
+    // The output still holds the input here: a target whose input is of the class keeps it.
+    if update.kind == NO_TIE || tie_class(load_output(update.at.indexed)) == update.kind {
+        return;
+    }
+    atomic_max_heads(update.at.indexed, tie_rank(update.kind, i));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn write_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let i = group_index(t);
+    let update = tie_update(i);
+    if update.kind == NO_TIE || atomic_load_heads(update.at.indexed) != tie_rank(update.kind, i) {
+        return;
+    }
+    if tie_class(load_output(update.at.indexed)) == update.kind {
+        store_output(update.at.indexed, update.value);
+    }
+}
+// @ties-end

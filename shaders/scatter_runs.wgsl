@@ -1,0 +1,338 @@
+// requires: common index_map arithmetic sort scatter_slices units
+// The folds of the in-order scatter reductions, after the sort (shaders/sort.wgsl): each
+// key's run of sorted updates (or slices) folded into its target (or block), in order.
+//
+// No invocation folds more than FOLD_STEPS updates in one dispatch: Mesa's llvmpipe and
+// lavapipe silently end an invocation's loops after 65535 iterations in all (counted per
+// SIMD vector of up to 16 invocations), and any GPU's watchdog ends a dispatch that runs for
+// seconds. A run longer than one dispatch folds is folded over several: each pass starts from
+// the output, where the last one left the partial result, and the runs that go on are listed
+// for the next pass (lists by pass parity in links, their counts in heads).
+
+// The list of runs pass `fold_pass` folds (params.fold_capacity entries each, two by parity), and
+// where its count lies in heads.
+fn fold_list_at(fold_pass: u32) -> u32 {
+    return block_sums_at() + scan_blocks() + (fold_pass & 1u) * params.fold_capacity;
+}
+
+fn fold_count_at(fold_pass: u32) -> u32 {
+    return 2u * params.sort_units + fold_pass;
+}
+
+// Lists `key` (a target, or a block) for pass `fold_pass`.
+fn list_for_pass(fold_pass: u32, key: u32) {
+    let entry = atomic_add_heads(fold_count_at(fold_pass), 1u);
+    atomic_store_links(fold_list_at(fold_pass) + entry, key);
+}
+
+// After the last pass: each key's run [start, end) of the sorted pairs, start stored plus
+// one (0: none); element by element, each update's value gathered in the runs' order.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn find_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let j = invocation_index(workgroup, workgroups, local);
+    if j >= params.sort_count {
+        return;
+    }
+    let keys = keys_at(source_array());
+    let key = atomic_load_links(keys + j);
+    if key >= params.sort_units {
+        return;
+    }
+    if j == 0u || atomic_load_links(keys + j - 1u) != key {
+        atomic_store_heads(key, j + 1u);
+    }
+    if j + 1u == params.sort_count || atomic_load_links(keys + j + 1u) != key {
+        atomic_store_heads(params.sort_units + key, j + 1u);
+    }
+    if params.slice_units > 1u {
+        return;
+    }
+    let value = unit_pair(load_updates(locate_base(sorted_position(j)).dense));
+    atomic_store_links(values_at() + j * UNIT_WORDS, value.x);
+    if UNIT_WORDS == 2u {
+        atomic_store_links(values_at() + j * UNIT_WORDS + 1u, value.y);
+    }
+}
+
+// A thread per output unit folds its run (at most LONG_RUN updates), or lists a longer one
+// for fold_long_runs.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let u = invocation_index(workgroup, workgroups, local);
+    if u >= params.sort_units {
+        return;
+    }
+    let start = atomic_load_heads(u);
+    if start == 0u {
+        return;
+    }
+    let end = atomic_load_heads(params.sort_units + u);
+    if end - (start - 1u) > LONG_RUN {
+        list_for_pass(0u, u);
+        return;
+    }
+    var value = load_output(u);
+    for (var j = start - 1u; j < end; j += 1u) {
+        value = combine_unit(value, load_sorted_value(j));
+    }
+    store_output(u, value);
+}
+
+// A workgroup per listed run folds the next LONG_SPAN of its updates (pass params.pass):
+// threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory
+// while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
+// chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
+// workgroup memory (spaced, so that a SIMD vector of 16 invocations holds at most four
+// folders: 4 * FOLD_STEPS iterations, within Mesa's 65535).
+var<workgroup> long_run: vec3<u32>;
+var<workgroup> long_value: Unit;
+var<workgroup> chunk_values: array<Unit, LONG_CHUNK_PAIR>;
+// Per buffer: whether a loaded value is not a normal number (the fast chain's condition).
+var<workgroup> chunk_unusual: array<atomic<u32>, 2>;
+
+fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
+    let loader = local - WORKGROUP_SIZE / 2u;
+    let loaders = WORKGROUP_SIZE - WORKGROUP_SIZE / 2u;
+    let buffer = chunk % 2u;
+    let first = run.y + chunk * LONG_CHUNK + loader;
+    // Every load first, then every store: LONG_LOADS loads in flight, not one.
+    var values: array<Unit, LONG_LOADS>;
+    for (var k = 0u; k < LONG_LOADS; k += 1u) {
+        if first + k * loaders < run.z {
+            values[k] = load_sorted_value(first + k * loaders);
+        }
+    }
+    var unusual = false;
+    for (var k = 0u; k < LONG_LOADS; k += 1u) {
+        if first + k * loaders < run.z {
+            chunk_values[buffer * LONG_CHUNK + k * loaders + loader] = values[k];
+            unusual = unusual || !binary32_normal_from(unit_word(values[k]), 1u);
+        }
+    }
+    if FAST_CHAIN && unusual {
+        atomicOr(&chunk_unusual[buffer], 1u);
+    }
+}
+
+// `value` folded with the first n values of a buffer. Float32 Add and Mul first try the
+// hardware's chain of f32 operations, exact when the start, every update and every partial
+// result are normal numbers (binary32_step's condition), checked beside the chain rather
+// than in it: the loaders check the updates; with normal updates an infinity stays one
+// (inf + x, inf * x), so overflow shows at the end, and underflow in the smallest
+// magnitude met (one min a step; a flushed result is zero there too). If any check fails,
+// the chunk is folded again step by step.
+fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
+    let at = buffer * LONG_CHUNK;
+    if FAST_CHAIN {
+        let start = unit_word(value);
+        if atomicLoad(&chunk_unusual[buffer]) == 0u && binary32_normal_from(start, 1u) {
+            // (x, smallest |x|). Sixteen loads go out before the sixteen dependent steps:
+            // one at a time, every step waited for its load.
+            var state = vec2<f32>(bitcast<f32>(start), abs(bitcast<f32>(start)));
+            var k = 0u;
+            for (; k + 16u <= n; k += 16u) {
+                let a = chunk_quad(at + k);
+                let b = chunk_quad(at + k + 4u);
+                let c = chunk_quad(at + k + 8u);
+                let d = chunk_quad(at + k + 12u);
+                state = chain4(chain4(chain4(chain4(state, a), b), c), d);
+            }
+            for (; k < n; k += 1u) {
+                let x = chain_step(state.x, bitcast<f32>(unit_word(chunk_values[at + k])));
+                state = vec2<f32>(x, min(state.y, abs(x)));
+            }
+            let bits = bitcast<u32>(state.x);
+            // At least 2^-125 throughout, and finite at the end.
+            if bitcast<u32>(state.y) >= 0x01000000u && (bits & 0x7fffffffu) < 0x7f800000u {
+                return word_unit(bits);
+            }
+        }
+    }
+    var folded = value;
+    for (var k = 0u; k < n; k += 1u) {
+        folded = combine_unit(folded, chunk_values[at + k]);
+    }
+    return folded;
+}
+
+fn chain_step(x: f32, update: f32) -> f32 {
+    if REDUCTION == ADD {
+        return x + update;
+    }
+    return x * update;
+}
+
+// Four steps of the chain on (x, smallest |x|).
+fn chain4(state: vec2<f32>, updates: vec4<f32>) -> vec2<f32> {
+    var x = chain_step(state.x, updates.x);
+    var smallest = min(state.y, abs(x));
+    x = chain_step(x, updates.y);
+    smallest = min(smallest, abs(x));
+    x = chain_step(x, updates.z);
+    smallest = min(smallest, abs(x));
+    x = chain_step(x, updates.w);
+    smallest = min(smallest, abs(x));
+    return vec2<f32>(x, smallest);
+}
+
+fn chunk_quad(at: u32) -> vec4<f32> {
+    return vec4<f32>(
+        bitcast<f32>(unit_word(chunk_values[at])),
+        bitcast<f32>(unit_word(chunk_values[at + 1u])),
+        bitcast<f32>(unit_word(chunk_values[at + 2u])),
+        bitcast<f32>(unit_word(chunk_values[at + 3u])),
+    );
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_long_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = workgroup_index(workgroup, workgroups);
+    let fold_pass = params.fold_pass;
+    if local == 0u {
+        // (unit, first, end) of this pass's share of the workgroup's run, or an empty run.
+        var run = vec3<u32>(0u, 0u, 0u);
+        if w < atomic_load_heads(fold_count_at(fold_pass)) {
+            let u = atomic_load_links(fold_list_at(fold_pass) + w);
+            let first = atomic_load_heads(u) - 1u + fold_pass * LONG_SPAN;
+            let end = atomic_load_heads(params.sort_units + u);
+            if end - first > LONG_SPAN {
+                list_for_pass(fold_pass + 1u, u);
+            }
+            run = vec3<u32>(u, first, min(end, first + LONG_SPAN));
+            long_value = load_output(u);
+        }
+        long_run = run;
+        atomicStore(&chunk_unusual[0], 0u);
+        atomicStore(&chunk_unusual[1], 0u);
+    }
+    let run = workgroupUniformLoad(&long_run);
+    if run.z == run.y {
+        return;
+    }
+    // At most LONG_SPAN / LONG_CHUNK chunks.
+    let chunks = (run.z - run.y + LONG_CHUNK - 1u) / LONG_CHUNK;
+    let loading = local >= WORKGROUP_SIZE / 2u;
+    if loading {
+        load_chunk(run, 0u, local);
+    }
+    workgroupBarrier();
+    for (var c = 0u; c < chunks; c += 1u) {
+        if loading && c + 1u < chunks {
+            load_chunk(run, c + 1u, local);
+        }
+        if local == (c / FOLDER_CHUNKS) * FOLDER_SPACING {
+            let n = min(LONG_CHUNK, run.z - run.y - c * LONG_CHUNK);
+            long_value = fold_chunk(long_value, c % 2u, n);
+            atomicStore(&chunk_unusual[c % 2u], 0u);
+        }
+        workgroupBarrier();
+    }
+    if local == 0u {
+        store_output(run.x, long_value);
+    }
+}
+
+// `value` folded with the column `inner` of sorted slice j, unless it is out of range.
+fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
+    let b = sorted_position(j);
+    if (b & SKIPPED_SLICE) != 0u {
+        return value;
+    }
+    return combine_unit(value, load_updates(slice_dense_start(b) + inner));
+}
+
+// By slices, pass 0: a thread per output unit folds its column of the first FOLD_STEPS
+// slices of its block's run (slices land on aligned blocks: unit = block * slice_units +
+// offset, the same offset in every slice; neighbouring threads read neighbouring units of
+// each slice), and the block's first unit lists a longer run for fold_slice_runs.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let u = invocation_index(workgroup, workgroups, local);
+    if u >= params.count {
+        return;
+    }
+    let block = u / params.slice_units;
+    let start = atomic_load_heads(block);
+    if start == 0u {
+        return;
+    }
+    let end = atomic_load_heads(params.sort_units + block);
+    let first = start - 1u;
+    let last = min(end, first + FOLD_STEPS);
+    let offset = u - block * params.slice_units;
+    if last < end && offset == 0u {
+        list_for_pass(1u, block);
+    }
+    let inner = slice_dense_offset(offset);
+    var value = load_output(u);
+    for (var j = first; j < last; j += 1u) {
+        value = fold_sorted_slice(value, j, inner);
+    }
+    store_output(u, value);
+}
+
+// By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds
+// the next SLICE_SPAN slices of the block's run. Its SLICE_TURNS rows of threads take turns,
+// FOLD_STEPS slices each, every column's partial result handed over in workgroup memory.
+var<workgroup> slice_run: vec3<u32>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = workgroup_index(workgroup, workgroups);
+    let fold_pass = params.fold_pass;
+    let entry = w / params.fold_tiles;
+    let tile = w - entry * params.fold_tiles;
+    if local == 0u {
+        // (block, first, end) of this pass's share of the block's run, or an empty run.
+        var run = vec3<u32>(0u, 0u, 0u);
+        if entry < atomic_load_heads(fold_count_at(fold_pass)) {
+            let block = atomic_load_links(fold_list_at(fold_pass) + entry);
+            let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let end = atomic_load_heads(params.sort_units + block);
+            if end - first > SLICE_SPAN && tile == 0u {
+                list_for_pass(fold_pass + 1u, block);
+            }
+            run = vec3<u32>(block, first, min(end, first + SLICE_SPAN));
+        }
+        slice_run = run;
+    }
+    let run = workgroupUniformLoad(&slice_run);
+    if run.z == run.y {
+        return;
+    }
+    let column = slice_column(run.x, tile, local);
+    for (var t = 0u; t < SLICE_TURNS; t += 1u) {
+        workgroupBarrier();
+        let first = run.y + t * FOLD_STEPS;
+        if column.turn == t && column.in_slice && first < run.z {
+            let last = min(run.z, first + FOLD_STEPS);
+            var value = column_values[column.lane];
+            for (var j = first; j < last; j += 1u) {
+                value = fold_sorted_slice(value, j, column.inner);
+            }
+            column_values[column.lane] = value;
+        }
+    }
+    workgroupBarrier();
+    store_column(column);
+}

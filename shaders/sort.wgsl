@@ -1,0 +1,282 @@
+// requires: common index_map scatter_slices units
+// Scatter reductions in the updates' order (ReduceOrder::InOrder), element by element or by
+// slices (where trailing dimensions share one index tuple, ScatterND's rows: slices of
+// params.slice_units units land on aligned blocks of the output, the block of a slice being
+// the target of its first unit divided by params.slice_units), first sort the updates (or
+// slices) by target (or block), keeping their order: a stable least-significant-digit radix
+// sort of (key, position) pairs, one digit of log2 WORKGROUP_SIZE bits a pass, where the
+// workgroup is a power of two of at least 32 threads and the scratch fits one binding (every
+// window bound: never a slab). Each target's updates then lie contiguous and in order, and
+// are folded into it (shaders/scatter_runs.wgsl).
+//
+// links: keys and positions twice (the radix sort's two arrays, each sort_count words), then
+// the per-digit, per-tile counts (the histogram), their blocks' sums, and the two lists of
+// runs that go on. heads: each key's run start (plus one), its end, and each pass's list count.
+
+fn keys_at(array: u32) -> u32 {
+    return array * 2u * params.sort_count;
+}
+
+fn positions_at(array: u32) -> u32 {
+    return array * 2u * params.sort_count + params.sort_count;
+}
+
+fn histogram_at() -> u32 {
+    return 4u * params.sort_count;
+}
+
+fn histogram_entries() -> u32 {
+    return WORKGROUP_SIZE * params.radix_tiles;
+}
+
+fn scan_blocks() -> u32 {
+    return (histogram_entries() + SCAN_BLOCK - 1u) / SCAN_BLOCK;
+}
+
+fn block_sums_at() -> u32 {
+    return histogram_at() + histogram_entries();
+}
+
+// The array a pass reads: pass p = radix_shift / RADIX_BITS reads array p % 2 and writes
+// the other; after the last pass, the sorted pairs are in array (passes % 2).
+fn source_array() -> u32 {
+    return (params.radix_shift / RADIX_BITS) & 1u;
+}
+
+fn digit(key: u32) -> u32 {
+    return (key >> params.radix_shift) & (WORKGROUP_SIZE - 1u);
+}
+
+// Pass 0: the pairs in the updates' order; out-of-range updates get the key NO_KEY, which
+// sorts after every target (the host sorts on enough bits to cover sort_units itself).
+const NO_KEY: u32 = 0xffffffffu;
+
+fn store_pair(i: u32, key: u32) {
+    atomic_store_links(keys_at(0u) + i, key);
+    atomic_store_links(positions_at(0u) + i, i);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sort_keys(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let i = group_index(t);
+    let at = apply_index(locate_base(i));
+    var key = at.indexed;
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        key = NO_KEY;
+    }
+    store_pair(i, key);
+}
+
+// The same for slices: the key is the block the slice lands on.
+const SKIPPED_SLICE: u32 = 0x80000000u;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn sort_slice_keys(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let b = invocation_index(workgroup, workgroups, local);
+    if b >= params.sort_count {
+        return;
+    }
+    let slice = locate_slice(b);
+    if slice.at.bad_component != IN_RANGE {
+        // Every unit of the slice is out of range; its first is the first reported. It
+        // joins the last block's run, marked, so that the keys need no bit past the blocks'.
+        report_out_of_range(slice.first);
+        atomic_store_links(keys_at(0u) + b, params.sort_units - 1u);
+        atomic_store_links(positions_at(0u) + b, b | SKIPPED_SLICE);
+        return;
+    }
+    store_pair(b, slice.at.indexed / params.slice_units);
+}
+
+// A radix pass, 1: a workgroup per tile of params.radix_rounds * WORKGROUP_SIZE pairs (at
+// most RADIX_ROUNDS rounds: small sorts take fewer, so that more workgroups share the work)
+// counts its digits.
+var<workgroup> digit_counts: array<atomic<u32>, WORKGROUP_SIZE>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn radix_count(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let tile = workgroup_index(workgroup, workgroups);
+    if tile >= params.radix_tiles {
+        return;
+    }
+    atomicStore(&digit_counts[local], 0u);
+    workgroupBarrier();
+    let keys = keys_at(source_array());
+    for (var r = 0u; r < min(params.radix_rounds, RADIX_ROUNDS); r += 1u) {
+        let e = (tile * params.radix_rounds + r) * WORKGROUP_SIZE + local;
+        if e < params.sort_count {
+            atomicAdd(&digit_counts[digit(atomic_load_links(keys + e))], 1u);
+        }
+    }
+    workgroupBarrier();
+    // Digit-major: the exclusive scan of this order is where each (digit, tile) begins.
+    atomic_store_links(histogram_at() + local * params.radix_tiles + tile, atomicLoad(&digit_counts[local]));
+}
+
+// The exclusive prefix sum of `value` over the workgroup's threads, and the total.
+var<workgroup> scan_values: array<u32, WORKGROUP_SIZE>;
+
+fn workgroup_exclusive_scan(local: u32, value: u32) -> vec2<u32> {
+    workgroupBarrier();
+    scan_values[local] = value;
+    workgroupBarrier();
+    for (var offset = 1u; offset < WORKGROUP_SIZE; offset *= 2u) {
+        var add = 0u;
+        if local >= offset {
+            add = scan_values[local - offset];
+        }
+        workgroupBarrier();
+        scan_values[local] += add;
+        workgroupBarrier();
+    }
+    return vec2<u32>(scan_values[local] - value, scan_values[WORKGROUP_SIZE - 1u]);
+}
+
+// Entries [first, first + SCAN_BLOCK) of the words at `at` (those below `count`) replaced by
+// their exclusive prefix sum plus `carry`; returns the block's total.
+fn scan_block(at: u32, first: u32, count: u32, carry: u32, local: u32) -> u32 {
+    var values: array<u32, SCAN_ITEMS>;
+    var sum = 0u;
+    for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
+        let e = first + local * SCAN_ITEMS + k;
+        values[k] = 0u;
+        if e < count {
+            values[k] = atomic_load_links(at + e);
+        }
+        sum += values[k];
+    }
+    let scanned = workgroup_exclusive_scan(local, sum);
+    var running = carry + scanned.x;
+    for (var k = 0u; k < SCAN_ITEMS; k += 1u) {
+        let e = first + local * SCAN_ITEMS + k;
+        if e < count {
+            atomic_store_links(at + e, running);
+        }
+        running += values[k];
+    }
+    return scanned.y;
+}
+
+// A radix pass, 2: each block of the histogram scanned, its total kept.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn radix_scan_blocks(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let block = workgroup_index(workgroup, workgroups);
+    if block >= scan_blocks() {
+        return;
+    }
+    let total = scan_block(histogram_at(), block * SCAN_BLOCK, histogram_entries(), 0u, local);
+    if local == 0u {
+        atomic_store_links(block_sums_at() + block, total);
+    }
+}
+
+// A radix pass, 3: one workgroup scans the blocks' totals.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn radix_scan_sums(@builtin(local_invocation_index) local: u32) {
+    let count = scan_blocks();
+    var carry = 0u;
+    for (var first = 0u; first < count; first += SCAN_BLOCK) {
+        carry += scan_block(block_sums_at(), first, count, carry, local);
+    }
+}
+
+// A radix pass, 4: a workgroup per tile moves its pairs to their places, WORKGROUP_SIZE at a
+// time and in order: a pair's rank among the round's pairs of its digit is the number of
+// earlier threads whose bit is set in the digit's mask, so equal digits keep their order.
+var<workgroup> digit_masks: array<atomic<u32>, RADIX_MASK_WORDS>;
+var<workgroup> digit_next: array<u32, WORKGROUP_SIZE>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn radix_scatter(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let tile = workgroup_index(workgroup, workgroups);
+    if tile >= params.radix_tiles {
+        return;
+    }
+    let words = WORKGROUP_SIZE / 32u;
+    let entry = local * params.radix_tiles + tile;
+    digit_next[local] = atomic_load_links(histogram_at() + entry)
+        + atomic_load_links(block_sums_at() + entry / SCAN_BLOCK);
+    for (var w = 0u; w < words; w += 1u) {
+        atomicStore(&digit_masks[local * words + w], 0u);
+    }
+    workgroupBarrier();
+    let source = source_array();
+    let lane = local % 32u;
+    let word = local / 32u;
+    for (var r = 0u; r < min(params.radix_rounds, RADIX_ROUNDS); r += 1u) {
+        let e = (tile * params.radix_rounds + r) * WORKGROUP_SIZE + local;
+        let valid = e < params.sort_count;
+        var key = 0u;
+        var position = 0u;
+        var d = 0u;
+        if valid {
+            key = atomic_load_links(keys_at(source) + e);
+            position = atomic_load_links(positions_at(source) + e);
+            d = digit(key);
+            atomicOr(&digit_masks[d * words + word], 1u << lane);
+        }
+        workgroupBarrier();
+        if valid {
+            var rank = countOneBits(atomicLoad(&digit_masks[d * words + word]) & ((1u << lane) - 1u));
+            for (var w = 0u; w < word; w += 1u) {
+                rank += countOneBits(atomicLoad(&digit_masks[d * words + w]));
+            }
+            let slot = digit_next[d] + rank;
+            atomic_store_links(keys_at(1u - source) + slot, key);
+            atomic_store_links(positions_at(1u - source) + slot, position);
+        }
+        workgroupBarrier();
+        var count = 0u;
+        for (var w = 0u; w < words; w += 1u) {
+            count += countOneBits(atomicLoad(&digit_masks[local * words + w]));
+            atomicStore(&digit_masks[local * words + w], 0u);
+        }
+        digit_next[local] += count;
+        workgroupBarrier();
+    }
+}
+
+// The sorted updates' values, gathered once by find_runs into the array the last pass read
+// (2 * sort_count words: room for 8-byte units), so that folds read them in order.
+fn values_at() -> u32 {
+    return keys_at(1u - source_array());
+}
+
+fn load_sorted_value(j: u32) -> Unit {
+    let at = values_at() + j * UNIT_WORDS;
+    var pair = vec2<u32>(atomic_load_links(at), 0u);
+    if UNIT_WORDS == 2u {
+        pair.y = atomic_load_links(at + 1u);
+    }
+    return pair_unit(pair);
+}
+
+// The position (update or slice) that sorted pair j came from.
+fn sorted_position(j: u32) -> u32 {
+    return atomic_load_links(positions_at(source_array()) + j);
+}

@@ -1,0 +1,120 @@
+//! The constants of the in-order scatter reduction: the radix sort's and the folds', shared by
+//! the host (which sizes scratch and dispatches from them) and the shaders (which get them as
+//! generated constants).
+
+use crate::options::Reduction;
+use crate::tensor::DataType;
+
+/// Pairs a radix pass moves a workgroup: at most `RADIX_ROUNDS` rounds of one a thread
+/// (`IndexParams::radix_rounds`: fewer where that leaves under `RADIX_TILES` workgroups).
+pub(crate) const RADIX_ROUNDS: u32 = 16;
+/// Workgroups a radix pass aims for before it gives each more rounds.
+pub(crate) const RADIX_TILES: u32 = 1024;
+/// Histogram entries a thread of the scan takes.
+pub(crate) const SCAN_ITEMS: u32 = 8;
+/// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
+pub(crate) const LONG_RUN: u32 = 64;
+/// Updates each loading thread of `fold_long_runs` fetches a chunk (8-byte units: half as
+/// many, so that the two chunks stay within 8 KiB of workgroup memory).
+const LONG_LOADS: u32 = 8;
+
+/// The most updates (or slices) one invocation folds in one dispatch: the library's bound on
+/// every loop whose length the data sets. Mesa's llvmpipe and lavapipe silently end an
+/// invocation's loops after 65535 iterations in all, counted per SIMD vector of up to 16
+/// invocations (`LP_MAX_TGSI_LOOP_ITERATIONS`), and a GPU's watchdog resets a device whose
+/// dispatch runs for seconds; a run longer than a pass folds goes on in the next pass, from
+/// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
+/// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
+pub(crate) const FOLD_STEPS: u32 = 4096;
+/// Threads between two folders of `fold_long_runs` (all below the loaders), so that a vector
+/// of 16 holds eight.
+const FOLDER_SPACING: u32 = 2;
+/// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run
+/// (a vector of 16 holds two rows: 2 * FOLD_STEPS iterations).
+pub(crate) const SLICE_TILE: u32 = 8;
+
+/// What one pass of the in-order folds covers of a run, for a workgroup of `workgroup_size`
+/// threads (a power of two of at least 32) and units of `unit_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FoldSpans {
+    /// Updates `fold_long_runs` takes in a chunk (its loaders' loads).
+    pub long_chunk: u32,
+    /// Chunks a folder of `fold_long_runs` takes before the next one (FOLD_STEPS updates).
+    pub folder_chunks: u32,
+    /// Updates of a run a `fold_long_runs` workgroup folds in one pass.
+    pub long_span: u32,
+    /// Rows of `fold_slice_runs` threads that take turns, and the slices they fold a pass.
+    pub slice_turns: u32,
+    pub slice_span: u32,
+}
+
+impl FoldSpans {
+    pub fn new(workgroup_size: u32, unit_bytes: u32) -> FoldSpans {
+        let workgroup = workgroup_size.max(SLICE_TILE);
+        let loaders = workgroup - workgroup / 2;
+        let long_loads = if unit_bytes == 8 {
+            LONG_LOADS / 2
+        } else {
+            LONG_LOADS
+        };
+        let long_chunk = loaders * long_loads;
+        let folder_chunks = (FOLD_STEPS / long_chunk).max(1);
+        let folders = (workgroup / 2 / FOLDER_SPACING).max(1);
+        let slice_turns = workgroup / SLICE_TILE;
+        FoldSpans {
+            long_chunk,
+            folder_chunks,
+            long_span: folders * folder_chunks * long_chunk,
+            slice_turns,
+            slice_span: slice_turns * FOLD_STEPS,
+        }
+    }
+}
+
+/// The sorted in-order path's constants (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
+/// `scatter_lists.wgsl`), as WGSL declarations.
+/// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
+/// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
+pub(super) fn sort_constants(
+    workgroup_size: u32,
+    data_type: DataType,
+    reduction: Reduction,
+) -> String {
+    let radix_bits = workgroup_size.max(1).ilog2();
+    let mask_words = (workgroup_size * (workgroup_size / 32)).max(1);
+    let spans = FoldSpans::new(workgroup_size, data_type.size_in_bytes());
+    let long_loads = if data_type.size_in_bytes() == 8 {
+        LONG_LOADS / 2
+    } else {
+        LONG_LOADS
+    };
+    let fast_chain =
+        data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
+    // 8-byte units travel as (low, high) word pairs (shaders/units.wgsl).
+    let unit_words = if data_type.size_in_bytes() == 8 { 2 } else { 1 };
+    let constants = [
+        ("RADIX_BITS", radix_bits),
+        ("RADIX_ROUNDS", RADIX_ROUNDS),
+        ("RADIX_MASK_WORDS", mask_words),
+        ("SCAN_ITEMS", SCAN_ITEMS),
+        ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),
+        ("LONG_RUN", LONG_RUN),
+        ("LONG_LOADS", long_loads),
+        ("LONG_CHUNK", spans.long_chunk),
+        ("LONG_CHUNK_PAIR", 2 * spans.long_chunk),
+        ("UNIT_WORDS", unit_words),
+        ("FOLD_STEPS", FOLD_STEPS),
+        ("FOLDER_CHUNKS", spans.folder_chunks),
+        ("FOLDER_SPACING", FOLDER_SPACING),
+        ("LONG_SPAN", spans.long_span),
+        ("SLICE_TILE", SLICE_TILE),
+        ("SLICE_TURNS", spans.slice_turns),
+        ("SLICE_SPAN", spans.slice_span),
+    ];
+    let mut text: String = constants
+        .iter()
+        .map(|(name, value)| format!("const {name}: u32 = {value}u;\n"))
+        .collect();
+    text += &format!("const FAST_CHAIN: bool = {fast_chain};\n");
+    text
+}

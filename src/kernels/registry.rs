@@ -1,0 +1,418 @@
+//! What the registry holds: every kernel variant ([`Kernel`]), every entry point ([`Entry`],
+//! declared once in one table), and the bindings each kernel takes.
+
+use super::bindings::{Access, Binding, Role, Unit, Windowing};
+use super::files::ShaderFile;
+use super::sections::Section;
+use crate::options::Reduction;
+use crate::tensor::DataType;
+
+/// Every shader variant the library dispatches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kernel {
+    /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
+    StridedCopy(Unit),
+    /// ScatterElements and ScatterND: the single any-update pass (`shaders/scatter.wgsl`) or
+    /// the two in-order passes (`shaders/scatter_in_order.wgsl`); with `copy_rows` (any
+    /// update, 4-byte units), also the input bound and `scatter_copy_rows`, which copies as
+    /// it scatters.
+    Scatter {
+        unit: Unit,
+        in_order: bool,
+        copy_rows: bool,
+    },
+    /// A scatter combining updates into their targets: in any order
+    /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
+    /// `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
+    /// data type, not just its width.
+    ScatterReduce {
+        data_type: DataType,
+        reduction: Reduction,
+        order: ReduceOrder,
+    },
+    /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
+    Gather(Unit),
+}
+
+/// How a scatter reduction kernel orders the updates of one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ReduceOrder {
+    /// One compare-exchange pass, in any order.
+    Any,
+    /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
+    /// order (the first of tied zeros or NaNs wins).
+    FirstTie,
+    /// The updates' order: runs sorted by target (8-byte elements always).
+    InOrder,
+}
+
+/// What the registry knows of an entry point.
+pub(crate) struct EntryInfo {
+    /// The WGSL function.
+    pub name: &'static str,
+    /// The shader file that holds it: a variant has it when its module includes the file.
+    pub file: ShaderFile,
+    /// The sections of the file it lives in: a variant has it when it keeps them all.
+    pub sections: &'static [Section],
+}
+
+/// Declares [`Entry`], `Entry::ALL` and `Entry::info` from one table: a row per entry point,
+/// `Variant => "wgsl_function", ShaderFile, [sections]`.
+macro_rules! entries {
+    ($($(#[$doc:meta])* $entry:ident => $name:literal, $file:ident, [$($section:ident),*];)*) => {
+        /// Every entry point the library dispatches.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub(crate) enum Entry {
+            $($(#[$doc])* $entry,)*
+        }
+
+        impl Entry {
+            pub const ALL: &'static [Entry] = &[$(Entry::$entry),*];
+
+            pub const fn info(self) -> EntryInfo {
+                match self {
+                    $(Entry::$entry => EntryInfo {
+                        name: $name,
+                        file: ShaderFile::$file,
+                        sections: &[$(Section::$section),*],
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+entries! {
+    StridedCopy => "strided_copy", StridedCopy, [];
+    StridedCopyBlocks => "strided_copy_blocks", StridedCopy, [];
+    StridedCopyPlanes => "strided_copy_planes", StridedCopy, [];
+    Scatter => "scatter", Scatter, [];
+    ScatterWords => "scatter_words", Scatter, [SubWord];
+    ScatterRows => "scatter_rows", Scatter, [Word];
+    ScatterBlocks => "scatter_blocks", Scatter, [Word];
+    ClaimTargets => "claim_targets", ScatterInOrder, [];
+    WriteWinners => "write_winners", ScatterInOrder, [];
+    ScatterReduce => "scatter_reduce", ScatterReduce, [];
+    SortKeys => "sort_keys", Sort, [];
+    SortSliceKeys => "sort_slice_keys", Sort, [];
+    RadixCount => "radix_count", Sort, [];
+    RadixScanBlocks => "radix_scan_blocks", Sort, [];
+    RadixScanSums => "radix_scan_sums", Sort, [];
+    RadixScatter => "radix_scatter", Sort, [];
+    FindRuns => "find_runs", ScatterRuns, [];
+    FoldRuns => "fold_runs", ScatterRuns, [];
+    FoldLongRuns => "fold_long_runs", ScatterRuns, [];
+    FoldSlices => "fold_slices", ScatterRuns, [];
+    FoldSliceRuns => "fold_slice_runs", ScatterRuns, [];
+    LinkSlices => "link_slices", ScatterLists, [];
+    FoldSliceLists => "fold_slice_lists", ScatterLists, [];
+    FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
+    ClaimTies => "claim_ties", ScatterReduce, [Ties];
+    WriteTies => "write_ties", ScatterReduce, [Ties];
+    Gather => "gather", Gather, [];
+    GatherWords => "gather_words", Gather, [SubWord];
+    GatherRows => "gather_rows", Gather, [Word];
+    GatherBlocks => "gather_blocks", Gather, [Word];
+    ScatterSpans => "scatter_spans", Scatter, [SubWord];
+    GatherSpans => "gather_spans", Gather, [SubWord];
+    ScatterCopyRows => "scatter_copy_rows", Scatter, [CopyRows];
+    /// After a scatter or gather: the first out-of-range tuple's component and value.
+    DescribeStatus => "describe_status", IndexMap, [];
+}
+
+impl Entry {
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+const fn binding(role: Role, access: Access) -> Binding {
+    Binding { role, access }
+}
+
+const STRIDED_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Output, Access::WriteElements),
+];
+const SCATTER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_COPY_ROWS_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const GATHER_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_IN_ORDER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Winners, Access::AtomicWords),
+];
+
+const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];
+
+/// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
+pub(crate) const REDUCE_GROUP: u32 = 16;
+
+/// The reductions a scatter kernel can apply.
+pub(crate) const REDUCTIONS: [Reduction; 4] = [
+    Reduction::Add,
+    Reduction::Mul,
+    Reduction::Min,
+    Reduction::Max,
+];
+impl Kernel {
+    /// Every variant, for tests and tools.
+    pub fn all() -> Vec<Kernel> {
+        let mut all: Vec<Kernel> = Unit::ALL.iter().map(|&u| Kernel::StridedCopy(u)).collect();
+        for unit in Unit::ALL {
+            for in_order in [false, true] {
+                all.push(Kernel::Scatter {
+                    unit,
+                    in_order,
+                    copy_rows: false,
+                });
+            }
+            if unit == Unit::Word {
+                all.push(Kernel::Scatter {
+                    unit,
+                    in_order: false,
+                    copy_rows: true,
+                });
+            }
+            all.push(Kernel::Gather(unit));
+        }
+        for data_type in DataType::ALL {
+            for reduction in REDUCTIONS {
+                // 8-byte elements have no 64-bit atomics: always in order.
+                for order in [
+                    ReduceOrder::Any,
+                    ReduceOrder::FirstTie,
+                    ReduceOrder::InOrder,
+                ] {
+                    let wide = data_type.size_in_bytes() == 8;
+                    let ties = data_type.is_float()
+                        && matches!(reduction, Reduction::Min | Reduction::Max);
+                    if (wide && order != ReduceOrder::InOrder)
+                        || (order == ReduceOrder::FirstTie && !ties)
+                    {
+                        continue;
+                    }
+                    all.push(Kernel::ScatterReduce {
+                        data_type,
+                        reduction,
+                        order,
+                    });
+                }
+            }
+        }
+        all.dedup();
+        all
+    }
+
+    pub fn unit(self) -> Unit {
+        match self {
+            Kernel::StridedCopy(unit) | Kernel::Scatter { unit, .. } | Kernel::Gather(unit) => unit,
+            Kernel::ScatterReduce { data_type, .. } => Unit::from_bytes(data_type.size_in_bytes()),
+        }
+    }
+
+    /// The shader files the kernel's entry points are in (the module adds what they require).
+    pub fn roots(self) -> &'static [ShaderFile] {
+        use ShaderFile as F;
+        match self {
+            Kernel::StridedCopy(_) => &[F::StridedCopy],
+            Kernel::Scatter {
+                in_order: false, ..
+            } => &[F::Scatter],
+            Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce],
+                ReduceOrder::InOrder => &[F::Sort, F::ScatterRuns, F::ScatterLists],
+            },
+            Kernel::Gather(_) => &[F::Gather],
+        }
+    }
+
+    /// The sections this variant keeps of its files: the grouped entry points of its unit's
+    /// width, the scatter that copies rows, the float ties, the unit's accessors and helpers.
+    pub fn sections(self) -> Vec<Section> {
+        let unit = self.unit();
+        Section::ALL
+            .into_iter()
+            .filter(|section| match section {
+                Section::CopyRows => matches!(
+                    self,
+                    Kernel::Scatter {
+                        copy_rows: true,
+                        ..
+                    }
+                ),
+                Section::Word => unit == Unit::Word,
+                Section::SubWord => unit.is_sub_word(),
+                Section::Ties => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::FirstTie,
+                        ..
+                    }
+                ),
+                Section::DoubleWord => unit == Unit::DoubleWord,
+                Section::Narrow => unit.bytes() <= 4,
+            })
+            .collect()
+    }
+
+    /// The entry points of the module: those of its files, in the sections it keeps.
+    pub fn entries(self) -> Vec<Entry> {
+        let (files, sections) = (self.files(), self.sections());
+        Entry::ALL
+            .iter()
+            .copied()
+            .filter(|entry| {
+                let info = entry.info();
+                files.contains(&info.file) && info.sections.iter().all(|s| sections.contains(s))
+            })
+            .collect()
+    }
+
+    /// The storage bindings after the uniform, in binding order.
+    pub fn bindings(self) -> &'static [Binding] {
+        match self {
+            Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => SCATTER_COPY_ROWS_BINDINGS,
+            Kernel::Scatter {
+                in_order: false, ..
+            } => SCATTER_BINDINGS,
+            Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
+                ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+            },
+            Kernel::Gather(_) => GATHER_BINDINGS,
+        }
+    }
+
+    /// Whether a dispatch must bind every window of the kernel's tensors (the in-order fold
+    /// reads updates wherever they lie, the tie passes check no window ownership), so slabs
+    /// cannot run it.
+    pub fn needs_every_window(self) -> bool {
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                order: ReduceOrder::InOrder | ReduceOrder::FirstTie,
+                ..
+            }
+        )
+    }
+
+    /// What the kernel does, for errors about its needs.
+    pub fn purpose(self) -> &'static str {
+        match self {
+            Kernel::StridedCopy(_) => "the strided-copy kernel's bindings",
+            Kernel::Scatter {
+                copy_rows: true, ..
+            } => "the bindings of the scatter kernel that copies as it scatters",
+            Kernel::Scatter {
+                in_order: false, ..
+            } => "the scatter kernel's bindings",
+            Kernel::Scatter { in_order: true, .. } => {
+                "the in-order scatter kernel's bindings (8-byte elements always use it)"
+            }
+            Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any => "the scatter reduction kernel's bindings",
+                ReduceOrder::FirstTie => {
+                    "the in-order float Min or Max scatter reduction kernel's bindings"
+                }
+                ReduceOrder::InOrder => {
+                    "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
+                }
+            },
+            Kernel::Gather(_) => "the gather kernel's bindings",
+        }
+    }
+
+    pub fn label(self) -> String {
+        format!("dml-wgsl {:?}", self)
+    }
+
+    /// The label of the kernel under `windowing`.
+    pub fn windowed_label(self, windowing: &Windowing) -> String {
+        if *windowing == Windowing::default() {
+            self.label()
+        } else {
+            format!("{} {:?}", self.label(), windowing)
+        }
+    }
+
+    /// The binding number of each storage binding's first slot, and the binding of the
+    /// `windows` uniform after them (used where `windowing.partial`).
+    pub fn binding_numbers(self, windowing: &Windowing) -> (Vec<u32>, u32) {
+        let mut next = 1;
+        let mut numbers = Vec::new();
+        for binding in self.bindings() {
+            numbers.push(next);
+            next += windowing.slots(binding.role);
+        }
+        (numbers, next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_point_is_in_some_variant_and_defined_there() {
+        let mut held = Vec::new();
+        for kernel in Kernel::all() {
+            let module = naga::front::wgsl::parse_str(&kernel.source(256))
+                .unwrap_or_else(|e| panic!("{kernel:?}: {e}"));
+            for entry in kernel.entries() {
+                assert!(
+                    module.entry_points.iter().any(|e| e.name == entry.name()),
+                    "{kernel:?} lacks {entry:?}"
+                );
+                held.push(entry);
+            }
+        }
+        for entry in Entry::ALL {
+            assert!(held.contains(entry), "{entry:?} is in no variant");
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! Code generation: a kernel's complete WGSL module, from a header of generated constants,
+//! the bindings with their accessors, and the shader files it needs.
+
+use super::bindings::{Access, Binding, Unit, Windowing};
+use super::files::{ShaderFile, with_requirements};
+use super::in_order::sort_constants;
+use super::registry::{Kernel, REDUCE_GROUP};
+use super::sections::{Section, without_section};
+use crate::options::Reduction;
+use crate::status;
+use crate::tensor::DataType;
+
+impl Kernel {
+    /// The complete WGSL module, every tensor bound whole.
+    #[cfg(test)]
+    pub fn source(self, workgroup_size: u32) -> String {
+        self.windowed_source(workgroup_size, &Windowing::default())
+    }
+
+    /// The complete WGSL module: the generated prelude, then the kernel's files with the
+    /// sections it does not keep removed.
+    pub fn windowed_source(self, workgroup_size: u32, windowing: &Windowing) -> String {
+        let sections = self.sections();
+        let mut text = self.prelude(workgroup_size, windowing);
+        for file in self.files() {
+            if !file.is_binding_template() {
+                text += "\n";
+                text += &kept_sections(file.text(), &sections);
+            }
+        }
+        text
+    }
+
+    /// The files of the module: its roots, the templates of its bindings, and everything
+    /// they require.
+    pub fn files(self) -> Vec<ShaderFile> {
+        let mut roots = self.roots().to_vec();
+        roots.extend(self.binding_templates());
+        with_requirements(&roots)
+    }
+
+    /// The template of each binding's accessors.
+    pub(super) fn binding_templates(self) -> Vec<ShaderFile> {
+        let unit = self.unit();
+        self.bindings()
+            .iter()
+            .map(|binding| binding_template(binding, unit).2)
+            .collect()
+    }
+
+    /// What the registry generates for the variant: the specialisation constants, the status
+    /// words' names, the reductions' and in-order constants, and the bindings with their
+    /// accessors (`WindowParams` and the `windows` uniform where the windowing is partial).
+    pub(super) fn prelude(self, workgroup_size: u32, windowing: &Windowing) -> String {
+        let unit = self.unit();
+        let sections = self.sections();
+        let mut header = format!(
+            "// {label}\nconst WORKGROUP_SIZE: u32 = {workgroup_size}u;\nalias Unit = {ty};\n",
+            label = self.windowed_label(windowing),
+            ty = unit.wgsl_type(),
+        );
+        if let Kernel::StridedCopy(_) = self {
+            header += &format!("const COPY_GROUP: u32 = {}u;\n", unit.copy_group());
+        }
+        if unit.is_sub_word() {
+            let bits = unit.bytes() * 8;
+            header += &format!(
+                "const ELEMENT_BITS: u32 = {bits}u;\nconst ELEMENTS_PER_WORD: u32 = {}u;\nconst ELEMENT_MASK: u32 = {:#x}u;\n",
+                32 / bits,
+                (1u64 << bits) - 1,
+            );
+        }
+        // The indexed walk reports out-of-range tuples in the status words.
+        if self.files().contains(&ShaderFile::IndexMap) {
+            header += &status::wgsl_constants();
+        }
+        if let Kernel::ScatterReduce {
+            data_type,
+            reduction,
+            ..
+        } = self
+        {
+            header += &reduction_constants(data_type, reduction);
+            header += &sort_constants(workgroup_size, data_type, reduction);
+        }
+        let (numbers, windows_binding) = self.binding_numbers(windowing);
+        if windowing.partial {
+            header += &format!(
+                "{}@group(0) @binding({windows_binding}) var<uniform> windows: WindowParams;\n",
+                ShaderFile::WindowParams.text()
+            );
+        }
+        for (binding, number) in self.bindings().iter().zip(numbers) {
+            header += &binding_source(number, binding, unit, windowing, &sections);
+        }
+        header
+    }
+}
+
+/// `text` without the sections `kept` leaves out.
+pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
+    let mut text = text.to_string();
+    for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
+        text = without_section(&text, section);
+    }
+    text
+}
+
+/// The constants `shaders/arithmetic.wgsl` reads.
+fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
+    let bits = data_type.size_in_bytes() * 8;
+    let kind = if data_type.is_float() {
+        2
+    } else {
+        data_type.is_signed() as u32
+    };
+    let operation = match reduction {
+        Reduction::Add => 1,
+        Reduction::Mul => 2,
+        Reduction::Min => 3,
+        Reduction::Max => 4,
+        Reduction::None => unreachable!("a reduction kernel reduces"),
+    };
+    let mask = if bits >= 32 {
+        u32::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let shift = 32u32.saturating_sub(bits);
+    // The reduction's identity (x op identity = x, bits included), where the any-order pass
+    // combines a workgroup's updates (units of at most 4 bytes).
+    let signed = data_type.is_signed() && !data_type.is_float();
+    let sign_bit = 1u64 << (bits - 1);
+    let identity: u64 = match (reduction, data_type) {
+        (Reduction::Add, DataType::Float16 | DataType::Float32) => sign_bit, // -0.0
+        (Reduction::Mul, DataType::Float16) => 0x3c00,
+        (Reduction::Mul, DataType::Float32) => 0x3f80_0000,
+        (Reduction::Min, DataType::Float16) => 0x7c00, // +inf
+        (Reduction::Min, DataType::Float32) => 0x7f80_0000,
+        (Reduction::Max, DataType::Float16) => 0xfc00, // -inf
+        (Reduction::Max, DataType::Float32) => 0xff80_0000,
+        (Reduction::Add, _) => 0,
+        (Reduction::Mul, _) => 1,
+        (Reduction::Min, _) if signed => sign_bit - 1,
+        (Reduction::Min, _) => mask as u64,
+        (Reduction::Max, _) if signed => sign_bit,
+        _ => 0,
+    };
+    // 8-byte elements always go in order: no identity needed.
+    let identity = if bits == 64 { 0 } else { identity as u32 };
+    format!(
+        "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
+         const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
+         const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n"
+    )
+}
+
+/// The declarations of one storage binding (one array, or one per window bound) and its
+/// accessors, instantiated from the access kind's template in `shaders/bindings/` (each says
+/// what it defines). Every accessor takes an index into the whole tensor's binding, in the
+/// units its name says, and finds the window that holds it, so the kernels never see windows.
+fn binding_source(
+    slot: u32,
+    binding: &Binding,
+    unit: Unit,
+    windowing: &Windowing,
+    sections: &[Section],
+) -> String {
+    let name = binding.role.name();
+    let bound = windowing.bound[binding.role.index()];
+    let (declared, access, template) = binding_template(binding, unit);
+    let upper = name.to_uppercase();
+    let mut text = String::new();
+    if bound == 0 {
+        text += &format!(
+            "@group(0) @binding({slot}) var<storage, {access}> {name}: array<{declared}>;\n"
+        );
+    } else {
+        let shift = windowing.window_shift - binding.entry_bytes(unit).trailing_zeros();
+        text += &format!(
+            "const {upper}_SHIFT: u32 = {shift}u;\nconst {upper}_MASK: u32 = {:#x}u;\n",
+            (1u64 << shift) - 1
+        );
+        for k in 0..bound {
+            text += &format!(
+                "@group(0) @binding({}) var<storage, {access}> {name}_{k}: array<{declared}>;\n",
+                slot + k
+            );
+        }
+    }
+    let first = windowing.first_window(binding.role);
+    // `body` (the lines of an `// @at` block) touching entry `whole` of the one array, or
+    // entry `local` of window `window` (WGSL expressions).
+    let access = |whole: &str, window: &str, local: &str, body: &str| -> String {
+        let instance = |array: &str, index: &str| {
+            body.replace("NAME[", &format!("{array}["))
+                .replace("[AT", &format!("[{index}"))
+        };
+        if bound == 0 {
+            return instance(name, whole);
+        }
+        let mut code = format!("    let local = {local};\n    switch ({window}) - {first} {{\n");
+        for k in 0..bound {
+            let label = if k + 1 == bound {
+                "default".to_string()
+            } else {
+                format!("case {k}u")
+            };
+            code += &format!(
+                "        {label}: {{\n{}        }}\n",
+                instance(&format!("{name}_{k}"), "local")
+            );
+        }
+        code + "    }\n"
+    };
+    // The lines of an `// @owns` block (`return true;`), or the check of the window of entry
+    // `index`, `shift` its window's shift.
+    let owns = |index: &str, shift: &str, body: &str| -> String {
+        if windowing.partial && bound > 0 {
+            let (begin, end) = windowing.owned_windows(binding.role);
+            format!(
+                "    let window = {index} >> ({shift});\n    return window >= {begin} && window < {end};\n"
+            )
+        } else {
+            body.to_string()
+        }
+    };
+    let shift = format!("{upper}_SHIFT");
+    let expand = |marker: &str, index: &str, body: &str| -> String {
+        match marker {
+            "at" => access(
+                &format!("({index})"),
+                &format!("({index}) >> {shift}"),
+                &format!("({index}) & {upper}_MASK"),
+                body,
+            ),
+            // An 8-byte element's two words: entries 2 * index and the next.
+            "at-pair" => access(
+                &format!("(2u * {index})"),
+                &format!("{index} >> ({shift} - 1u)"),
+                &format!("({index} & ({upper}_MASK >> 1u)) << 1u"),
+                body,
+            ),
+            "owns" => owns(index, &shift, body),
+            "owns-pair" => owns(index, &format!("{shift} - 1u"), body),
+            _ => unreachable!("binding templates mark `at`, `at-pair`, `owns` or `owns-pair`"),
+        }
+    };
+    text + &instantiate(template.text(), sections, name, expand)
+}
+
+/// A binding's array entry (its declared type), its storage access, and the template of its
+/// accessors.
+fn binding_template(binding: &Binding, unit: Unit) -> (&'static str, &'static str, ShaderFile) {
+    use ShaderFile as F;
+    match binding.access {
+        Access::ReadElements if unit.is_sub_word() => ("u32", "read", F::ReadSubWords),
+        Access::ReadElements => (unit.wgsl_type(), "read", F::ReadElements),
+        Access::WriteElements if unit.is_sub_word() => {
+            ("atomic<u32>", "read_write", F::WriteSubWords)
+        }
+        Access::WriteElements => (unit.wgsl_type(), "read_write", F::WriteElements),
+        Access::ReadWords => ("u32", "read", F::ReadWords),
+        Access::AtomicWords => ("atomic<u32>", "read_write", F::AtomicWords),
+        Access::ReduceElements if unit == Unit::DoubleWord => {
+            ("vec2<u32>", "read_write", F::ReduceElements)
+        }
+        Access::ReduceElements => ("atomic<u32>", "read_write", F::ReduceElements),
+    }
+}
+
+/// A binding template with the sections `kept` leaves out removed, its comments dropped,
+/// `NAME` replaced by `name`, and each block from `// @<marker> <index>` to `// @end` replaced
+/// by `expand(marker, index, block)`.
+fn instantiate(
+    template: &str,
+    kept: &[Section],
+    name: &str,
+    expand: impl Fn(&str, &str, &str) -> String,
+) -> String {
+    let text = kept_sections(template, kept);
+    let mut out = String::new();
+    let mut block: Option<(&str, &str, String)> = None;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if let Some(marker) = trimmed.strip_prefix("// @") {
+            match (marker.split_once(' '), block.take()) {
+                (Some((opened, index)), None) => block = Some((opened, index, String::new())),
+                (None, Some((opened, index, body))) if marker == "end" => {
+                    out += &expand(opened, index, &body).replace("NAME", name);
+                }
+                // A kept section's marker.
+                (None, None) if marker != "end" => {}
+                _ => unreachable!("unbalanced binding template markers at `{line}`"),
+            }
+        } else if let Some((_, _, body)) = &mut block {
+            *body += line;
+            body.push('\n');
+        } else if !trimmed.starts_with("//") && !trimmed.is_empty() {
+            out += &line.replace("NAME", name);
+            out.push('\n');
+        }
+    }
+    out
+}
