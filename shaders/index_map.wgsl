@@ -4,13 +4,46 @@
 // and range-checking the index tuple. The header declares the `indices` words and the
 // `status` atomics.
 
+// Mirrors InOrderParams in src/params.rs: in-order reductions sorted by target, and
+// reductions by rows (slices), sorted or listed.
+struct InOrderParams {
+    // The units of a row (trailing dimensions sharing one index tuple), the rows, and the
+    // trailing dimensions a row spans.
+    slice_units: u32,
+    slices: u32,
+    slice_rank: u32,
+    // The updates sorted, the output units, the radix pass's shift (past the last pass:
+    // which array holds the result), its tiles and their rounds.
+    sort_count: u32,
+    sort_units: u32,
+    radix_shift: u32,
+    radix_tiles: u32,
+    radix_rounds: u32,
+    // The folds' passes: this pass, the entries of each list of runs that go on, and the
+    // column tiles of a row.
+    fold_pass: u32,
+    fold_capacity: u32,
+    fold_tiles: u32,
+    padding: u32,
+}
+
+// Mirrors CopyRowParams in src/params.rs: scatters that copy as they scatter
+// (scatter_copy_rows): the output's rows, their units, the updates a row takes, and the
+// threads of a workgroup (a row's).
+struct CopyRowParams {
+    rows: u32,
+    length: u32,
+    row_units: u32,
+    threads: u32,
+}
+
 // Mirrors IndexParams in src/params.rs (a test compares the two through naga).
 struct IndexParams {
     count: u32,
     rank: u32,
     tuple_size: u32,
-    // Bit 0: the index type is signed; bit 1: it is 64 bits wide; bit 2: out-of-range
-    // indices are clamped (OutOfRange::Clamp), which the kernels read as CLAMP_INDICES.
+    // INDEX_SIGNED, INDEX_WORD_PAIRS, and bit 2: out-of-range indices are clamped
+    // (OutOfRange::Clamp), which the kernels read as CLAMP_INDICES.
     index_flags: u32,
     tuple_stride: u32,
     // Threads take groups of neighbouring units; with tile > 0 the groups are visited in
@@ -19,31 +52,9 @@ struct IndexParams {
     tile: u32,
     row_groups: u32,
     rows: u32,
-    // In-order reductions by slices: the units of a slice (trailing dimensions sharing one
-    // index tuple) and the number of slices.
-    slice_units: u32,
-    slices: u32,
-    // The trailing dimensions a slice spans.
-    slice_rank: u32,
-    // In-order reductions sorted by target: the updates sorted, the output units, the radix
-    // pass's shift (past the last pass: which array holds the result) and its tiles.
-    sort_count: u32,
-    sort_units: u32,
-    radix_shift: u32,
-    radix_tiles: u32,
-    radix_rounds: u32,
-    // The in-order folds' passes: this pass, the entries of each list of runs that go on,
-    // and the column tiles of a slice.
-    fold_pass: u32,
-    fold_capacity: u32,
-    fold_tiles: u32,
-    // Scatters that copy as they scatter (scatter_copy_rows): the output's rows, their units,
-    // the updates a row takes, and the threads of a workgroup (a row's).
-    copy_rows: u32,
-    copy_length: u32,
-    copy_row_units: u32,
-    copy_threads: u32,
-    padding: u32,
+    // The in-order and row reductions' members, and scatter_copy_rows' (two groups).
+    in_order: InOrderParams,
+    copy: CopyRowParams,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,
@@ -106,11 +117,11 @@ struct Location {
 
 // Index element e as (low, high) words; 32-bit signed values are sign-extended.
 fn index_words(e: u32) -> vec2<u32> {
-    if (INDEX_FLAGS & 2u) != 0u {
+    if (INDEX_FLAGS & INDEX_WORD_PAIRS) != 0u {
         return load_indices_pair(e);
     }
     let low = load_indices_word(e);
-    let negative = (INDEX_FLAGS & 1u) != 0u && (low & 0x80000000u) != 0u;
+    let negative = (INDEX_FLAGS & INDEX_SIGNED) != 0u && (low & 0x80000000u) != 0u;
     return vec2<u32>(low, select(0u, 0xffffffffu, negative));
 }
 
@@ -122,12 +133,12 @@ fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     if v.y == 0u && v.x < bound {
         return v.x;
     }
-    if (INDEX_FLAGS & 1u) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
+    if (INDEX_FLAGS & INDEX_SIGNED) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
         return v.x + bound;
     }
     if CLAMP_INDICES {
         // Clamped to 0 below (negative signed values) and bound - 1 above.
-        let below = (INDEX_FLAGS & 1u) != 0u && (v.y & 0x80000000u) != 0u;
+        let below = (INDEX_FLAGS & INDEX_SIGNED) != 0u && (v.y & 0x80000000u) != 0u;
         return select(bound - 1u, 0u, below);
     }
     return IN_RANGE;
@@ -191,7 +202,7 @@ fn apply_index(base: Location) -> Location {
 // indices are split into windows and only some are bound (the whole tuple is then bound
 // where its first component is owned).
 fn owns_tuple(e: u32) -> bool {
-    if (INDEX_FLAGS & 2u) != 0u {
+    if (INDEX_FLAGS & INDEX_WORD_PAIRS) != 0u {
         return owns_indices_pair(e);
     }
     return owns_indices(e);

@@ -104,8 +104,8 @@ fn scatter_blocks(
 // writes the row out whole. Memory then sees only whole, coalesced rows; scattered 4-byte
 // stores to memory cost a cache transaction each (ScatterElements along axis 1 of an 8192 x
 // 8192 f32 tensor: 1.08 ms on an H100 with them, 0.18 ms of it the copy; 0.44 ms so).
-// The units of a row (a pipeline constant: params.copy_length), and the threads of a
-// workgroup (params.copy_threads, up to 1024): one row of workgroup memory a workgroup caps
+// The units of a row (a pipeline constant: params.copy.length), and the threads of a
+// workgroup (params.copy.threads, up to 1024): one row of workgroup memory a workgroup caps
 // how many workgroups an SM holds, so a workgroup brings many threads (an H100 took 0.91 ms
 // with 256, 0.44 ms with 1024).
 override ROW_CAPACITY: u32 = 1u;
@@ -119,10 +119,10 @@ fn scatter_copy_rows(
     @builtin(local_invocation_index) local: u32,
 ) {
     let row = workgroup_index(workgroup, workgroups);
-    if row >= params.copy_rows {
+    if row >= params.copy.rows {
         return;
     }
-    let length = params.copy_length;
+    let length = params.copy.length;
     let start = row * length;
     for (var first = local; first < length; first += ROW_THREADS * GROUP) {
         var values: array<u32, GROUP>;
@@ -142,7 +142,7 @@ fn scatter_copy_rows(
     workgroupBarrier();
     // Rows past the updates' outer size are only copied.
     if row < size_at(0u) {
-        let units = params.copy_row_units;
+        let units = params.copy.row_units;
         let row_base = locate_base(row * units);
         for (var first = local; first < units; first += ROW_THREADS * GROUP) {
             var at: array<Location, GROUP>;

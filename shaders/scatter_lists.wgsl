@@ -6,11 +6,11 @@
 // pass's list count; links: the slice linked before each slice (plus one; 0 ends the list),
 // then the two lists of (block, next node) pairs of the blocks that go on.
 fn slice_list_at(fold_pass: u32) -> u32 {
-    return params.slices + (fold_pass & 1u) * 2u * params.fold_capacity;
+    return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
 
 fn slice_list_count_at(fold_pass: u32) -> u32 {
-    return params.sort_units + fold_pass;
+    return params.in_order.sort_units + fold_pass;
 }
 
 fn list_slice_block(fold_pass: u32, block: u32, node: u32) {
@@ -26,7 +26,7 @@ fn link_slices(
     @builtin(local_invocation_index) local: u32,
 ) {
     let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.slices {
+    if b >= params.in_order.slices {
         return;
     }
     let slice = locate_slice(b);
@@ -35,7 +35,7 @@ fn link_slices(
         report_out_of_range(slice.first);
         return;
     }
-    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.slice_units, b + 1u));
+    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.in_order.slice_units, b + 1u));
 }
 
 // `value` folded with the column `inner` of at most FOLD_STEPS slices of a list from `node`;
@@ -66,12 +66,12 @@ fn fold_slice_lists(
     if u >= params.count {
         return;
     }
-    let block = u / params.slice_units;
+    let block = u / params.in_order.slice_units;
     let first = atomic_load_heads(block);
     if first == 0u {
         return;
     }
-    let offset = u - block * params.slice_units;
+    let offset = u - block * params.in_order.slice_units;
     let fold = fold_list(load_output(u), first, slice_dense_offset(offset));
     if fold.node != 0u && offset == 0u {
         list_slice_block(1u, block, fold.node);
@@ -93,9 +93,9 @@ fn fold_slice_list_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let w = workgroup_index(workgroup, workgroups);
-    let fold_pass = params.fold_pass;
-    let entry = w / params.fold_tiles;
-    let tile = w - entry * params.fold_tiles;
+    let fold_pass = params.in_order.fold_pass;
+    let entry = w / params.in_order.fold_tiles;
+    let tile = w - entry * params.in_order.fold_tiles;
     if local == 0u {
         // (block, first node) of the workgroup's list, or none.
         var run = vec2<u32>(0u, 0u);

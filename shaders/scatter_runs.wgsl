@@ -9,14 +9,14 @@
 // the output, where the last one left the partial result, and the runs that go on are listed
 // for the next pass (lists by pass parity in links, their counts in heads).
 
-// The list of runs pass `fold_pass` folds (params.fold_capacity entries each, two by parity), and
+// The list of runs pass `fold_pass` folds (params.in_order.fold_capacity entries each, two by parity), and
 // where its count lies in heads.
 fn fold_list_at(fold_pass: u32) -> u32 {
-    return block_sums_at() + scan_blocks() + (fold_pass & 1u) * params.fold_capacity;
+    return block_sums_at() + scan_blocks() + (fold_pass & 1u) * params.in_order.fold_capacity;
 }
 
 fn fold_count_at(fold_pass: u32) -> u32 {
-    return 2u * params.sort_units + fold_pass;
+    return 2u * params.in_order.sort_units + fold_pass;
 }
 
 // Lists `key` (a target, or a block) for pass `fold_pass`.
@@ -34,21 +34,21 @@ fn find_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let j = invocation_index(workgroup, workgroups, local);
-    if j >= params.sort_count {
+    if j >= params.in_order.sort_count {
         return;
     }
     let keys = keys_at(source_array());
     let key = atomic_load_links(keys + j);
-    if key >= params.sort_units {
+    if key >= params.in_order.sort_units {
         return;
     }
     if j == 0u || atomic_load_links(keys + j - 1u) != key {
         atomic_store_heads(key, j + 1u);
     }
-    if j + 1u == params.sort_count || atomic_load_links(keys + j + 1u) != key {
-        atomic_store_heads(params.sort_units + key, j + 1u);
+    if j + 1u == params.in_order.sort_count || atomic_load_links(keys + j + 1u) != key {
+        atomic_store_heads(params.in_order.sort_units + key, j + 1u);
     }
-    if params.slice_units > 1u {
+    if params.in_order.slice_units > 1u {
         return;
     }
     let value = unit_pair(load_updates(locate_base(sorted_position(j)).dense));
@@ -67,14 +67,14 @@ fn fold_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let u = invocation_index(workgroup, workgroups, local);
-    if u >= params.sort_units {
+    if u >= params.in_order.sort_units {
         return;
     }
     let start = atomic_load_heads(u);
     if start == 0u {
         return;
     }
-    let end = atomic_load_heads(params.sort_units + u);
+    let end = atomic_load_heads(params.in_order.sort_units + u);
     if end - (start - 1u) > LONG_RUN {
         list_for_pass(0u, u);
         return;
@@ -199,14 +199,14 @@ fn fold_long_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let w = workgroup_index(workgroup, workgroups);
-    let fold_pass = params.fold_pass;
+    let fold_pass = params.in_order.fold_pass;
     if local == 0u {
         // (unit, first, end) of this pass's share of the workgroup's run, or an empty run.
         var run = vec3<u32>(0u, 0u, 0u);
         if w < atomic_load_heads(fold_count_at(fold_pass)) {
             let u = atomic_load_links(fold_list_at(fold_pass) + w);
             let first = atomic_load_heads(u) - 1u + fold_pass * LONG_SPAN;
-            let end = atomic_load_heads(params.sort_units + u);
+            let end = atomic_load_heads(params.in_order.sort_units + u);
             if end - first > LONG_SPAN {
                 list_for_pass(fold_pass + 1u, u);
             }
@@ -267,15 +267,15 @@ fn fold_slices(
     if u >= params.count {
         return;
     }
-    let block = u / params.slice_units;
+    let block = u / params.in_order.slice_units;
     let start = atomic_load_heads(block);
     if start == 0u {
         return;
     }
-    let end = atomic_load_heads(params.sort_units + block);
+    let end = atomic_load_heads(params.in_order.sort_units + block);
     let first = start - 1u;
     let last = min(end, first + FOLD_STEPS);
-    let offset = u - block * params.slice_units;
+    let offset = u - block * params.in_order.slice_units;
     if last < end && offset == 0u {
         list_for_pass(1u, block);
     }
@@ -299,16 +299,16 @@ fn fold_slice_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let w = workgroup_index(workgroup, workgroups);
-    let fold_pass = params.fold_pass;
-    let entry = w / params.fold_tiles;
-    let tile = w - entry * params.fold_tiles;
+    let fold_pass = params.in_order.fold_pass;
+    let entry = w / params.in_order.fold_tiles;
+    let tile = w - entry * params.in_order.fold_tiles;
     if local == 0u {
         // (block, first, end) of this pass's share of the block's run, or an empty run.
         var run = vec3<u32>(0u, 0u, 0u);
         if entry < atomic_load_heads(fold_count_at(fold_pass)) {
             let block = atomic_load_links(fold_list_at(fold_pass) + entry);
             let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
-            let end = atomic_load_heads(params.sort_units + block);
+            let end = atomic_load_heads(params.in_order.sort_units + block);
             if end - first > SLICE_SPAN && tile == 0u {
                 list_for_pass(fold_pass + 1u, block);
             }

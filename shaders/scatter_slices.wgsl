@@ -10,7 +10,7 @@ struct Slice {
 }
 
 fn locate_slice(b: u32) -> Slice {
-    let first = b * params.slice_units;
+    let first = b * params.in_order.slice_units;
     return Slice(first, apply_index(locate_base(first)));
 }
 
@@ -18,7 +18,7 @@ fn locate_slice(b: u32) -> Slice {
 fn slice_dense_offset(offset: u32) -> u32 {
     var rest = offset;
     var dense = 0u;
-    for (var d = RANK; d > RANK - params.slice_rank; d -= 1u) {
+    for (var d = RANK; d > RANK - params.in_order.slice_rank; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         dense += (rest % size) * dense_stride_at(k);
@@ -31,7 +31,7 @@ fn slice_dense_offset(offset: u32) -> u32 {
 fn slice_dense_start(b: u32) -> u32 {
     var rest = b;
     var dense = 0u;
-    for (var d = RANK - params.slice_rank; d > 1u; d -= 1u) {
+    for (var d = RANK - params.in_order.slice_rank; d > 1u; d -= 1u) {
         let k = d - 1u;
         let size = size_at(k);
         dense += (rest % size) * dense_stride_at(k);
@@ -58,8 +58,8 @@ struct Column {
 fn slice_column(block: u32, tile: u32, local: u32) -> Column {
     let lane = local % SLICE_TILE;
     let offset = tile * SLICE_TILE + lane;
-    var column = Column(lane, local / SLICE_TILE, offset < params.slice_units, 0u, 0u);
-    column.unit = block * params.slice_units + offset;
+    var column = Column(lane, local / SLICE_TILE, offset < params.in_order.slice_units, 0u, 0u);
+    column.unit = block * params.in_order.slice_units + offset;
     if column.in_slice {
         column.inner = slice_dense_offset(offset);
         if column.turn == 0u {

@@ -1,8 +1,8 @@
 // requires: common index_map scatter_slices units
 // Scatter reductions in the updates' order (ReduceOrder::InOrder), element by element or by
 // slices (where trailing dimensions share one index tuple, ScatterND's rows: slices of
-// params.slice_units units land on aligned blocks of the output, the block of a slice being
-// the target of its first unit divided by params.slice_units), first sort the updates (or
+// params.in_order.slice_units units land on aligned blocks of the output, the block of a slice being
+// the target of its first unit divided by params.in_order.slice_units), first sort the updates (or
 // slices) by target (or block), keeping their order: a stable least-significant-digit radix
 // sort of (key, position) pairs, one digit of log2 WORKGROUP_SIZE bits a pass, where the
 // workgroup is a power of two of at least 32 threads and the scratch fits one binding (every
@@ -14,19 +14,19 @@
 // runs that go on. heads: each key's run start (plus one), its end, and each pass's list count.
 
 fn keys_at(array: u32) -> u32 {
-    return array * 2u * params.sort_count;
+    return array * 2u * params.in_order.sort_count;
 }
 
 fn positions_at(array: u32) -> u32 {
-    return array * 2u * params.sort_count + params.sort_count;
+    return array * 2u * params.in_order.sort_count + params.in_order.sort_count;
 }
 
 fn histogram_at() -> u32 {
-    return 4u * params.sort_count;
+    return 4u * params.in_order.sort_count;
 }
 
 fn histogram_entries() -> u32 {
-    return WORKGROUP_SIZE * params.radix_tiles;
+    return WORKGROUP_SIZE * params.in_order.radix_tiles;
 }
 
 fn scan_blocks() -> u32 {
@@ -40,11 +40,11 @@ fn block_sums_at() -> u32 {
 // The array a pass reads: pass p = radix_shift / RADIX_BITS reads array p % 2 and writes
 // the other; after the last pass, the sorted pairs are in array (passes % 2).
 fn source_array() -> u32 {
-    return (params.radix_shift / RADIX_BITS) & 1u;
+    return (params.in_order.radix_shift / RADIX_BITS) & 1u;
 }
 
 fn digit(key: u32) -> u32 {
-    return (key >> params.radix_shift) & (WORKGROUP_SIZE - 1u);
+    return (key >> params.in_order.radix_shift) & (WORKGROUP_SIZE - 1u);
 }
 
 // Pass 0: the pairs in the updates' order; out-of-range updates get the key NO_KEY, which
@@ -86,7 +86,7 @@ fn sort_slice_keys(
     @builtin(local_invocation_index) local: u32,
 ) {
     let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.sort_count {
+    if b >= params.in_order.sort_count {
         return;
     }
     let slice = locate_slice(b);
@@ -94,14 +94,14 @@ fn sort_slice_keys(
         // Every unit of the slice is out of range; its first is the first reported. It
         // joins the last block's run, marked, so that the keys need no bit past the blocks'.
         report_out_of_range(slice.first);
-        atomic_store_links(keys_at(0u) + b, params.sort_units - 1u);
+        atomic_store_links(keys_at(0u) + b, params.in_order.sort_units - 1u);
         atomic_store_links(positions_at(0u) + b, b | SKIPPED_SLICE);
         return;
     }
-    store_pair(b, slice.at.indexed / params.slice_units);
+    store_pair(b, slice.at.indexed / params.in_order.slice_units);
 }
 
-// A radix pass, 1: a workgroup per tile of params.radix_rounds * WORKGROUP_SIZE pairs (at
+// A radix pass, 1: a workgroup per tile of params.in_order.radix_rounds * WORKGROUP_SIZE pairs (at
 // most RADIX_ROUNDS rounds: small sorts take fewer, so that more workgroups share the work)
 // counts its digits.
 var<workgroup> digit_counts: array<atomic<u32>, WORKGROUP_SIZE>;
@@ -113,21 +113,21 @@ fn radix_count(
     @builtin(local_invocation_index) local: u32,
 ) {
     let tile = workgroup_index(workgroup, workgroups);
-    if tile >= params.radix_tiles {
+    if tile >= params.in_order.radix_tiles {
         return;
     }
     atomicStore(&digit_counts[local], 0u);
     workgroupBarrier();
     let keys = keys_at(source_array());
-    for (var r = 0u; r < min(params.radix_rounds, RADIX_ROUNDS); r += 1u) {
-        let e = (tile * params.radix_rounds + r) * WORKGROUP_SIZE + local;
-        if e < params.sort_count {
+    for (var r = 0u; r < min(params.in_order.radix_rounds, RADIX_ROUNDS); r += 1u) {
+        let e = (tile * params.in_order.radix_rounds + r) * WORKGROUP_SIZE + local;
+        if e < params.in_order.sort_count {
             atomicAdd(&digit_counts[digit(atomic_load_links(keys + e))], 1u);
         }
     }
     workgroupBarrier();
     // Digit-major: the exclusive scan of this order is where each (digit, tile) begins.
-    atomic_store_links(histogram_at() + local * params.radix_tiles + tile, atomicLoad(&digit_counts[local]));
+    atomic_store_links(histogram_at() + local * params.in_order.radix_tiles + tile, atomicLoad(&digit_counts[local]));
 }
 
 // The exclusive prefix sum of `value` over the workgroup's threads, and the total.
@@ -214,11 +214,11 @@ fn radix_scatter(
     @builtin(local_invocation_index) local: u32,
 ) {
     let tile = workgroup_index(workgroup, workgroups);
-    if tile >= params.radix_tiles {
+    if tile >= params.in_order.radix_tiles {
         return;
     }
     let words = WORKGROUP_SIZE / 32u;
-    let entry = local * params.radix_tiles + tile;
+    let entry = local * params.in_order.radix_tiles + tile;
     digit_next[local] = atomic_load_links(histogram_at() + entry)
         + atomic_load_links(block_sums_at() + entry / SCAN_BLOCK);
     for (var w = 0u; w < words; w += 1u) {
@@ -228,9 +228,9 @@ fn radix_scatter(
     let source = source_array();
     let lane = local % 32u;
     let word = local / 32u;
-    for (var r = 0u; r < min(params.radix_rounds, RADIX_ROUNDS); r += 1u) {
-        let e = (tile * params.radix_rounds + r) * WORKGROUP_SIZE + local;
-        let valid = e < params.sort_count;
+    for (var r = 0u; r < min(params.in_order.radix_rounds, RADIX_ROUNDS); r += 1u) {
+        let e = (tile * params.in_order.radix_rounds + r) * WORKGROUP_SIZE + local;
+        let valid = e < params.in_order.sort_count;
         var key = 0u;
         var position = 0u;
         var d = 0u;

@@ -102,50 +102,66 @@ pub(crate) struct ContiguousRun {
 }
 
 parameters! {
+    /// `IndexParams::in_order`: in-order reductions sorted by target (`sort_keys` ..
+    /// `fold_long_runs`), and reductions by rows, sorted or listed (`sort_slice_keys`,
+    /// `fold_slices`, `fold_slice_runs`, `link_slices` ..).
+    InOrderParams {
+        /// The units of a row (the trailing dimensions sharing one index tuple), the rows,
+        /// and the trailing dimensions a row spans.
+        slice_units: u32,
+        slices: u32,
+        slice_rank: u32,
+        /// The updates (or rows) sorted, the output units (or blocks: the keys), the radix
+        /// pass's shift (its digit times `RADIX_BITS`; past the last pass, which array holds
+        /// the result), and the pass's tiles of `radix_rounds` (at most `RADIX_ROUNDS`) times
+        /// the workgroup's size updates.
+        sort_count: u32,
+        sort_units: u32,
+        radix_shift: u32,
+        radix_tiles: u32,
+        radix_rounds: u32,
+        /// The folds' passes (`fold_long_runs`, `fold_slice_runs`, `fold_slice_list_runs`):
+        /// this pass, the entries of each list of runs that go on, and the column tiles of a
+        /// row.
+        fold_pass: u32,
+        fold_capacity: u32,
+        fold_tiles: u32,
+        /// A uniform struct member's size is a multiple of 16 bytes.
+        padding: u32,
+    }
+}
+
+parameters! {
+    /// `IndexParams::copy`: scatters that copy as they scatter (`scatter_copy_rows`): the
+    /// output's rows, their units, the updates a row takes (the dense units of one outer
+    /// coordinate), and the threads of the kernel's workgroup (a pipeline constant, as the
+    /// row's length).
+    CopyRowParams {
+        rows: u32,
+        length: u32,
+        row_units: u32,
+        threads: u32,
+    }
+}
+
+parameters! {
     /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
     IndexParams {
         /// Threads, or units for the grouped entry points (which divide it by their group).
         count: u32,
         rank: u32,
         tuple_size: u32,
-        /// Bit 0: the index type is signed; bit 1: it is 64 bits wide; bit 2: clamp indices.
+        /// `INDEX_SIGNED`, `INDEX_WORD_PAIRS` and `INDEX_CLAMP`.
         index_flags: u32,
         tuple_stride: u32,
         /// Column blocks of this many groups (0: row-major).
         tile: u32,
         row_groups: u32,
         rows: u32,
-        /// In-order reductions by slices (`sort_slice_keys`, `fold_slices`,
-        /// `fold_slice_runs`): the units of a slice (the trailing dimensions sharing one index
-        /// tuple), and the slices.
-        slice_units: u32,
-        slices: u32,
-        /// The trailing dimensions a slice spans.
-        slice_rank: u32,
-        /// In-order reductions sorted by target (`sort_keys` .. `fold_long_runs`): the
-        /// updates sorted, the output units (targets), the radix pass's shift (its digit
-        /// times `RADIX_BITS`; past the last pass, which array holds the result), and the
-        /// pass's tiles of `radix_rounds` (at most `RADIX_ROUNDS`) times the workgroup's
-        /// size updates.
-        sort_count: u32,
-        sort_units: u32,
-        radix_shift: u32,
-        radix_tiles: u32,
-        radix_rounds: u32,
-        /// The in-order folds' passes (`fold_long_runs`, `fold_slice_runs`): this pass, the
-        /// entries of each list of runs that go on, and the column tiles of a slice.
-        fold_pass: u32,
-        fold_capacity: u32,
-        fold_tiles: u32,
-        /// Scatters that copy as they scatter (`scatter_copy_rows`): the output's rows, their
-        /// units, the updates a row takes (the dense units of one outer coordinate), and the
-        /// threads of the kernel's workgroup (a pipeline constant, as the row's length).
-        copy_rows: u32,
-        copy_length: u32,
-        copy_row_units: u32,
-        copy_threads: u32,
-        /// The per-dimension arrays start at a 16-byte boundary.
-        padding: u32,
+        /// The in-order reductions' and row reductions' members.
+        in_order: InOrderParams,
+        /// `scatter_copy_rows`' members.
+        copy: CopyRowParams,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,
@@ -173,9 +189,21 @@ pub(crate) enum Parameters {
     Index(IndexParams),
 }
 
+/// `IndexParams::index_flags`: the index type is signed.
+pub(crate) const INDEX_SIGNED: u32 = 1;
+/// `IndexParams::index_flags`: the index type is 64 bits wide (each index two words).
+pub(crate) const INDEX_WORD_PAIRS: u32 = 2;
 /// `IndexParams::index_flags`: out-of-range indices are clamped. The kernels read it as the
-/// pipeline constant `CLAMP_INDICES` (so kernels that report keep their code unchanged).
-pub(crate) const CLAMP_FLAG: u32 = 4;
+/// pipeline constant `CLAMP_INDICES` (so kernels that report keep their code unchanged);
+/// the other bits as `INDEX_FLAGS`.
+pub(crate) const INDEX_CLAMP: u32 = 4;
+
+/// The index-format bits as WGSL constants, for the shaders' prelude.
+pub(crate) fn wgsl_constants() -> String {
+    format!(
+        "const INDEX_SIGNED: u32 = {INDEX_SIGNED}u;\nconst INDEX_WORD_PAIRS: u32 = {INDEX_WORD_PAIRS}u;\n"
+    )
+}
 
 impl Parameters {
     /// The pipeline constants of a dispatch with these parameters. Every kernel is
@@ -191,14 +219,14 @@ impl Parameters {
                 let constants = PipelineConstants::default()
                     .with("RANK", p.rank)
                     .with("TUPLE_SIZE", p.tuple_size)
-                    .with("INDEX_FLAGS", p.index_flags & !CLAMP_FLAG)
-                    .with("CLAMP_INDICES", u32::from(p.index_flags & CLAMP_FLAG != 0));
+                    .with("INDEX_FLAGS", p.index_flags & !INDEX_CLAMP)
+                    .with("CLAMP_INDICES", u32::from(p.index_flags & INDEX_CLAMP != 0));
                 // scatter_copy_rows holds a row in workgroup memory sized by a constant, in
                 // workgroups of a size of its own.
-                if p.copy_length != 0 {
+                if p.copy.length != 0 {
                     constants
-                        .with("ROW_CAPACITY", p.copy_length)
-                        .with("ROW_THREADS", p.copy_threads)
+                        .with("ROW_CAPACITY", p.copy.length)
+                        .with("ROW_THREADS", p.copy.threads)
                 } else {
                     constants
                 }
@@ -291,6 +319,20 @@ mod tests {
                 ),
             };
             assert_eq!(reflect(&source, name), rust, "{kernel:?}");
+            if name == "IndexParams" {
+                for (member, rust) in [
+                    (
+                        "InOrderParams",
+                        rust_layout(InOrderParams::MEMBERS, size_of::<InOrderParams>()),
+                    ),
+                    (
+                        "CopyRowParams",
+                        rust_layout(CopyRowParams::MEMBERS, size_of::<CopyRowParams>()),
+                    ),
+                ] {
+                    assert_eq!(reflect(&source, member), rust, "{kernel:?}");
+                }
+            }
         }
     }
 

@@ -18,7 +18,7 @@
 
 use crate::error::{Error, Result};
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
-use crate::params::{IndexParams, PerDimension, WindowParams};
+use crate::params::{INDEX_WORD_PAIRS, IndexParams, PerDimension, WindowParams};
 
 /// The windows of an operator's tensors, decided once per `compile`.
 #[derive(Clone, Copy, Debug)]
@@ -131,7 +131,7 @@ impl WindowPlan {
         // in the last one may reach), the largest slab shrinking until the bindings fit.
         let tuple_windows = index_params
             .map(|p| {
-                let word_pairs = (p.index_flags & 2) != 0;
+                let word_pairs = (p.index_flags & INDEX_WORD_PAIRS) != 0;
                 let index_bytes = if word_pairs { 8 } else { 4 };
                 let span = (p.tuple_size.max(1) as u64 - 1) * p.tuple_stride as u64 + 1;
                 (span * index_bytes).div_ceil(self.window_bytes()) as u32

@@ -7,6 +7,7 @@ use super::in_order::sort_constants;
 use super::registry::{Kernel, REDUCE_GROUP};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
+use crate::params;
 use crate::status;
 use crate::tensor::DataType;
 
@@ -73,6 +74,7 @@ impl Kernel {
         // The indexed walk reports out-of-range tuples in the status words.
         if self.files().contains(&ShaderFile::IndexMap) {
             header += &status::wgsl_constants();
+            header += &params::wgsl_constants();
         }
         if let Kernel::ScatterReduce {
             data_type,

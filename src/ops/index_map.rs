@@ -13,7 +13,10 @@
 use super::strided_copy::merge_dimensions;
 use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::params::{CLAMP_FLAG, IndexParams, Parameters, PerDimension};
+use crate::params::{
+    CopyRowParams, INDEX_CLAMP, INDEX_SIGNED, INDEX_WORD_PAIRS, InOrderParams, IndexParams,
+    Parameters, PerDimension,
+};
 use crate::status::IndexReport;
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
@@ -209,9 +212,10 @@ impl IndexMap {
     /// The parameters of `shaders/index_map.wgsl`, where `group_index` counts groups of
     /// `group` units of a row (a thread's, or a workgroup's).
     pub fn params(&self, group: u32) -> IndexParams {
-        let flags = self.index_type.is_signed() as u32
-            | ((self.index_type.size_in_bytes() == 8) as u32) << 1
-            | if self.clamp { CLAMP_FLAG } else { 0 };
+        let flag = |set: bool, bit: u32| if set { bit } else { 0 };
+        let flags = flag(self.index_type.is_signed(), INDEX_SIGNED)
+            | flag(self.index_type.size_in_bytes() == 8, INDEX_WORD_PAIRS)
+            | flag(self.clamp, INDEX_CLAMP);
         let inner = *self.sizes.last().expect("rank >= 1");
         let row_groups = inner / group;
         let rows = (self.invocations() / inner as u64) as u32;
@@ -224,22 +228,12 @@ impl IndexMap {
             tile: self.tile(group, row_groups, rows),
             row_groups,
             rows,
-            slice_units: 1,
-            slices: self.invocations() as u32,
-            slice_rank: 0,
-            sort_count: 0,
-            sort_units: 0,
-            radix_shift: 0,
-            radix_tiles: 0,
-            radix_rounds: 0,
-            fold_pass: 0,
-            fold_capacity: 0,
-            fold_tiles: 0,
-            copy_rows: 0,
-            copy_length: 0,
-            copy_row_units: 0,
-            copy_threads: 0,
-            padding: 0,
+            in_order: InOrderParams {
+                slice_units: 1,
+                slices: self.invocations() as u32,
+                ..Default::default()
+            },
+            copy: CopyRowParams::default(),
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),

@@ -345,10 +345,10 @@ fn any_update_steps(
     };
     let mut params = map.params(1);
     params.tile = 0;
-    params.copy_rows = rows;
-    params.copy_length = length;
-    params.copy_row_units = (map.invocations() / map.sizes[0] as u64) as u32;
-    params.copy_threads = device.row_threads;
+    params.copy.rows = rows;
+    params.copy.length = length;
+    params.copy.row_units = (map.invocations() / map.sizes[0] as u64) as u32;
+    params.copy.threads = device.row_threads;
     steps.push(Step::Dispatch {
         kernel: Kernel::Scatter {
             unit: map.unit(),

@@ -150,18 +150,18 @@ impl SortPlan {
     ) {
         let workgroup = device.workgroup_size as u64;
         let mut params = map.params(1);
-        params.sort_count = self.count;
-        params.sort_units = self.units;
-        params.radix_tiles = self.tiles;
-        params.radix_rounds = self.rounds;
-        params.fold_capacity = self.fold_capacity;
+        params.in_order.sort_count = self.count;
+        params.in_order.sort_units = self.units;
+        params.in_order.radix_tiles = self.tiles;
+        params.in_order.radix_rounds = self.rounds;
+        params.in_order.fold_capacity = self.fold_capacity;
         if self.slice_units > 1 {
             slice_params(&mut params, map, self.slice_units, self.count);
         }
         let mut step = |entry, shift: u32, pass: u32, threads: u64| {
             let mut params = params;
-            params.radix_shift = shift;
-            params.fold_pass = pass;
+            params.in_order.radix_shift = shift;
+            params.in_order.fold_pass = pass;
             if entry == Entry::FoldSlices {
                 params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
             }
@@ -204,7 +204,7 @@ impl SortPlan {
                     Entry::FoldSliceRuns,
                     sorted,
                     pass,
-                    groups * params.fold_tiles as u64 * workgroup,
+                    groups * params.in_order.fold_tiles as u64 * workgroup,
                 );
             }
         } else {
@@ -225,10 +225,10 @@ impl SortPlan {
 /// the sorted runs and the lists alike.
 fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slices: u32) {
     params.tile = 0;
-    params.slice_units = slice_units;
-    params.slices = slices;
-    params.slice_rank = map.slice_rank() as u32;
-    params.fold_tiles = slice_units.div_ceil(SLICE_TILE);
+    params.in_order.slice_units = slice_units;
+    params.in_order.slices = slices;
+    params.in_order.slice_rank = map.slice_rank() as u32;
+    params.in_order.fold_tiles = slice_units.div_ceil(SLICE_TILE);
 }
 
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
@@ -326,11 +326,11 @@ impl ListPlan {
         let workgroup = device.workgroup_size as u64;
         let mut params = map.params(1);
         slice_params(&mut params, map, self.slice_units, self.slices);
-        params.sort_units = self.blocks;
-        params.fold_capacity = self.fold_capacity;
+        params.in_order.sort_units = self.blocks;
+        params.in_order.fold_capacity = self.fold_capacity;
         let mut step = |entry, pass: u32, threads: u64| {
             let mut params = params;
-            params.fold_pass = pass;
+            params.in_order.fold_pass = pass;
             if entry == Entry::FoldSliceLists {
                 params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
             }
@@ -349,7 +349,7 @@ impl ListPlan {
             step(
                 Entry::FoldSliceListRuns,
                 pass,
-                groups * params.fold_tiles as u64 * workgroup,
+                groups * params.in_order.fold_tiles as u64 * workgroup,
             );
         }
     }
