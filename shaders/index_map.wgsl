@@ -4,7 +4,7 @@
 // and range-checking the index tuple. The header declares the `indices` words and the
 // `status` atomics.
 
-// Mirrors InOrderParams in src/params.rs: in-order reductions sorted by target, and
+// Mirrors InOrderParams in src/kernels/params.rs: in-order reductions sorted by target, and
 // reductions by rows (slices), sorted or listed.
 struct InOrderParams {
     // The units of a row (trailing dimensions sharing one index tuple), the rows, and the
@@ -27,7 +27,7 @@ struct InOrderParams {
     padding: u32,
 }
 
-// Mirrors CopyRowParams in src/params.rs: scatters that copy as they scatter
+// Mirrors CopyRowParams in src/kernels/params.rs: scatters that copy as they scatter
 // (scatter_copy_rows): the output's rows, their units, the updates a row takes, and the
 // threads of a workgroup (a row's).
 struct CopyRowParams {
@@ -37,7 +37,7 @@ struct CopyRowParams {
     threads: u32,
 }
 
-// Mirrors IndexParams in src/params.rs (a test compares the two through naga).
+// Mirrors IndexParams in src/kernels/params.rs (a test compares the two through naga).
 struct IndexParams {
     count: u32,
     rank: u32,

@@ -7,7 +7,7 @@
 // A thread copies COPY_GROUP neighbours along the innermost dimension: the outer
 // coordinates are worked out once a thread, not once an element.
 
-// Mirrors StridedCopyParams in src/params.rs (a test compares the two through naga).
+// Mirrors StridedCopyParams in src/kernels/params.rs (a test compares the two through naga).
 struct StridedCopyParams {
     // Threads: rows (the product of the outer sizes) times row_groups.
     count: u32,

@@ -5,9 +5,9 @@ use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, Result};
+use crate::kernels::params::ContiguousRun;
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
-use crate::params::ContiguousRun;
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
 use crate::status::{IndexReport, STATUS_BYTES};

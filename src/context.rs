@@ -8,10 +8,10 @@ use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBindin
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
+use crate::kernels::params::{ContiguousRun, Parameters};
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{BindingFacts, DeviceFacts, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
-use crate::params::{ContiguousRun, Parameters};
 use crate::pipeline::PipelineCache;
 use crate::readback::read_back;
 use crate::status::STATUS_BYTES;

@@ -85,7 +85,6 @@ mod kernels;
 mod lowering;
 pub mod ops;
 mod options;
-mod params;
 mod pipeline;
 mod readback;
 pub mod reference;

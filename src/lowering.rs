@@ -3,8 +3,8 @@
 //! to these (`ops/`); `context.rs` compiles them.
 
 use crate::error::{Error, Result};
+use crate::kernels::params::Parameters;
 use crate::kernels::{Entry, Kernel, ROLES, Role};
-use crate::params::Parameters;
 use crate::status::IndexReport;
 use crate::windows::WindowPlan;
 

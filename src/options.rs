@@ -77,6 +77,18 @@ pub enum Reduction {
     Max,
 }
 
+impl Reduction {
+    /// Every reduction that combines (all but `None`): the list the kernel registry and the
+    /// tests share.
+    #[doc(hidden)]
+    pub const COMBINING: [Reduction; 4] = [
+        Reduction::Add,
+        Reduction::Mul,
+        Reduction::Min,
+        Reduction::Max,
+    ];
+}
+
 /// What an index outside its dimension does, in every operator with indices (Gather,
 /// GatherElements, GatherND, ScatterElements, ScatterND). DirectML leaves it undefined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

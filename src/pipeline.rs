@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::kernels::params::PipelineConstants;
 use crate::kernels::{Entry, Kernel, Windowing};
-use crate::params::PipelineConstants;
 
 /// A compiled entry point and the explicit bind-group layout shared by its module's entries.
 #[derive(Debug)]

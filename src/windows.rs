@@ -17,8 +17,8 @@
 //! result equals one dispatch's, bit for bit, and out-of-range reports name the same position.
 
 use crate::error::{Error, Result};
+use crate::kernels::params::{INDEX_WORD_PAIRS, IndexParams, PerDimension, WindowParams};
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
-use crate::params::{INDEX_WORD_PAIRS, IndexParams, PerDimension, WindowParams};
 
 /// The windows of an operator's tensors, decided once per `compile`.
 #[derive(Clone, Copy, Debug)]

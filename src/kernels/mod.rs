@@ -17,11 +17,14 @@
 //! * [`files`]: every file in `shaders/` and what each requires;
 //! * [`source`]: the generated prelude and the assembled module;
 //! * [`sections`]: the parts of a shader file only some variants keep;
-//! * [`in_order`]: the in-order reduction's sort and fold constants.
+//! * [`in_order`]: the in-order reduction's sort and fold constants;
+//! * [`params`]: the uniform parameter structs (`#[repr(C)]` Pod), mirrored by WGSL structs
+//!   and checked against them through naga.
 
 mod bindings;
 mod files;
 mod in_order;
+pub(crate) mod params;
 mod registry;
 mod sections;
 mod source;

@@ -186,13 +186,6 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
 /// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
 
-/// The reductions a scatter kernel can apply.
-pub(crate) const REDUCTIONS: [Reduction; 4] = [
-    Reduction::Add,
-    Reduction::Mul,
-    Reduction::Min,
-    Reduction::Max,
-];
 impl Kernel {
     /// Every variant, for tests and tools.
     pub fn all() -> Vec<Kernel> {
@@ -215,7 +208,7 @@ impl Kernel {
             all.push(Kernel::Gather(unit));
         }
         for data_type in DataType::ALL {
-            for reduction in REDUCTIONS {
+            for reduction in Reduction::COMBINING {
                 // 8-byte elements have no 64-bit atomics: always in order.
                 for order in [
                     ReduceOrder::Any,

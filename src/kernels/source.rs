@@ -4,10 +4,10 @@
 use super::bindings::{Access, Binding, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
+use super::params;
 use super::registry::{Kernel, REDUCE_GROUP};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
-use crate::params;
 use crate::status;
 use crate::tensor::DataType;
 

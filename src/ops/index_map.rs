@@ -11,12 +11,12 @@
 //!   end, for signed index types) and anything else is out of range.
 
 use super::strided_copy::merge_dimensions;
-use crate::kernels::{Entry, Kernel, Unit};
-use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::params::{
+use crate::kernels::params::{
     CopyRowParams, INDEX_CLAMP, INDEX_SIGNED, INDEX_WORD_PAIRS, InOrderParams, IndexParams,
     Parameters, PerDimension,
 };
+use crate::kernels::{Entry, Kernel, Unit};
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::status::IndexReport;
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 

@@ -5,10 +5,10 @@ use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::Result;
+use crate::kernels::params::Parameters;
 use crate::kernels::{Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role};
 use crate::lowering::{DeviceFacts, Grid, InPlace, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
-use crate::params::Parameters;
 use crate::tensor::TensorDesc;
 
 /// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).

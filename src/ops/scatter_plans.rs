@@ -4,14 +4,14 @@
 
 use super::index_map::IndexMap;
 use crate::error::{Error, Result};
+use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
     Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
     SLICE_TILE,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::params::{IndexParams, Parameters};
 
-/// An in-order reduction sorted by target (`shaders/scatter.wgsl`, in-order-reduce section):
+/// An in-order reduction sorted by target (`shaders/sort.wgsl`, `shaders/scatter_runs.wgsl`):
 /// the (target, position) pairs of the updates, or the (block, position) pairs of slices,
 /// sorted stably by a least-significant-digit radix sort, then folded run by run, at most
 /// `FOLD_STEPS` steps an invocation a dispatch, longer runs over several passes.

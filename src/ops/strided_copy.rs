@@ -1,9 +1,9 @@
 //! The strided copy behind Slice, Slice1 and a scatter's `output = input`, and the dimension
 //! merging every operator's lowering starts with.
 
+use crate::kernels::params::{Parameters, PerDimension, StridedCopyParams};
 use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::params::{Parameters, PerDimension, StridedCopyParams};
 
 /// An element-by-element copy between two strided layouts: for every coordinate `c` of `sizes`,
 /// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.

@@ -149,13 +149,8 @@ pub fn random_case(
     case
 }
 
-/// The reductions a scatter can apply.
-pub const REDUCTIONS: [Reduction; 4] = [
-    Reduction::Add,
-    Reduction::Mul,
-    Reduction::Min,
-    Reduction::Max,
-];
+/// The reductions a scatter can apply (the library's own list).
+pub const REDUCTIONS: [Reduction; 4] = Reduction::COMBINING;
 
 /// Sets a scatter's reduction and duplicate mode (other operators are left alone).
 pub fn set_scatter_options(
