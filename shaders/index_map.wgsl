@@ -37,13 +37,22 @@ struct CopyRowParams {
     threads: u32,
 }
 
+// Mirrors SequenceParams in src/kernels/params.rs: TensorScatter's write positions
+// (INDEX_SEQUENCE): a tuple position is entry * length + s, the entry's write index is indices
+// element entry * write_stride.
+struct SequenceParams {
+    length: u32,
+    write_stride: u32,
+    padding: vec2<u32>,
+}
+
 // Mirrors IndexParams in src/kernels/params.rs (a test compares the two through naga).
 struct IndexParams {
     count: u32,
     rank: u32,
     tuple_size: u32,
-    // INDEX_SIGNED, INDEX_WORD_PAIRS, and bit 2: out-of-range indices are clamped
-    // (OutOfRange::Clamp), which the kernels read as CLAMP_INDICES.
+    // INDEX_SIGNED, INDEX_WORD_PAIRS, INDEX_SEQUENCE, INDEX_CIRCULAR, and bit 2: out-of-range
+    // indices are clamped (OutOfRange::Clamp), which the kernels read as CLAMP_INDICES.
     index_flags: u32,
     tuple_stride: u32,
     // Threads take groups of neighbouring units; with tile > 0 the groups are visited in
@@ -55,6 +64,7 @@ struct IndexParams {
     // The in-order and row reductions' members, and scatter_copy_rows' (two groups).
     in_order: InOrderParams,
     copy: CopyRowParams,
+    sequence: SequenceParams,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,
@@ -115,12 +125,22 @@ struct Location {
     bad_component: u32,
 }
 
-// Index element e as (low, high) words; 32-bit signed values are sign-extended.
-fn index_words(e: u32) -> vec2<u32> {
-    if (INDEX_FLAGS & INDEX_WORD_PAIRS) != 0u {
-        return load_indices_pair(e);
+// The indices element a tuple position reads: itself, or with INDEX_SEQUENCE the write index
+// of the position's batch entry.
+fn index_element(e: u32) -> u32 {
+    if (INDEX_FLAGS & INDEX_SEQUENCE) != 0u {
+        return (e / params.sequence.length) * params.sequence.write_stride;
     }
-    let low = load_indices_word(e);
+    return e;
+}
+
+// The index at tuple position e as (low, high) words; 32-bit signed values are sign-extended.
+fn index_words(e: u32) -> vec2<u32> {
+    let element = index_element(e);
+    if (INDEX_FLAGS & INDEX_WORD_PAIRS) != 0u {
+        return load_indices_pair(element);
+    }
+    let low = load_indices_word(element);
     let negative = (INDEX_FLAGS & INDEX_SIGNED) != 0u && (low & 0x80000000u) != 0u;
     return vec2<u32>(low, select(0u, 0xffffffffu, negative));
 }
@@ -140,6 +160,65 @@ fn normalise(v: vec2<u32>, bound: u32) -> u32 {
         // Clamped to 0 below (negative signed values) and bound - 1 above.
         let below = (INDEX_FLAGS & INDEX_SIGNED) != 0u && (v.y & 0x80000000u) != 0u;
         return select(bound - 1u, 0u, below);
+    }
+    return IN_RANGE;
+}
+
+// v mod n (n >= 1) for a 64-bit two's-complement v, in [0, n). Values that fit 32 bits take
+// one remainder; others divide bit by bit, 64 steps at most.
+fn floor_mod(v: vec2<u32>, n: u32) -> u32 {
+    let signed = (INDEX_FLAGS & INDEX_SIGNED) != 0u;
+    if v.y == 0u {
+        return v.x % n;
+    }
+    if signed && v.y == 0xffffffffu {
+        // v = -(m + 1) with m = !v.x: v mod n = n - 1 - (m mod n).
+        return n - 1u - (~v.x % n);
+    }
+    // Binary long division of the 64-bit pattern; a negative signed value is 2^64 - |v|, and
+    // 2^64 mod n is added back below.
+    var r = 0u;
+    for (var bit = 63i; bit >= 0; bit -= 1) {
+        let word = select(v.x, v.y, bit >= 32);
+        let b = (word >> (u32(bit) & 31u)) & 1u;
+        // r < n, so 2r + b < 2n: one subtraction (wrapping where 2r passes 2^32) suffices.
+        let carry = r >> 31u;
+        let doubled = (r << 1u) | b;
+        r = select(doubled, doubled - n, carry != 0u || doubled >= n);
+    }
+    if signed && (v.y & 0x80000000u) != 0u {
+        // The pattern read as unsigned is v + 2^64: take 2^64 mod n off again.
+        var power = 1u % n;
+        for (var step = 0u; step < 64u; step += 1u) {
+            let carry = power >> 31u;
+            let doubled = power << 1u;
+            power = select(doubled, doubled - n, carry != 0u || doubled >= n);
+        }
+        r = select(r - power, r + (n - power), r < power);
+    }
+    return r;
+}
+
+// TensorScatter's write position along the sequence axis (of size `bound`) for tuple position
+// e: the entry's write index w plus the update's position s. Linear: in range where
+// 0 <= w <= bound - length (the whole run fits), clamped there with CLAMP_INDICES, else
+// IN_RANGE. Circular: (w + s) mod bound, always in range.
+fn sequence_position(e: u32, bound: u32) -> u32 {
+    let length = params.sequence.length;
+    let s = e % length;
+    let w = index_words(e);
+    if (INDEX_FLAGS & INDEX_CIRCULAR) != 0u {
+        let r = floor_mod(w, bound);
+        // r + s < 2 * bound, which may pass 2^32.
+        return select(r + s, s - (bound - r), s >= bound - r);
+    }
+    let last = bound - length;
+    if w.y == 0u && w.x <= last {
+        return w.x + s;
+    }
+    if CLAMP_INDICES {
+        let below = (INDEX_FLAGS & INDEX_SIGNED) != 0u && (w.y & 0x80000000u) != 0u;
+        return select(last, 0u, below) + s;
     }
     return IN_RANGE;
 }
@@ -188,7 +267,13 @@ fn apply_index(base: Location) -> Location {
     var at = base;
     for (var k = 0u; k < TUPLE_SIZE; k += 1u) {
         let bound = index_bound_at(k);
-        let v = normalise(index_words(at.tuple + k * params.tuple_stride), bound);
+        let e = at.tuple + k * params.tuple_stride;
+        var v: u32;
+        if (INDEX_FLAGS & INDEX_SEQUENCE) != 0u {
+            v = sequence_position(e, bound);
+        } else {
+            v = normalise(index_words(e), bound);
+        }
         if v == IN_RANGE {
             at.bad_component = k;
             break;
@@ -202,10 +287,11 @@ fn apply_index(base: Location) -> Location {
 // indices are split into windows and only some are bound (the whole tuple is then bound
 // where its first component is owned).
 fn owns_tuple(e: u32) -> bool {
+    let element = index_element(e);
     if (INDEX_FLAGS & INDEX_WORD_PAIRS) != 0u {
-        return owns_indices_pair(e);
+        return owns_indices_pair(element);
     }
-    return owns_indices(e);
+    return owns_indices(element);
 }
 
 // The group a thread handles: row-major, or column block by column block when tiled.

@@ -55,12 +55,16 @@ pub struct CompiledOperator {
     pub(crate) queue: wgpu::Queue,
     pub(crate) steps: Vec<CompiledStep>,
     pub(crate) inputs: Vec<TensorBinding>,
+    /// The role each input is bound as.
+    pub(crate) input_roles: &'static [Role],
     pub(crate) output: TensorBinding,
     pub(crate) storage_alignment: u32,
     pub(crate) status: Option<wgpu::Buffer>,
     pub(crate) scratch: Option<wgpu::Buffer>,
     /// An in-order reduction's per-update links.
     pub(crate) links: Option<wgpu::Buffer>,
+    /// The indices where the caller gives none (TensorScatter's write indices, all 0).
+    pub(crate) zero_indices: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
     pub(crate) in_place: InPlace,
     /// How tensors past the binding limit are split into windows.
@@ -191,24 +195,27 @@ impl CompiledOperator {
                 rule,
             });
         }
-        // Each role's buffer: the caller's tensors in the desc's order (input, indices,
-        // updates), the output, and the operator's own status and scratch.
+        // Each role's buffer: the caller's tensors in the desc's order (their roles the
+        // operator's), the output, and the operator's own status, scratch and zeros.
         let bound = |role: Role| -> Result<wgpu::BufferBinding> {
-            let caller = |i: usize| {
+            let caller = |role: Role| {
+                let i = self.input_roles.iter().position(|&r| r == role)?;
                 Some((
                     inputs.get(i)?.buffer,
                     inputs[i].offset,
                     self.inputs.get(i)?.bytes,
                 ))
             };
+            fn own(buffer: &Option<wgpu::Buffer>) -> Option<(&wgpu::Buffer, u64, u64)> {
+                buffer.as_ref().map(|b| (b, 0, b.size()))
+            }
             let (buffer, offset, bytes) = match role {
-                Role::Input => caller(0),
-                Role::Indices => caller(1),
-                Role::Updates => caller(2),
+                Role::Input | Role::Updates => caller(role),
+                Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
-                Role::Status => self.status.as_ref().map(|b| (b, 0, b.size())),
-                Role::Winners | Role::Heads => self.scratch.as_ref().map(|b| (b, 0, b.size())),
-                Role::Links => self.links.as_ref().map(|b| (b, 0, b.size())),
+                Role::Status => own(&self.status),
+                Role::Winners | Role::Heads => own(&self.scratch),
+                Role::Links => own(&self.links),
             }
             .ok_or_else(|| Error::Wgpu(format!("internal: no buffer for the {role:?} binding")))?;
             Ok(wgpu::BufferBinding {

@@ -167,10 +167,8 @@ impl Context {
         // Each role's bytes: the caller's tensors in the desc's order, the output, the
         // status; lowering adds its scratch.
         let mut bytes = [0; ROLES];
-        for (role, t) in [Role::Input, Role::Indices, Role::Updates]
-            .into_iter()
-            .zip(&tensors)
-        {
+        let input_roles = desc.input_roles();
+        for (role, t) in input_roles.iter().zip(&tensors) {
             bytes[role.index()] = t.bytes;
         }
         bytes[Role::Output.index()] = output.bytes;
@@ -216,6 +214,9 @@ impl Context {
                     limit: limits.max_buffer_size,
                 });
             }
+        }
+        if lowered.zero_indices_bytes > 0 {
+            bytes[Role::Indices.index()] = lowered.zero_indices_bytes;
         }
         bytes[Role::Winners.index()] = lowered.scratch_bytes;
         bytes[Role::Heads.index()] = lowered.scratch_bytes;
@@ -277,6 +278,7 @@ impl Context {
             queue: self.queue.clone(),
             steps,
             inputs: tensors,
+            input_roles,
             output,
             storage_alignment: limits.min_storage_buffer_offset_alignment,
             status: lowered
@@ -287,6 +289,9 @@ impl Context {
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
             links: (lowered.links_bytes > 0)
                 .then(|| own_buffer("dml-wgsl links", lowered.links_bytes)),
+            // New buffers hold zeros.
+            zero_indices: (lowered.zero_indices_bytes > 0)
+                .then(|| own_buffer("dml-wgsl zero indices", lowered.zero_indices_bytes)),
             index_report: lowered.index_report,
             in_place: lowered.in_place,
             windows: plan,

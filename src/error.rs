@@ -221,6 +221,16 @@ pub enum Error {
         value: i128,
         bound: u32,
     },
+    /// A linear TensorScatter's write index whose run of positions does not fit the cache.
+    #[error(
+        "write_indices[{entry}] = {value}: a linear TensorScatter writes {length} positions from it, which must lie in [0, {bound}) (allowed: [0, {bound} - {length}]); that entry's updates were skipped"
+    )]
+    WriteIndexOutOfRange {
+        entry: u32,
+        value: i128,
+        length: u32,
+        bound: u32,
+    },
 
     // ---- the GPU ----
     #[error("no GPU adapter found: {0}")]

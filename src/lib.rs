@@ -99,6 +99,7 @@ pub use error::{Error, Result};
 pub use ops::{
     DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,
     OutOfRange, Reduction, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
+    TensorScatterDesc, TensorScatterMode, WRITE_INDEX_TYPES,
 };
 pub use tensor::{DataType, MAX_ELEMENTS, MAX_RANK, TensorDesc};
 pub use typed::{Element, Elements};

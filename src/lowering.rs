@@ -148,6 +148,9 @@ pub(crate) struct Lowered {
     pub index_report: Option<IndexReport>,
     /// Whether input 0 may be bound to the output's own range.
     pub in_place: InPlace,
+    /// Bytes of zeros the operator binds as its indices where the caller gives none
+    /// (TensorScatter without write indices); 0: none.
+    pub zero_indices_bytes: u64,
 }
 
 impl Lowered {
@@ -158,6 +161,7 @@ impl Lowered {
             links_bytes: 0,
             index_report: None,
             in_place: InPlace::Forbidden,
+            zero_indices_bytes: 0,
         }
     }
 }

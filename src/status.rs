@@ -51,6 +51,18 @@ pub(crate) struct IndexReport {
     /// The bound of each tuple component.
     pub bounds: Vec<u32>,
     pub index_type: DataType,
+    /// TensorScatter (linear): the bad index is the write index of the dense unit's batch
+    /// entry, whose run of `length` positions passes the sequence axis' `bound`.
+    pub sequence: Option<SequenceReport>,
+}
+
+/// What names a TensorScatter's out-of-range write index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SequenceReport {
+    /// The updates' length along the sequence axis.
+    pub length: u32,
+    /// The cache's (the input's) size along it.
+    pub bound: u32,
 }
 
 impl IndexReport {
@@ -83,6 +95,14 @@ impl IndexReport {
             DataType::UInt32 => low as i128,
             _ => wide as i128,
         };
+        if let Some(sequence) = self.sequence {
+            return Err(Error::WriteIndexOutOfRange {
+                entry: dense.first().copied().unwrap_or(0),
+                value,
+                length: sequence.length,
+                bound: sequence.bound,
+            });
+        }
         Err(Error::IndexOutOfRange {
             tensor: "indices",
             position,
@@ -115,6 +135,7 @@ mod tests {
             tuples: true,
             bounds: vec![5, 6],
             index_type,
+            sequence: None,
         }
     }
 

@@ -87,7 +87,13 @@ fn tensors_mut(desc: &mut OperatorDesc) -> Vec<&mut TensorDesc> {
         OperatorDesc::Gather(d) => vec![&mut d.input, &mut d.indices, &mut d.output],
         OperatorDesc::GatherElements(d) => vec![&mut d.input, &mut d.indices, &mut d.output],
         OperatorDesc::GatherNd(d) => vec![&mut d.input, &mut d.indices, &mut d.output],
-        _ => unreachable!("the seven operators"),
+        OperatorDesc::TensorScatter(d) => {
+            let mut tensors = vec![&mut d.input, &mut d.updates];
+            tensors.extend(d.write_indices.as_mut());
+            tensors.push(&mut d.output);
+            tensors
+        }
+        _ => unreachable!("the eight operators"),
     }
 }
 
@@ -227,7 +233,17 @@ fn mutate_parameters(rng: &mut Rng, desc: &mut OperatorDesc) {
             1 => d.indices_dimension_count = some_u32(rng, d.indices.rank() as u32),
             _ => d.batch_dimension_count = some_u32(rng, d.batch_dimension_count.saturating_add(1)),
         },
-        _ => unreachable!("the seven operators"),
+        OperatorDesc::TensorScatter(d) => match rng.range(0, 2) {
+            0 => d.axis = some_u32(rng, d.input.rank() as u32),
+            1 => d.write_indices = None,
+            _ => {
+                d.write_indices = Some(TensorDesc::new(
+                    rng.pick(&DataType::ALL),
+                    &d.input.sizes[..1],
+                ))
+            }
+        },
+        _ => unreachable!("the eight operators"),
     }
 }
 

@@ -7,8 +7,8 @@
 mod common;
 
 use common::{
-    Case, Expect, Rng, SENTINEL, Values, Worked, check_against_reference, check_out_of_range,
-    check_scatter_any_update, context, corrupt_one_index, guard_size, le_bytes, random_index,
+    Case, Expect, Rng, Values, Worked, check_against_reference, check_out_of_range,
+    check_scatter_any_update, context, corrupt_one_index, le_bytes, random_index,
     random_reduction_case, random_scatter_elements, random_scatter_nd, run_guarded,
     scatter_nd_page_example, scatter_page_example_1, scatter_page_example_2, set_out_of_range,
     write_indices,
@@ -471,9 +471,7 @@ fn in_place_case(
 
 #[test]
 fn in_place_scatter_updates_the_input_buffer() {
-    use wgpu::util::DeviceExt;
     let mut rng = Rng::new(26);
-    let device = context().device();
     for data_type in [
         DataType::UInt8,
         DataType::Float16,
@@ -490,73 +488,7 @@ fn in_place_scatter_updates_the_input_buffer() {
     }) {
         let (data_type, reduction, duplicates) = data_type;
         let (desc, inputs) = in_place_case(&mut rng, data_type, reduction, duplicates);
-        let expected = reference::run(
-            &desc,
-            &inputs.iter().map(|v| v.as_slice()).collect::<Vec<_>>(),
-        )
-        .unwrap();
-        let operator = context().compile(&desc).unwrap();
-        let guard = guard_size() as usize;
-        let mut data = vec![SENTINEL; guard * 2 + inputs[0].len()];
-        data[guard..guard + inputs[0].len()].copy_from_slice(&inputs[0]);
-        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let tensor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: None,
-            contents: &data,
-            usage,
-        });
-        let others: Vec<wgpu::Buffer> = inputs[1..]
-            .iter()
-            .map(|d| {
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: None,
-                    contents: d,
-                    usage,
-                })
-            })
-            .collect();
-        let binding = wgpu::BufferBinding {
-            buffer: &tensor,
-            offset: guard as u64,
-            size: None,
-        };
-        let readback = device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: data.len() as u64,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = device.create_command_encoder(&Default::default());
-        operator
-            .record(
-                &mut encoder,
-                &[
-                    binding.clone(),
-                    others[0].as_entire_buffer_binding(),
-                    others[1].as_entire_buffer_binding(),
-                ],
-                binding,
-            )
-            .unwrap();
-        encoder.copy_buffer_to_buffer(&tensor, 0, &readback, 0, data.len() as u64);
-        context().queue().submit([encoder.finish()]);
-        let got = common::read_buffer(&readback);
-        assert!(
-            got[..guard]
-                .iter()
-                .chain(&got[guard + expected.len()..])
-                .all(|&b| b == SENTINEL)
-        );
-        // Bytes no element covers keep the input's contents (the reference zeroes them).
-        let covered = common::covered_bytes(desc.output());
-        for (i, &byte) in got[guard..guard + expected.len()].iter().enumerate() {
-            let want = if covered[i] {
-                expected[i]
-            } else {
-                inputs[0][i]
-            };
-            assert_eq!(byte, want, "byte {i} of {desc:?}");
-        }
+        common::check_in_place(&desc, &inputs);
     }
 }
 

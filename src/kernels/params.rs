@@ -145,13 +145,27 @@ parameters! {
 }
 
 parameters! {
+    /// `IndexParams::sequence`: TensorScatter's write positions (`INDEX_SEQUENCE`). The walk's
+    /// tuple position is `entry * length + s` (`s` the update's position along the sequence
+    /// axis); the entry's write index is indices element `entry * write_stride`.
+    SequenceParams {
+        /// The updates' length along the sequence axis (at least 1 where a kernel runs).
+        length: u32,
+        write_stride: u32,
+        /// A uniform struct member's size is a multiple of 16 bytes.
+        padding: [u32; 2],
+    }
+}
+
+parameters! {
     /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
     IndexParams {
         /// Threads, or units for the grouped entry points (which divide it by their group).
         count: u32,
         rank: u32,
         tuple_size: u32,
-        /// `INDEX_SIGNED`, `INDEX_WORD_PAIRS` and `INDEX_CLAMP`.
+        /// `INDEX_SIGNED`, `INDEX_WORD_PAIRS`, `INDEX_CLAMP`, `INDEX_SEQUENCE` and
+        /// `INDEX_CIRCULAR`.
         index_flags: u32,
         tuple_stride: u32,
         /// Column blocks of this many groups (0: row-major).
@@ -162,6 +176,8 @@ parameters! {
         in_order: InOrderParams,
         /// `scatter_copy_rows`' members.
         copy: CopyRowParams,
+        /// TensorScatter's members.
+        sequence: SequenceParams,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,
@@ -197,12 +213,25 @@ pub(crate) const INDEX_WORD_PAIRS: u32 = 2;
 /// pipeline constant `CLAMP_INDICES` (so kernels that report keep their code unchanged);
 /// the other bits as `INDEX_FLAGS`.
 pub(crate) const INDEX_CLAMP: u32 = 4;
+/// `IndexParams::index_flags`: TensorScatter's write positions: a tuple position is an update's
+/// batch entry and sequence position (`IndexParams::sequence`), its index the entry's write
+/// index plus that position.
+pub(crate) const INDEX_SEQUENCE: u32 = 8;
+/// `IndexParams::index_flags`, with `INDEX_SEQUENCE`: positions wrap around the sequence
+/// axis (TensorScatter's circular mode).
+pub(crate) const INDEX_CIRCULAR: u32 = 16;
 
 /// The index-format bits as WGSL constants, for the shaders' prelude.
 pub(crate) fn wgsl_constants() -> String {
-    format!(
-        "const INDEX_SIGNED: u32 = {INDEX_SIGNED}u;\nconst INDEX_WORD_PAIRS: u32 = {INDEX_WORD_PAIRS}u;\n"
-    )
+    [
+        ("INDEX_SIGNED", INDEX_SIGNED),
+        ("INDEX_WORD_PAIRS", INDEX_WORD_PAIRS),
+        ("INDEX_SEQUENCE", INDEX_SEQUENCE),
+        ("INDEX_CIRCULAR", INDEX_CIRCULAR),
+    ]
+    .iter()
+    .map(|(name, bit)| format!("const {name}: u32 = {bit}u;\n"))
+    .collect()
 }
 
 impl Parameters {
@@ -328,6 +357,10 @@ mod tests {
                     (
                         "CopyRowParams",
                         rust_layout(CopyRowParams::MEMBERS, size_of::<CopyRowParams>()),
+                    ),
+                    (
+                        "SequenceParams",
+                        rust_layout(SequenceParams::MEMBERS, size_of::<SequenceParams>()),
                     ),
                 ] {
                     assert_eq!(reflect(&source, member), rust, "{kernel:?}");

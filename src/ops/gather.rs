@@ -338,6 +338,7 @@ impl Operator for GatherDesc {
             index_strides: vec![input_strides[axis]],
             index_type: self.indices.data_type,
             clamp: self.out_of_range == OutOfRange::Clamp,
+            sequence: None,
         };
         gather(map, &self.output.sizes, positions, false, device)
     }
@@ -396,6 +397,7 @@ impl Operator for GatherElementsDesc {
             index_strides: vec![input_strides[axis]],
             index_type: self.indices.data_type,
             clamp: self.out_of_range == OutOfRange::Clamp,
+            sequence: None,
         };
         let positions = (0..self.indices.rank()).map(Some).collect();
         gather(map, &self.output.sizes, positions, false, device)
@@ -525,6 +527,7 @@ impl Operator for GatherNdDesc {
             index_strides: input_strides[addressed..addressed + tuple].to_vec(),
             index_type: self.indices.data_type,
             clamp: self.out_of_range == OutOfRange::Clamp,
+            sequence: None,
         };
         gather(map, &self.output.sizes, positions, true, device)
     }
@@ -566,5 +569,6 @@ fn gather(
         links_bytes: 0,
         index_report: Some(report),
         in_place: InPlace::Forbidden,
+        zero_indices_bytes: 0,
     })
 }

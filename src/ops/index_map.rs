@@ -12,12 +12,12 @@
 
 use super::strided_copy::merge_dimensions;
 use crate::kernels::params::{
-    CopyRowParams, INDEX_CLAMP, INDEX_SIGNED, INDEX_WORD_PAIRS, InOrderParams, IndexParams,
-    Parameters, PerDimension,
+    CopyRowParams, INDEX_CIRCULAR, INDEX_CLAMP, INDEX_SEQUENCE, INDEX_SIGNED, INDEX_WORD_PAIRS,
+    InOrderParams, IndexParams, Parameters, PerDimension, SequenceParams,
 };
 use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
-use crate::status::IndexReport;
+use crate::status::{IndexReport, SequenceReport};
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
 /// Units a thread of `scatter_copy_rows` takes a round (its `GROUP`).
@@ -61,6 +61,20 @@ pub(crate) struct IndexMap {
     pub index_type: DataType,
     /// Out-of-range indices are clamped into range ([`super::OutOfRange::Clamp`]).
     pub clamp: bool,
+    /// TensorScatter: the index of a tuple position is a write index plus a sequence position.
+    pub sequence: Option<SequenceMap>,
+}
+
+/// TensorScatter's indices (`INDEX_SEQUENCE`): the walk's `indices_strides` give tuple position
+/// `entry * length + s` for an update at batch entry `entry` and sequence position `s`; the
+/// index there is the entry's write index (indices element `entry * write_stride`) plus `s`,
+/// wrapped around the sequence axis where `circular`, else in range only where the whole run
+/// of `length` positions fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SequenceMap {
+    pub length: u32,
+    pub write_stride: u32,
+    pub circular: bool,
 }
 
 impl IndexMap {
@@ -215,7 +229,9 @@ impl IndexMap {
         let flag = |set: bool, bit: u32| if set { bit } else { 0 };
         let flags = flag(self.index_type.is_signed(), INDEX_SIGNED)
             | flag(self.index_type.size_in_bytes() == 8, INDEX_WORD_PAIRS)
-            | flag(self.clamp, INDEX_CLAMP);
+            | flag(self.clamp, INDEX_CLAMP)
+            | flag(self.sequence.is_some(), INDEX_SEQUENCE)
+            | flag(self.sequence.is_some_and(|s| s.circular), INDEX_CIRCULAR);
         let inner = *self.sizes.last().expect("rank >= 1");
         let row_groups = inner / group;
         let rows = (self.invocations() / inner as u64) as u32;
@@ -234,6 +250,13 @@ impl IndexMap {
                 ..Default::default()
             },
             copy: CopyRowParams::default(),
+            sequence: self
+                .sequence
+                .map_or(SequenceParams::default(), |s| SequenceParams {
+                    length: s.length,
+                    write_stride: s.write_stride,
+                    padding: [0; 2],
+                }),
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),
@@ -382,6 +405,10 @@ impl IndexMap {
             tuples,
             bounds: self.index_bounds.clone(),
             index_type: self.index_type,
+            sequence: self.sequence.map(|s| SequenceReport {
+                length: s.length,
+                bound: self.index_bounds[0],
+            }),
         }
     }
 

@@ -10,16 +10,19 @@ mod scatter_lowering;
 mod scatter_plans;
 pub mod slice;
 mod strided_copy;
+pub mod tensor_scatter;
 mod validate;
 
 pub use gather::{GatherDesc, GatherElementsDesc, GatherNdDesc};
 pub use scatter::{ScatterElementsDesc, ScatterNdDesc};
 pub use slice::{Slice1Desc, SliceDesc};
+pub use tensor_scatter::{TensorScatterDesc, TensorScatterMode, WRITE_INDEX_TYPES};
 pub use validate::INDEX_TYPES;
 
 pub use crate::options::{DuplicateMode, OutOfRange, Reduction};
 
 use crate::error::Result;
+use crate::kernels::Role;
 use crate::lowering::{DeviceFacts, Lowered};
 use crate::tensor::TensorDesc;
 
@@ -41,6 +44,8 @@ pub enum OperatorDesc {
     GatherElements(GatherElementsDesc),
     /// `DML_GATHER_ND1_OPERATOR_DESC` (`DML_GATHER_ND` with no batch dimensions).
     GatherNd(GatherNdDesc),
+    /// ONNX's `TensorScatter` (opset 24): a key/value cache's update.
+    TensorScatter(TensorScatterDesc),
 }
 
 /// `OperatorDesc::from(desc)` and `desc.into()` for every operator's desc.
@@ -62,6 +67,7 @@ operator_from! {
     Gather(GatherDesc),
     GatherElements(GatherElementsDesc),
     GatherNd(GatherNdDesc),
+    TensorScatter(TensorScatterDesc),
 }
 
 /// What every operator provides; [`OperatorDesc::operator`] is the one place that
@@ -69,6 +75,11 @@ operator_from! {
 pub(crate) trait Operator {
     /// The input tensors, in the order `run` and `record` take their buffers, with their roles.
     fn inputs(&self) -> Vec<(&'static str, &TensorDesc)>;
+    /// The role each input is bound as, in the order of [`Operator::inputs`] (a scatter's
+    /// `input`, `indices`, `updates`; a slice's or gather's first ones of those).
+    fn input_roles(&self) -> &'static [Role] {
+        &[Role::Input, Role::Indices, Role::Updates]
+    }
     fn output(&self) -> &TensorDesc;
     /// Checks every rule of the descriptor; no GPU involved.
     fn validate(&self) -> Result<()>;
@@ -93,6 +104,7 @@ impl OperatorDesc {
             OperatorDesc::Gather(d) => d,
             OperatorDesc::GatherElements(d) => d,
             OperatorDesc::GatherNd(d) => d,
+            OperatorDesc::TensorScatter(d) => d,
         }
     }
 
@@ -115,6 +127,11 @@ impl OperatorDesc {
     /// compute the output.
     pub(crate) fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
         self.operator().lower(device)
+    }
+
+    /// The role each input is bound as, in the order of [`OperatorDesc::inputs`].
+    pub(crate) fn input_roles(&self) -> &'static [Role] {
+        self.operator().input_roles()
     }
 
     pub(crate) fn copies_contiguous_run(&self) -> bool {

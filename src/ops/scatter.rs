@@ -258,6 +258,7 @@ impl ScatterElementsDesc {
             index_strides: vec![output_strides[axis]],
             index_type: self.indices.data_type,
             clamp: self.out_of_range == OutOfRange::Clamp,
+            sequence: None,
         }
     }
 }
@@ -289,6 +290,7 @@ impl Operator for ScatterElementsDesc {
             tuples: false,
             reduction: self.reduction,
             duplicates: self.duplicates,
+            distinct_targets: false,
         };
         scatter_lowering::lower(&scatter, device)
     }
@@ -390,6 +392,7 @@ impl ScatterNdDesc {
             index_strides: output_strides[first..first + tuple].to_vec(),
             index_type: self.indices.data_type,
             clamp: self.out_of_range == OutOfRange::Clamp,
+            sequence: None,
         }
     }
 }
@@ -433,6 +436,7 @@ impl Operator for ScatterNdDesc {
             tuples: true,
             reduction: self.reduction,
             duplicates: self.duplicates,
+            distinct_targets: false,
         };
         scatter_lowering::lower(&scatter, device)
     }

@@ -27,6 +27,9 @@ pub(super) struct Scatter<'a> {
     pub tuples: bool,
     pub reduction: Reduction,
     pub duplicates: DuplicateMode,
+    /// No two updates can aim at one element (TensorScatter): plain stores of any width
+    /// cannot interleave, so 8-byte elements need no in-order pass.
+    pub distinct_targets: bool,
 }
 
 /// How a scatter runs, with the facts that chose it.
@@ -152,7 +155,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
     let ordered = scatter.duplicates == DuplicateMode::InOrder && !order_free;
     // Plain 8-byte stores are two words that another thread's may interleave with, and
     // there are no 64-bit atomics: 8-byte elements always go in order.
-    let in_order = ordered || element_bytes == 8;
+    let in_order = ordered || (element_bytes == 8 && !scatter.distinct_targets);
     // Float Min and Max pick a number, the same in every order; only the bits of tied zeros
     // and NaNs depend on it, and two light passes around the any-order one settle those
     // (claim_ties, write_ties: update positions ranked below 2^31 - 1).
@@ -326,6 +329,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         } else {
             InPlace::LayoutsDiffer
         },
+        zero_indices_bytes: 0,
     }
 }
 

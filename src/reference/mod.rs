@@ -34,9 +34,10 @@ pub use index::clamp_index;
 pub use scatter::{ScatterWrite, ScatterWrites, scatter_writes};
 
 use crate::error::{Error, Result};
-use crate::ops::{OperatorDesc, Slice1Desc, SliceDesc};
 #[cfg(doc)] // for the docs' links
-use crate::ops::{OutOfRange, Reduction};
+use crate::ops::OutOfRange;
+use crate::ops::Reduction;
+use crate::ops::{OperatorDesc, Slice1Desc, SliceDesc};
 use crate::tensor::TensorDesc;
 use gather::{gather, gather_elements, gather_nd};
 
@@ -64,13 +65,21 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
     Ok(match desc {
         OperatorDesc::Slice(d) => (slice(d, inputs[0]), Ok(())),
         OperatorDesc::Slice1(d) => (slice1(d, inputs[0]), Ok(())),
-        OperatorDesc::ScatterElements(_) | OperatorDesc::ScatterNd(_) => {
+        OperatorDesc::ScatterElements(_)
+        | OperatorDesc::ScatterNd(_)
+        | OperatorDesc::TensorScatter(_) => {
             let (input, output, reduction) = match desc {
                 OperatorDesc::ScatterElements(d) => (&d.input, &d.output, d.reduction),
                 OperatorDesc::ScatterNd(d) => (&d.input, &d.output, d.reduction),
+                OperatorDesc::TensorScatter(d) => (&d.input, &d.output, Reduction::None),
                 _ => unreachable!(),
             };
             let writes = scatter_writes(desc, inputs)?;
+            // The updates: TensorScatter takes them second.
+            let updates = match desc {
+                OperatorDesc::TensorScatter(_) => inputs[1],
+                _ => inputs[2],
+            };
             let mut bytes = zeroed(output);
             for_each_coordinate(&input.sizes, |c| {
                 copy_element(input, inputs[0], c, output, &mut bytes, c);
@@ -79,7 +88,7 @@ pub fn run_with_status(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<(Vec<u8>
             let width = data_type.size_in_bytes() as usize;
             for w in &writes.writes {
                 let (to, from) = (w.output_offset as usize, w.updates_offset as usize);
-                let update = &inputs[2][from..from + width];
+                let update = &updates[from..from + width];
                 reduce_into(data_type, reduction, &mut bytes[to..to + width], update);
             }
             (bytes, writes.status)

@@ -1,10 +1,14 @@
-//! The scatters' writes: every element ScatterElements or ScatterND writes after
-//! `output = input`, in the updates' row-major order ([`run`](super::run) folds them in).
+//! The scatters' writes: every element ScatterElements, ScatterND or TensorScatter writes
+//! after `output = input`, in the updates' row-major order ([`run`](super::run) folds them in).
 
 use super::index::{first_error, gathered_coordinate, normalise, read_index};
 use super::{check_inputs, for_each_coordinate};
+use crate::error::Error;
 use crate::error::Result;
-use crate::ops::{OperatorDesc, ScatterElementsDesc, ScatterNdDesc};
+use crate::ops::{
+    OperatorDesc, OutOfRange, ScatterElementsDesc, ScatterNdDesc, TensorScatterDesc,
+    TensorScatterMode,
+};
 
 /// One element a scatter writes: byte offsets into the output and the updates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,12 +25,13 @@ pub struct ScatterWrites {
     pub status: Result<()>,
 }
 
-/// The writes of a ScatterElements or ScatterND descriptor (validated here).
+/// The writes of a ScatterElements, ScatterND or TensorScatter descriptor (validated here).
 pub fn scatter_writes(desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<ScatterWrites> {
     check_inputs(desc, inputs)?;
     Ok(match desc {
         OperatorDesc::ScatterElements(d) => scatter_elements_writes(d, inputs[1]),
         OperatorDesc::ScatterNd(d) => scatter_nd_writes(d, inputs[1]),
+        OperatorDesc::TensorScatter(d) => tensor_scatter_writes(d, inputs.get(2).copied()),
         _ => ScatterWrites {
             writes: Vec::new(),
             status: Ok(()),
@@ -95,6 +100,49 @@ fn scatter_nd_writes(desc: &ScatterNdDesc, indices: &[u8]) -> ScatterWrites {
                 output_offset: desc.output.byte_offset(&target),
                 updates_offset: desc.updates.byte_offset(&update),
             });
+        });
+    });
+    ScatterWrites { writes, status }
+}
+
+/// TensorScatter: update `c` goes to `c` with `c[axis]` replaced by the write position of
+/// entry `c[0]`: `w + c[axis]` (linear, where `0 <= w <= L - S`, else the entry is skipped, or
+/// `w` clamped into that range) or `(w + c[axis]) mod L` (circular; a floor modulo).
+fn tensor_scatter_writes(desc: &TensorScatterDesc, write_indices: Option<&[u8]>) -> ScatterWrites {
+    let axis = desc.axis as usize;
+    let bound = desc.input.sizes[axis] as i128;
+    let length = desc.updates.sizes[axis] as i128;
+    let mut writes = Vec::new();
+    let mut status = Ok(());
+    for_each_coordinate(&desc.updates.sizes, |c| {
+        let entry = c[0];
+        let w = match (&desc.write_indices, write_indices) {
+            (Some(t), Some(bytes)) => read_index(t, bytes, &[entry]),
+            _ => 0,
+        };
+        let start = match desc.mode {
+            TensorScatterMode::Circular => w.rem_euclid(bound),
+            TensorScatterMode::Linear if (0..=bound - length).contains(&w) => w,
+            TensorScatterMode::Linear if desc.out_of_range == OutOfRange::Clamp => {
+                w.clamp(0, bound - length)
+            }
+            TensorScatterMode::Linear => {
+                if status.is_ok() {
+                    status = Err(Error::WriteIndexOutOfRange {
+                        entry,
+                        value: w,
+                        length: length as u32,
+                        bound: bound as u32,
+                    });
+                }
+                return;
+            }
+        };
+        let mut target = c.to_vec();
+        target[axis] = ((start + c[axis] as i128) % bound) as u32;
+        writes.push(ScatterWrite {
+            output_offset: desc.output.byte_offset(&target),
+            updates_offset: desc.updates.byte_offset(c),
         });
     });
     ScatterWrites { writes, status }

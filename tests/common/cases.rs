@@ -7,7 +7,7 @@ use dml_wgsl::reference::for_each_coordinate;
 use dml_wgsl::{
     DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES,
     OperatorDesc, OutOfRange, Reduction, ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc,
-    TensorDesc,
+    TensorDesc, TensorScatterDesc, TensorScatterMode,
 };
 
 /// SplitMix64: small, seeded, good enough to pick shapes and fill tensors.
@@ -70,7 +70,7 @@ impl Case {
     }
 }
 
-/// The seven operators.
+/// The eight operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OperatorKind {
     Slice,
@@ -80,10 +80,11 @@ pub enum OperatorKind {
     Gather,
     GatherElements,
     GatherNd,
+    TensorScatter,
 }
 
 impl OperatorKind {
-    pub const ALL: [OperatorKind; 7] = [
+    pub const ALL: [OperatorKind; 8] = [
         OperatorKind::Slice,
         OperatorKind::Slice1,
         OperatorKind::ScatterElements,
@@ -91,6 +92,7 @@ impl OperatorKind {
         OperatorKind::Gather,
         OperatorKind::GatherElements,
         OperatorKind::GatherNd,
+        OperatorKind::TensorScatter,
     ];
 
     pub fn has_indices(self) -> bool {
@@ -139,6 +141,7 @@ pub fn random_case(
         OperatorKind::Gather => random_gather(rng, data_type, index_type),
         OperatorKind::GatherElements => random_gather_elements(rng, data_type, index_type),
         OperatorKind::GatherNd => random_gather_nd(rng, data_type, index_type),
+        OperatorKind::TensorScatter => random_tensor_scatter(rng, data_type, index_type),
     };
     if kind.has_indices() && rng.chance(15) {
         set_out_of_range(&mut case.desc, OutOfRange::Clamp);
@@ -179,6 +182,7 @@ pub fn set_out_of_range(desc: &mut OperatorDesc, out_of_range: OutOfRange) {
         OperatorDesc::Gather(d) => d.out_of_range = out_of_range,
         OperatorDesc::GatherElements(d) => d.out_of_range = out_of_range,
         OperatorDesc::GatherNd(d) => d.out_of_range = out_of_range,
+        OperatorDesc::TensorScatter(d) => d.out_of_range = out_of_range,
         _ => {}
     }
 }
@@ -381,7 +385,10 @@ pub fn random_index(rng: &mut Rng, bound: u32, data_type: DataType) -> i128 {
 /// every dimension the cases use: just past the sizes, past the negative range, the type's
 /// extremes, and for 64-bit types values whose low word alone would be in range.
 pub fn corrupt_one_index(rng: &mut Rng, case: &mut Case) {
-    let indices = case.desc.inputs()[1].1.clone();
+    let Some(input) = index_input(&case.desc) else {
+        return;
+    };
+    let indices = case.desc.inputs()[input].1.clone();
     let wide = indices.data_type.size_in_bytes() == 8;
     let signed = indices.data_type.is_signed();
     let mut bad: Vec<i128> = vec![100_000, u32::MAX as i128];
@@ -407,7 +414,75 @@ pub fn corrupt_one_index(rng: &mut Rng, case: &mut Case) {
         .collect();
     let offset = indices.byte_offset(&at) as usize;
     let width = indices.data_type.size_in_bytes() as usize;
-    case.inputs[1][offset..offset + width].copy_from_slice(&(value as i64).to_le_bytes()[..width]);
+    case.inputs[input][offset..offset + width]
+        .copy_from_slice(&(value as i64).to_le_bytes()[..width]);
+}
+
+/// Which of `desc`'s inputs holds its indices (`run`'s order), if it has any.
+pub fn index_input(desc: &OperatorDesc) -> Option<usize> {
+    desc.inputs()
+        .iter()
+        .position(|(name, _)| matches!(*name, "indices" | "write_indices"))
+}
+
+/// Which of `desc`'s inputs holds a scatter's updates, if it has any.
+pub fn updates_input(desc: &OperatorDesc) -> Option<usize> {
+    desc.inputs()
+        .iter()
+        .position(|(name, _)| *name == "updates")
+}
+
+/// A random valid TensorScatter: a cache of rank 2 to 5, the sequence axis anywhere past the
+/// batch, updates up to the cache's length along it, write indices of either signed type (or
+/// none), linear (every run fits) or circular (write indices anywhere, negative and beyond 32
+/// bits included), any layouts.
+pub fn random_tensor_scatter(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
+    let rank = rng.range(2, 5) as usize;
+    let axis = rng.range(1, rank as u64 - 1) as usize;
+    let input_sizes: Vec<u32> = (0..rank)
+        .map(|_| rng.range(1, cap(rank).min(40)) as u32)
+        .collect();
+    let cache_length = input_sizes[axis];
+    let length = rng.range(1, cache_length as u64) as u32;
+    let mut updates_sizes = input_sizes.clone();
+    updates_sizes[axis] = length;
+    let index_type = match index_type {
+        DataType::UInt32 | DataType::Int32 => DataType::Int32,
+        _ => DataType::Int64,
+    };
+    let mode = if rng.chance(50) {
+        TensorScatterMode::Circular
+    } else {
+        TensorScatterMode::Linear
+    };
+    let positions = rng
+        .chance(80)
+        .then(|| random_layout(rng, index_type, &input_sizes[..1], false));
+    let desc: OperatorDesc = TensorScatterDesc::new(
+        random_layout(rng, data_type, &input_sizes, true),
+        random_layout(rng, data_type, &updates_sizes, true),
+        positions.clone(),
+        random_layout(rng, data_type, &input_sizes, false),
+        axis as u32,
+    )
+    .with_mode(mode)
+    .into();
+    let mut inputs = random_inputs(rng, &desc);
+    if let Some(t) = &positions {
+        let last_start = (cache_length - length) as i128;
+        let wide = index_type == DataType::Int64;
+        write_indices(t, &mut inputs[2], |_| match mode {
+            TensorScatterMode::Linear => rng.range(0, last_start as u64) as i128,
+            _ if wide && rng.chance(20) => rng.pick(&[
+                i64::MIN as i128,
+                i64::MAX as i128,
+                -(1i128 << 40) - 3,
+                (1 << 33) + 7,
+            ]),
+            _ => rng.range(0, 6 * cache_length as u64) as i128 - 3 * cache_length as i128,
+        });
+    }
+    Case { desc, inputs }
 }
 
 /// Sizes that sometimes begin with 1s (which right-aligned tensors may crop).

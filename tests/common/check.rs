@@ -233,12 +233,13 @@ fn check_output(desc: &OperatorDesc, inputs: &[&[u8]], body: &[u8], uncovered: u
     if !matches!(check, Check::Exact) {
         let writes = reference::scatter_writes(desc, inputs).expect("writes");
         assert_eq!(writes.status, status);
+        let updates = inputs[super::cases::updates_input(desc).expect("a scatter")];
         for w in &writes.writes {
             let from = w.updates_offset as usize;
             candidates
                 .entry(w.output_offset as usize)
                 .or_default()
-                .push(&inputs[2][from..from + width]);
+                .push(&updates[from..from + width]);
         }
     }
     // Where a reduction starts: each output element's input element.
