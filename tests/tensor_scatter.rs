@@ -1,6 +1,7 @@
 //! TensorScatter (ONNX opset 24): ONNX's own examples, random cases of every width, mode,
 //! write-index type and layout against the reference with guard bands, out-of-range write
 //! indices reported and clamped, no write indices, and the in-place decode step.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 
