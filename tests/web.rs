@@ -18,7 +18,7 @@ use cases::{OperatorKind, Rng, Worked, one_target_case, out_of_range_scatter, ra
 use check::{Expect, check_on, check_run_on};
 use dml_wgsl::{
     Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, Reduction,
-    SliceDesc, TensorDesc, reference,
+    SliceDesc, TensorDesc, TensorScatterDesc, reference,
 };
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -104,7 +104,10 @@ async fn check_out_of_range(context: &Context, desc: &OperatorDesc, inputs: &[&[
     let (_, status) = reference::run_with_status(desc, inputs).expect("reference");
     let expected = status.expect_err("the case has an out-of-range index");
     assert!(
-        matches!(expected, Error::IndexOutOfRange { .. }),
+        matches!(
+            expected,
+            Error::IndexOutOfRange { .. } | Error::WriteIndexOutOfRange { .. }
+        ),
         "{expected:?}"
     );
     check_run_on(context, desc, inputs, Expect::Exact).await;
@@ -142,6 +145,32 @@ async fn out_of_range_indices_are_reported_like_the_reference() {
         bytemuck::cast_slice(&[1i64, 2, 0, 3, -2, 0]),
     ];
     check_out_of_range(&context, &gather_nd, &inputs).await;
+    // A linear TensorScatter whose second entry's run of 2 passes a cache of 4.
+    let tensor_scatter: OperatorDesc = TensorScatterDesc::new(
+        TensorDesc::new(DataType::Float16, &[2, 4, 3]),
+        TensorDesc::new(DataType::Float16, &[2, 2, 3]),
+        Some(TensorDesc::new(DataType::Int32, &[2])),
+        TensorDesc::new(DataType::Float16, &[2, 4, 3]),
+        1,
+    )
+    .into();
+    let cache: Vec<u16> = (0..24).collect();
+    let updates: Vec<u16> = (100..112).collect();
+    let inputs: [&[u8]; 3] = [
+        bytemuck::cast_slice(&cache),
+        bytemuck::cast_slice(&updates),
+        bytemuck::cast_slice(&[2i32, 3]),
+    ];
+    let error = check_out_of_range(&context, &tensor_scatter, &inputs).await;
+    assert_eq!(
+        error,
+        Error::WriteIndexOutOfRange {
+            entry: 1,
+            value: 3,
+            length: 2,
+            bound: 4
+        }
+    );
 }
 
 // ---- a seeded random differential sample of every operator ----
@@ -215,6 +244,11 @@ async fn random_gather_elements_match_the_reference() {
 #[wasm_bindgen_test]
 async fn random_gather_nds_match_the_reference() {
     differential(107, OperatorKind::GatherNd).await;
+}
+
+#[wasm_bindgen_test]
+async fn random_tensor_scatters_match_the_reference() {
+    differential(108, OperatorKind::TensorScatter).await;
 }
 
 /// A device with WebGPU's default limits (256-byte storage offset alignment, 128 MiB
