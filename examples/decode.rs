@@ -1,8 +1,8 @@
 //! An application that owns its wgpu device and records operators into its own command
 //! encoder each step, on its own buffers, with no host round trip: the shape of a language
 //! model's decoding loop. Each step embeds the step's tokens (a Gather of rows from an
-//! embedding table) and appends them to a key/value cache (a ScatterND at the step's
-//! position, in place). Out-of-range tokens would be reported by `check_status`, read once
+//! embedding table) and appends them to a key/value cache (a TensorScatter at each sequence's
+//! length, in place). Out-of-range tokens would be reported by `check_status`, read once
 //! every `CHECK_EVERY` steps; at the end the cache is read back once and compared with
 //! `dml_wgsl::reference`.
 //!
@@ -13,7 +13,9 @@
 
 use std::time::{Duration, Instant};
 
-use dml_wgsl::{Context, DataType, GatherDesc, OperatorDesc, ScatterNdDesc, TensorDesc, reference};
+use dml_wgsl::{
+    Context, DataType, GatherDesc, OperatorDesc, TensorDesc, TensorScatterDesc, reference,
+};
 use half::f16;
 use wgpu::util::DeviceExt;
 
@@ -49,14 +51,14 @@ fn main() {
         1,
     )
     .into();
-    // cache[b, step, :] = embedded[b, :]: (b, step) 2-tuples [batch, 2] address the rows.
-    let append: OperatorDesc = ScatterNdDesc::new(
+    // cache[b, lengths[b], :] = embedded[b, :]: the embedded rows are the updates
+    // [batch, 1, width], written along the sequence axis at each sequence's length.
+    let append: OperatorDesc = TensorScatterDesc::new(
         f16_tensor(&[BATCH, STEPS, WIDTH]),
-        TensorDesc::new(DataType::UInt32, &[BATCH, 2]),
-        f16_tensor(&[BATCH, WIDTH]),
+        f16_tensor(&[BATCH, 1, WIDTH]),
+        Some(TensorDesc::new(DataType::Int64, &[BATCH])),
         f16_tensor(&[BATCH, STEPS, WIDTH]),
-        3,
-        2,
+        1,
     )
     .into();
     let embed_op = context.compile(&embed).expect("compile the embedding");
@@ -77,7 +79,7 @@ fn main() {
         })
     };
     let tokens = buffer("tokens", embed_op.input_sizes()[1], storage);
-    let positions = buffer("positions", append_op.input_sizes()[1], storage);
+    let lengths = buffer("lengths", append_op.input_sizes()[2], storage);
     let embedded = buffer("embedded", embed_op.output_size(), storage);
     let cache = buffer(
         "cache",
@@ -102,9 +104,9 @@ fn main() {
         let step_tokens: Vec<u32> = (0..BATCH)
             .map(|b| (step * 131 + b * 977 + 17) % VOCABULARY)
             .collect();
-        let tuples: Vec<u32> = (0..BATCH).flat_map(|b| [b, step]).collect();
+        let step_lengths = vec![step as i64; BATCH as usize];
         queue.write_buffer(&tokens, 0, bytemuck::cast_slice(&step_tokens));
-        queue.write_buffer(&positions, 0, bytemuck::cast_slice(&tuples));
+        queue.write_buffer(&lengths, 0, bytemuck::cast_slice(&step_lengths));
         history.push(step_tokens);
 
         let start = Instant::now();
@@ -135,8 +137,8 @@ fn main() {
                 &mut encoder,
                 &[
                     cache.as_entire_buffer_binding(),
-                    positions.as_entire_buffer_binding(),
                     embedded.as_entire_buffer_binding(),
+                    lengths.as_entire_buffer_binding(),
                 ],
                 cache.as_entire_buffer_binding(),
                 writes(Some(2 * step + 1)),
@@ -149,7 +151,7 @@ fn main() {
             embed_op.check_status_blocking().expect("tokens in range");
             append_op
                 .check_status_blocking()
-                .expect("positions in range");
+                .expect("lengths within the cache");
             println!(
                 "step {:3}: {BATCH} tokens embedded and cached, indices in range",
                 step + 1
@@ -170,9 +172,12 @@ fn main() {
             ],
         )
         .expect("reference embedding");
-        let tuples: Vec<u32> = (0..BATCH).flat_map(|b| [b, step as u32]).collect();
-        expected = reference::run(&append, &[&expected, bytemuck::cast_slice(&tuples), &rows])
-            .expect("reference cache append");
+        let step_lengths = vec![step as i64; BATCH as usize];
+        expected = reference::run(
+            &append,
+            &[&expected, &rows, bytemuck::cast_slice(&step_lengths)],
+        )
+        .expect("reference cache append");
     }
     assert!(cached == expected, "the cache differs from the reference");
 

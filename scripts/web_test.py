@@ -34,6 +34,7 @@ EXPECTED = {
     "DML_GATHER:": "OutputTensor:(Sizes:{2,2},DataType:FLOAT32)[[3,1],[6,4]]",
     "DML_GATHER_ELEMENTS": "OutputTensor:(Sizes:{2,3},DataType:FLOAT32)[[4,8,3],[7,2,3]]",
     "index_add": "OutputTensor:(Sizes:{3,2},DataType:FLOAT32)[[7,9],[1,1],[4,5]]",
+    "TensorScatter, circular": "OutputTensor:(Sizes:{2,4,2},DataType:FLOAT32)[[[0,0],[1,2],[3,4],[0,0]],[[7,8],[0,0],[0,0],[5,6]]]",
     "An out-of-range index": "Error:indices[1]=5isoutofrangeforadimensionofsize5",
 }
 SEED_INPUT = "InputTensor:(Sizes:{1,1,4,4},DataType:FLOAT32)[[[[1,2,3,4],[5,6,7,8],[9,10,11,12],[13,14,15,16]]]]"

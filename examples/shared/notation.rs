@@ -21,12 +21,14 @@ pub fn element(t: DataType, b: &[u8]) -> String {
     }
 }
 
-/// "input" becomes "Input".
+/// "input" becomes "Input", "write_indices" "WriteIndices" (the pages' member names).
 pub fn title_case(name: &str) -> String {
-    let mut c = name.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+    name.split('_')
+        .flat_map(|word| {
+            let mut c = word.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>())
+        })
+        .collect()
 }
 
 /// `(Sizes:{..}, DataType:..)` and the nested-bracket listing the DirectML pages use.

@@ -3,7 +3,8 @@
 
 use dml_wgsl::{
     DataType, DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc, Reduction,
-    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc,
+    ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc, TensorScatterDesc,
+    TensorScatterMode,
 };
 use half::f16;
 
@@ -247,6 +248,41 @@ pub fn examples() -> Vec<Example> {
             &f32s(&[1., 1., 1., 1., 1., 1.]),
             bytemuck::cast_slice(&[0i64, 2, 0]),
             &f32s(&[1., 2., 3., 4., 5., 6.]),
+        ]),
+        Example::new(
+            "TensorScatter (ONNX opset 24, beyond DirectML): a key/value cache of 2 sequences \
+             appends 2 positions each at its own length (write indices 1 and 2)",
+            &[("Axis", &[1])],
+            TensorScatterDesc::new(
+                f32_tensor(&[2, 4, 2]),
+                f32_tensor(&[2, 2, 2]),
+                Some(TensorDesc::new(DataType::Int64, &[2])),
+                f32_tensor(&[2, 4, 2]),
+                1,
+            ),
+        )
+        .inputs(&[
+            &f32s(&[0.; 16]),
+            &f32s(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+            bytemuck::cast_slice(&[1i64, 2]),
+        ]),
+        Example::new(
+            "TensorScatter, circular: a ring buffer of 4 positions; sequence 1 writes at 3 and \
+             wraps to 0",
+            &[("Axis", &[1])],
+            TensorScatterDesc::new(
+                f32_tensor(&[2, 4, 2]),
+                f32_tensor(&[2, 2, 2]),
+                Some(TensorDesc::new(DataType::Int64, &[2])),
+                f32_tensor(&[2, 4, 2]),
+                1,
+            )
+            .with_mode(TensorScatterMode::Circular),
+        )
+        .inputs(&[
+            &f32s(&[0.; 16]),
+            &f32s(&[1., 2., 3., 4., 5., 6., 7., 8.]),
+            bytemuck::cast_slice(&[1i64, 3]),
         ]),
         Example::new(
             "DML_SCATTER with negative INT64 indices (counted from the end) on UINT8 data",
