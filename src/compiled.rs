@@ -450,7 +450,8 @@ impl CompiledOperator {
 
     /// Reads the status of the most recent execution recorded with this operator (submit it
     /// first): `Err(Error::IndexOutOfRange)` names the first out-of-range index tuple in the
-    /// indices' row-major order; those updates were skipped. Operators without indices
+    /// indices' row-major order; those updates were skipped (a TensorScatter's linear write
+    /// index out of range: `Err(Error::WriteIndexOutOfRange)`). Operators without indices
     /// always return `Ok`.
     pub async fn check_status(&self) -> Result<()> {
         let mut encoder = self

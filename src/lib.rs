@@ -1,7 +1,8 @@
 //! # dml-wgsl
 //!
 //! DirectML's tensor data-movement operators (Slice, Slice1, ScatterElements, ScatterND,
-//! Gather, GatherElements, GatherND) as WGSL compute shaders dispatched through [`wgpu`]: on
+//! Gather, GatherElements, GatherND), and ONNX's TensorScatter, as WGSL compute shaders
+//! dispatched through [`wgpu`]: on
 //! Vulkan, Metal, DX12, GL and the browser's WebGPU, with DirectML's semantics and every
 //! corner DirectML leaves undefined made safe and defined: out-of-range indices never touch
 //! memory outside the tensors and are reported ([`Error::IndexOutOfRange`]), duplicate

@@ -26,7 +26,8 @@ pub fn title_case(name: &str) -> String {
     name.split('_')
         .flat_map(|word| {
             let mut c = word.chars();
-            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>())
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
         })
         .collect()
 }
