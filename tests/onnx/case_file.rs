@@ -178,13 +178,17 @@ fn parse_tensor(fields: &[&str]) -> Result<(String, Tensor), String> {
     let hex = data
         .strip_prefix("hex=")
         .ok_or(format!("{name}: data is not hex=.."))?;
-    if hex.len() % 2 != 0 {
-        return Err(format!("{name}: odd number of hex digits"));
-    }
-    let bytes = (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
-        .collect::<Result<Vec<u8>, _>>()
-        .map_err(|e| format!("{name}: {e}"))?;
+    let bytes = hex
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| match pair {
+            [high, low] => {
+                Some(((*high as char).to_digit(16)? * 16 + (*low as char).to_digit(16)?) as u8)
+            }
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()
+        .ok_or(format!("{name}: the data is not pairs of hex digits"))?;
     let elements = shape.iter().try_fold(1u64, |n, &s| n.checked_mul(s));
     let expected = element_bytes(dtype).and_then(|size| elements?.checked_mul(size as u64));
     if expected.is_some_and(|expected| expected != bytes.len() as u64) {
