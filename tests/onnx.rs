@@ -40,13 +40,9 @@ const CASE_COUNTS: [(&str, usize); 8] = [
 /// PENDING: the cases expected to fail until the work they need is merged. Each is reported
 /// apart; the test fails when one of them passes (take it off the list) or any other case
 /// fails. Remove the list once both have landed.
-const PENDING: [&str; 4] = [
+const PENDING: [&str; 1] = [
     // A window of size 0: the output is [20, 0, 5]. Needs sizes of 0 (branch `empty`).
     "test_slice_start_out_of_bounds",
-    // TensorScatter: switch on `tensor_scatter_desc` below once the library has it.
-    "test_tensorscatter",
-    "test_tensorscatter_3d",
-    "test_tensorscatter_circular",
 ];
 
 // ---- the runtime's side: an ONNX node to the library's descriptor ----
@@ -398,12 +394,8 @@ fn scatter_nd_desc<'a>(node: &Node, values: &'a Values) -> Result<Mapped<'a>, St
 }
 
 // ---- TensorScatter: switch on after merging it ----
-// To switch on: delete `#[cfg(any())]` on the first `tensor_scatter_desc`, delete the stub
-// after it, and take the three test_tensorscatter cases off PENDING.
-
 /// TensorScatter (opset 24): `past_cache`, `update`, optional `write_indices` (one per batch
 /// entry; absent: all 0); `axis` (default -2, the sequence axis), `mode` linear or circular.
-#[cfg(any())]
 fn tensor_scatter_desc<'a>(node: &Node, values: &'a Values) -> Result<Mapped<'a>, String> {
     use dml_wgsl::{TensorScatterDesc, TensorScatterMode};
     let cache = node.required(values, 0)?;
@@ -435,12 +427,6 @@ fn tensor_scatter_desc<'a>(node: &Node, values: &'a Values) -> Result<Mapped<'a>
         output_dtype: cache.dtype.clone(),
         output_shape: cache.shape.clone(),
     })
-}
-
-/// Until the library has TensorScatter (see above).
-#[cfg(not(any()))]
-fn tensor_scatter_desc<'a>(_: &Node, _: &'a Values) -> Result<Mapped<'a>, String> {
-    Err("TensorScatter is not switched on in tests/onnx.rs yet".into())
 }
 
 // ---- running and comparing ----
