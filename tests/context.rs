@@ -17,13 +17,13 @@ use dml_wgsl::{
 use wgpu::util::DeviceExt;
 
 fn small_slice() -> OperatorDesc {
-    OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[2, 2]),
-        offsets: vec![1, 1],
-        sizes: vec![2, 2],
-        strides: vec![2, 2],
-    })
+    OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[2, 2]),
+        &[1, 1],
+        &[2, 2],
+        &[2, 2],
+    ))
 }
 
 fn buffer(usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
@@ -229,15 +229,15 @@ fn run_rejects_short_input_data_and_wrong_counts() {
 #[test]
 fn run_returns_zero_for_output_bytes_no_element_covers() {
     let mut rng = Rng::new(10);
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::UInt8, &[8, 8]),
-        output: TensorDesc::new(DataType::UInt8, &[3, 2])
+    let desc = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::UInt8, &[8, 8]),
+        TensorDesc::new(DataType::UInt8, &[3, 2])
             .with_strides(&[5, 2])
             .with_total_size(20),
-        offsets: vec![0, 0],
-        sizes: vec![3, 2],
-        strides: vec![2, 3],
-    });
+        &[0, 0],
+        &[3, 2],
+        &[2, 3],
+    ));
     let input = rng.bytes(64);
     let out = context().run_blocking(&desc, &[&input]).unwrap();
     assert_eq!(out.len(), 20);
@@ -252,24 +252,24 @@ fn dispatches_fold_into_three_dimensions_past_the_workgroup_limit() {
     let limited = limited_context(|l| l.max_compute_workgroups_per_dimension = 4);
     let mut rng = Rng::new(11);
     // 20000 elements, 4 a thread, in 256-thread groups: 20 groups, folded to 4 x 3 x 2.
-    let desc = OperatorDesc::Slice1(Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[20000]),
-        output: TensorDesc::new(DataType::Float32, &[20000]),
-        input_window_offsets: vec![0],
-        input_window_sizes: vec![20000],
-        input_window_strides: vec![-1],
-    });
+    let desc = OperatorDesc::Slice1(Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[20000]),
+        TensorDesc::new(DataType::Float32, &[20000]),
+        &[0],
+        &[20000],
+        &[-1],
+    ));
     let input = rng.bytes(80000);
     let got = limited.run_blocking(&desc, &[&input]).unwrap();
     assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
     // More than 4 x 4 x 4 groups cannot be dispatched at all: a clear error, not a truncation.
-    let desc = OperatorDesc::Slice1(Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[80000]),
-        output: TensorDesc::new(DataType::Float32, &[80000]),
-        input_window_offsets: vec![0],
-        input_window_sizes: vec![80000],
-        input_window_strides: vec![-1],
-    });
+    let desc = OperatorDesc::Slice1(Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[80000]),
+        TensorDesc::new(DataType::Float32, &[80000]),
+        &[0],
+        &[80000],
+        &[-1],
+    ));
     let e = limited.compile(&desc).unwrap_err();
     assert!(matches!(e, Error::LimitExceeded { .. }), "{e}");
 }
@@ -277,13 +277,13 @@ fn dispatches_fold_into_three_dimensions_past_the_workgroup_limit() {
 #[test]
 fn tensors_past_the_binding_limit_run_split_into_windows() {
     let limited = limited_context(|l| l.max_storage_buffer_binding_size = 1024);
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[16, 32]),
-        output: TensorDesc::new(DataType::Float32, &[8, 8]),
-        offsets: vec![0, 0],
-        sizes: vec![8, 8],
-        strides: vec![2, 4],
-    });
+    let desc = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[16, 32]),
+        TensorDesc::new(DataType::Float32, &[8, 8]),
+        &[0, 0],
+        &[8, 8],
+        &[2, 4],
+    ));
     let input = Rng::new(12).bytes(2048);
     let got = limited.run_blocking(&desc, &[&input]).unwrap();
     assert_eq!(got, dml_wgsl::reference::run(&desc, &[&input]).unwrap());
@@ -295,13 +295,13 @@ fn tensors_past_the_largest_buffer_are_refused_before_any_gpu_work() {
         l.max_storage_buffer_binding_size = 1024;
         l.max_buffer_size = 1024;
     });
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[16, 32]),
-        output: TensorDesc::new(DataType::Float32, &[8, 8]),
-        offsets: vec![0, 0],
-        sizes: vec![8, 8],
-        strides: vec![2, 4],
-    });
+    let desc = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[16, 32]),
+        TensorDesc::new(DataType::Float32, &[8, 8]),
+        &[0, 0],
+        &[8, 8],
+        &[2, 4],
+    ));
     let e = limited.compile(&desc).unwrap_err();
     assert_eq!(
         e,
@@ -318,13 +318,13 @@ fn tensors_past_the_largest_buffer_are_refused_before_any_gpu_work() {
 fn layouts_past_32_bit_element_offsets_are_refused() {
     // 2 x 2 elements whose strides span 2^32 + 2 elements: 4 elements, but no u32 offset
     // reaches the last one.
-    let desc = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::UInt8, &[2, 2]).with_strides(&[u32::MAX, 2]),
-        output: TensorDesc::new(DataType::UInt8, &[2, 2]),
-        offsets: vec![0, 0],
-        sizes: vec![2, 2],
-        strides: vec![1, 1],
-    });
+    let desc = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::UInt8, &[2, 2]).with_strides(&[u32::MAX, 2]),
+        TensorDesc::new(DataType::UInt8, &[2, 2]),
+        &[0, 0],
+        &[2, 2],
+        &[1, 1],
+    ));
     let e = context().compile(&desc).unwrap_err();
     assert_eq!(
         e,
@@ -346,13 +346,13 @@ fn pipelines_are_built_once_per_variant_across_threads() {
         }
     });
     assert_eq!(fresh.compiled_kernel_count(), 1);
-    let bytes = OperatorDesc::Slice(SliceDesc {
-        input: TensorDesc::new(DataType::UInt8, &[4, 4]),
-        output: TensorDesc::new(DataType::UInt8, &[2, 2]),
-        offsets: vec![1, 1],
-        sizes: vec![2, 2],
-        strides: vec![2, 2],
-    });
+    let bytes = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::UInt8, &[4, 4]),
+        TensorDesc::new(DataType::UInt8, &[2, 2]),
+        &[1, 1],
+        &[2, 2],
+        &[2, 2],
+    ));
     fresh.compile(&bytes).unwrap();
     fresh.compile(&bytes).unwrap();
     assert_eq!(fresh.compiled_kernel_count(), 2);

@@ -12,7 +12,7 @@ use common::{
     write_indices,
 };
 use dml_wgsl::{
-    DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
+    DataType, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
     ScatterElementsDesc, ScatterNdDesc, TensorDesc, reference,
 };
 
@@ -27,13 +27,12 @@ fn run<T: bytemuck::Pod>(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<T> {
 #[test]
 fn gather_elements_page_example() {
     // DirectML's DML_GATHER_ELEMENTS page: output[y, x] = input[indices[y, x], x].
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[3, 3]),
-        indices: TensorDesc::new(DataType::UInt32, &[2, 3]),
-        output: TensorDesc::new(DataType::Float32, &[2, 3]),
-        axis: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[3, 3]),
+        TensorDesc::new(DataType::UInt32, &[2, 3]),
+        TensorDesc::new(DataType::Float32, &[2, 3]),
+        0, // axis
+    ));
     let inputs = [
         le_bytes(&[1f32, 2., 3., 4., 5., 6., 7., 8., 9.]),
         le_bytes(&[1u32, 2, 0, 2, 0, 0]),
@@ -43,13 +42,12 @@ fn gather_elements_page_example() {
 
 #[test]
 fn gather_elements_along_the_last_axis_with_negative_indices() {
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: TensorDesc::new(DataType::Int16, &[2, 4]),
-        indices: TensorDesc::new(DataType::Int64, &[2, 3]),
-        output: TensorDesc::new(DataType::Int16, &[2, 3]),
-        axis: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+        TensorDesc::new(DataType::Int16, &[2, 4]),
+        TensorDesc::new(DataType::Int64, &[2, 3]),
+        TensorDesc::new(DataType::Int16, &[2, 3]),
+        1, // axis
+    ));
     let inputs = [
         le_bytes(&[10i16, 11, 12, 13, -20, -21, -22, -23]),
         le_bytes(&[-1i64, 0, 2, 3, -4, -3]),
@@ -60,14 +58,13 @@ fn gather_elements_along_the_last_axis_with_negative_indices() {
 #[test]
 fn gather_picks_columns_with_negative_indices() {
     // output[a, j] = input[a, indices[j]] along axis 1.
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: TensorDesc::new(DataType::Float32, &[2, 3]),
-        indices: TensorDesc::new(DataType::Int32, &[1, 2]),
-        output: TensorDesc::new(DataType::Float32, &[2, 2]),
-        axis: 1,
-        index_dimensions: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::Gather(GatherDesc::new(
+        TensorDesc::new(DataType::Float32, &[2, 3]),
+        TensorDesc::new(DataType::Int32, &[1, 2]),
+        TensorDesc::new(DataType::Float32, &[2, 2]),
+        1, // axis
+        1, // index_dimensions
+    ));
     let inputs = [le_bytes(&[1f32, 2., 3., 4., 5., 6.]), le_bytes(&[-1i32, 0])];
     assert_eq!(run::<f32>(&desc, &inputs), [3., 1., 6., 4.]);
 }
@@ -75,14 +72,13 @@ fn gather_picks_columns_with_negative_indices() {
 #[test]
 fn gather_with_two_index_dimensions_crops_a_leading_1() {
     // Gathered sizes {1} ++ {2,2} ++ {2} right-aligned into rank 3: {2,2,2}.
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: TensorDesc::new(DataType::UInt8, &[1, 3, 2]),
-        indices: TensorDesc::new(DataType::UInt64, &[1, 2, 2]),
-        output: TensorDesc::new(DataType::UInt8, &[2, 2, 2]),
-        axis: 1,
-        index_dimensions: 2,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::Gather(GatherDesc::new(
+        TensorDesc::new(DataType::UInt8, &[1, 3, 2]),
+        TensorDesc::new(DataType::UInt64, &[1, 2, 2]),
+        TensorDesc::new(DataType::UInt8, &[2, 2, 2]),
+        1, // axis
+        2, // index_dimensions
+    ));
     let inputs = [
         le_bytes(&[1u8, 2, 3, 4, 5, 6, 0, 0]),
         le_bytes(&[0u64, 1, 1, 2]),
@@ -92,14 +88,13 @@ fn gather_with_two_index_dimensions_crops_a_leading_1() {
 
 #[test]
 fn gather_with_no_index_dimensions_takes_one_slice() {
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: TensorDesc::new(DataType::Int32, &[3, 2]),
-        indices: TensorDesc::new(DataType::Int32, &[1, 1]),
-        output: TensorDesc::new(DataType::Int32, &[1, 2]),
-        axis: 0,
-        index_dimensions: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::Gather(GatherDesc::new(
+        TensorDesc::new(DataType::Int32, &[3, 2]),
+        TensorDesc::new(DataType::Int32, &[1, 1]),
+        TensorDesc::new(DataType::Int32, &[1, 2]),
+        0, // axis
+        0, // index_dimensions
+    ));
     let inputs = [le_bytes(&[1i32, 2, 3, 4, 5, 6]), le_bytes(&[-2i32])];
     assert_eq!(run::<i32>(&desc, &inputs), [3, 4]);
 }
@@ -107,26 +102,24 @@ fn gather_with_no_index_dimensions_takes_one_slice() {
 #[test]
 fn gather_nd_picks_elements_and_rows() {
     // ONNX's GatherND examples, as DML_GATHER_ND.
-    let elements = OperatorDesc::GatherNd(GatherNdDesc {
-        input: TensorDesc::new(DataType::Int32, &[2, 2]),
-        indices: TensorDesc::new(DataType::Int64, &[2, 2]),
-        output: TensorDesc::new(DataType::Int32, &[1, 2]),
-        input_dimension_count: 2,
-        indices_dimension_count: 2,
-        batch_dimension_count: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let elements = OperatorDesc::GatherNd(GatherNdDesc::new(
+        TensorDesc::new(DataType::Int32, &[2, 2]),
+        TensorDesc::new(DataType::Int64, &[2, 2]),
+        TensorDesc::new(DataType::Int32, &[1, 2]),
+        2, // input_dimension_count
+        2, // indices_dimension_count
+        0, // batch_dimension_count
+    ));
     let inputs = [le_bytes(&[0i32, 1, 2, 3]), le_bytes(&[0i64, 0, 1, 1])];
     assert_eq!(run::<i32>(&elements, &inputs), [0, 3]);
-    let rows = OperatorDesc::GatherNd(GatherNdDesc {
-        input: TensorDesc::new(DataType::Int32, &[2, 2]),
-        indices: TensorDesc::new(DataType::Int64, &[2, 1]),
-        output: TensorDesc::new(DataType::Int32, &[2, 2]),
-        input_dimension_count: 2,
-        indices_dimension_count: 2,
-        batch_dimension_count: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let rows = OperatorDesc::GatherNd(GatherNdDesc::new(
+        TensorDesc::new(DataType::Int32, &[2, 2]),
+        TensorDesc::new(DataType::Int64, &[2, 1]),
+        TensorDesc::new(DataType::Int32, &[2, 2]),
+        2, // input_dimension_count
+        2, // indices_dimension_count
+        0, // batch_dimension_count
+    ));
     let inputs = [le_bytes(&[0i32, 1, 2, 3]), le_bytes(&[1i64, -2])];
     assert_eq!(run::<i32>(&rows, &inputs), [2, 3, 0, 1]);
 }
@@ -137,15 +130,14 @@ fn gather_nd_picks_elements_and_rows() {
 fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
     let input: Vec<f32> = (1..=12).map(|v| v as f32).collect();
     let nd = |indices: &[u32], output: &[u32]| {
-        OperatorDesc::GatherNd(GatherNdDesc {
-            input: TensorDesc::new(DataType::Float32, &[3, 4]),
-            indices: TensorDesc::new(DataType::UInt32, indices),
-            output: TensorDesc::new(DataType::Float32, output),
-            input_dimension_count: 2,
-            indices_dimension_count: indices.len() as u32,
-            batch_dimension_count: 0,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-        })
+        OperatorDesc::GatherNd(GatherNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[3, 4]),
+            TensorDesc::new(DataType::UInt32, indices),
+            TensorDesc::new(DataType::Float32, output),
+            2, // input_dimension_count
+            indices.len() as u32,
+            0, // batch_dimension_count
+        ))
     };
     for output in [&[4][..], &[1, 4]] {
         let desc = nd(&[1, 1], output);
@@ -173,30 +165,28 @@ fn gather_nd_output_that_crops_leading_ones_gathers_the_right_rows() {
 #[test]
 fn gather_nd_with_a_batch_dimension() {
     // output[b, t] = input[b, indices[b, 0], t]: batch 0 takes row 1, batch 1 row 0.
-    let desc = OperatorDesc::GatherNd(GatherNdDesc {
-        input: TensorDesc::new(DataType::Float32, &[2, 2, 2]),
-        indices: TensorDesc::new(DataType::Int32, &[1, 2, 1]),
-        output: TensorDesc::new(DataType::Float32, &[1, 2, 2]),
-        input_dimension_count: 3,
-        indices_dimension_count: 2,
-        batch_dimension_count: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherNd(GatherNdDesc::new(
+        TensorDesc::new(DataType::Float32, &[2, 2, 2]),
+        TensorDesc::new(DataType::Int32, &[1, 2, 1]),
+        TensorDesc::new(DataType::Float32, &[1, 2, 2]),
+        3, // input_dimension_count
+        2, // indices_dimension_count
+        1, // batch_dimension_count
+    ));
     let inputs = [
         le_bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
         le_bytes(&[1i32, 0]),
     ];
     assert_eq!(run::<f32>(&desc, &inputs), [2., 3., 4., 5.]);
     // With 2-tuples after the batch: output[b] = input[b, i, j].
-    let desc = OperatorDesc::GatherNd(GatherNdDesc {
-        input: TensorDesc::new(DataType::Float32, &[2, 2, 2]),
-        indices: TensorDesc::new(DataType::UInt32, &[1, 2, 2]),
-        output: TensorDesc::new(DataType::Float32, &[1, 1, 2]),
-        input_dimension_count: 3,
-        indices_dimension_count: 2,
-        batch_dimension_count: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherNd(GatherNdDesc::new(
+        TensorDesc::new(DataType::Float32, &[2, 2, 2]),
+        TensorDesc::new(DataType::UInt32, &[1, 2, 2]),
+        TensorDesc::new(DataType::Float32, &[1, 1, 2]),
+        3, // input_dimension_count
+        2, // indices_dimension_count
+        1, // batch_dimension_count
+    ));
     let inputs = [
         le_bytes(&[0f32, 1., 2., 3., 4., 5., 6., 7.]),
         le_bytes(&[1u32, 1, 0, 1]),
@@ -242,13 +232,12 @@ fn narrow_output_rows_gather_whole_words() {
         DataType::Float16,
         DataType::Int16,
     ] {
-        let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-            input: TensorDesc::new(data_type, &[16, 24]),
-            indices: TensorDesc::new(DataType::Int32, &[9, 24]),
-            output: TensorDesc::new(data_type, &[9, 24]),
-            axis: 0,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-        });
+        let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+            TensorDesc::new(data_type, &[16, 24]),
+            TensorDesc::new(DataType::Int32, &[9, 24]),
+            TensorDesc::new(data_type, &[9, 24]),
+            0, // axis
+        ));
         let mut inputs = random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
             random_index(&mut rng, 16, DataType::Int32)
@@ -309,13 +298,12 @@ fn odd_narrow_output_rows_gather_whole_words_across_rows() {
 fn a_gather_input_may_not_share_the_output_buffer() {
     let device = context().device();
     let alignment = device.limits().min_storage_buffer_offset_alignment as u64;
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[4, 4]),
-        indices: TensorDesc::new(DataType::Int32, &[4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[4, 4]),
-        axis: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Int32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        0, // axis
+    ));
     let operator = context().compile(&desc).unwrap();
     let buffer = |size: u64| {
         device.create_buffer(&wgpu::BufferDescriptor {
@@ -373,16 +361,13 @@ fn gather_elements_of_a_scatter_with_unique_indices_returns_the_updates() {
             let mut indices_sizes = sizes;
             indices_sizes[axis as usize] = 3;
             let indices = TensorDesc::new(DataType::Int32, &indices_sizes);
-            let scatter = OperatorDesc::ScatterElements(ScatterElementsDesc {
-                input: TensorDesc::new(data_type, &sizes),
-                indices: indices.clone(),
-                updates: TensorDesc::new(data_type, &indices_sizes),
-                output: TensorDesc::new(data_type, &sizes),
+            let scatter = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+                TensorDesc::new(data_type, &sizes),
+                indices.clone(),
+                TensorDesc::new(data_type, &indices_sizes),
+                TensorDesc::new(data_type, &sizes),
                 axis,
-                duplicates: DuplicateMode::AnyUpdate,
-                out_of_range: dml_wgsl::OutOfRange::Report,
-                reduction: dml_wgsl::Reduction::None,
-            });
+            ));
             let mut inputs = random_inputs(&mut rng, &scatter);
             // Each line along the axis: a prefix of its own permutation (unique targets).
             let bound = sizes[axis as usize];
@@ -399,13 +384,12 @@ fn gather_elements_of_a_scatter_with_unique_indices_returns_the_updates() {
             });
             let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
             let scattered = context().run_blocking(&scatter, &slices).unwrap();
-            let gather = OperatorDesc::GatherElements(GatherElementsDesc {
-                input: TensorDesc::new(data_type, &sizes),
+            let gather = OperatorDesc::GatherElements(GatherElementsDesc::new(
+                TensorDesc::new(data_type, &sizes),
                 indices,
-                output: TensorDesc::new(data_type, &indices_sizes),
+                TensorDesc::new(data_type, &indices_sizes),
                 axis,
-                out_of_range: dml_wgsl::OutOfRange::Report,
-            });
+            ));
             let gathered = context()
                 .run_blocking(&gather, &[&scattered, &inputs[1]])
                 .unwrap();
@@ -430,17 +414,14 @@ fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
         let input = TensorDesc::new(data_type, &[4, 5, 8]);
         let indices = TensorDesc::new(DataType::Int64, &[6, 2]);
         let rows = TensorDesc::new(data_type, &[6, 8]);
-        let scatter = OperatorDesc::ScatterNd(ScatterNdDesc {
-            input: input.clone(),
-            indices: indices.clone(),
-            updates: rows.clone(),
-            output: input.clone(),
-            input_dimension_count: 3,
-            indices_dimension_count: 2,
-            duplicates: DuplicateMode::AnyUpdate,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let scatter = OperatorDesc::ScatterNd(ScatterNdDesc::new(
+            input.clone(),
+            indices.clone(),
+            rows.clone(),
+            input.clone(),
+            3, // input_dimension_count
+            2, // indices_dimension_count
+        ));
         let mut inputs = random_inputs(&mut rng, &scatter);
         let mut cells: Vec<i128> = (0..20).collect();
         rng.shuffle(&mut cells);
@@ -450,15 +431,11 @@ fn gather_nd_of_a_scatter_nd_with_unique_tuples_returns_the_updates() {
         });
         let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
         let scattered = context().run_blocking(&scatter, &slices).unwrap();
-        let gather = OperatorDesc::GatherNd(GatherNdDesc {
-            input,
-            indices,
-            output: rows,
-            input_dimension_count: 3,
-            indices_dimension_count: 2,
-            batch_dimension_count: 0,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-        });
+        let gather = OperatorDesc::GatherNd(GatherNdDesc::new(
+            input, indices, rows, 3, // input_dimension_count
+            2, // indices_dimension_count
+            0, // batch_dimension_count
+        ));
         let gathered = context()
             .run_blocking(&gather, &[&scattered, &inputs[1]])
             .unwrap();
@@ -479,13 +456,15 @@ fn out_of_range_gather_indices_write_zero_and_are_reported() {
         DataType::UInt64,
     ] {
         for &index_type in dml_wgsl::INDEX_TYPES {
-            let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-                input: TensorDesc::new(data_type, &[5, 8]),
-                indices: TensorDesc::new(index_type, &[3, 8]),
-                output: TensorDesc::new(data_type, &[3, 8]),
-                axis: 0,
-                out_of_range: dml_wgsl::OutOfRange::Report,
-            });
+            let desc = OperatorDesc::GatherElements(
+                GatherElementsDesc::new(
+                    TensorDesc::new(data_type, &[5, 8]),
+                    TensorDesc::new(index_type, &[3, 8]),
+                    TensorDesc::new(data_type, &[3, 8]),
+                    0, // axis
+                )
+                .with_out_of_range(dml_wgsl::OutOfRange::Report),
+            );
             let mut inputs = random_inputs(&mut rng, &desc);
             let bad = if index_type.is_signed() { -6 } else { 5 };
             write_indices(desc.inputs()[1].1, &mut inputs[1], |c| match (c[0], c[1]) {
@@ -510,14 +489,16 @@ fn out_of_range_gather_indices_write_zero_and_are_reported() {
 fn out_of_range_gather_and_gather_nd_name_the_index_tensor_position() {
     let mut rng = Rng::new(38);
     // Gather along axis 1 of [3, 4] with indices [1, 5]: output [3, 5].
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: TensorDesc::new(DataType::Float32, &[3, 4]),
-        indices: TensorDesc::new(DataType::Int64, &[1, 5]),
-        output: TensorDesc::new(DataType::Float32, &[3, 5]),
-        axis: 1,
-        index_dimensions: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::Gather(
+        GatherDesc::new(
+            TensorDesc::new(DataType::Float32, &[3, 4]),
+            TensorDesc::new(DataType::Int64, &[1, 5]),
+            TensorDesc::new(DataType::Float32, &[3, 5]),
+            1, // axis
+            1, // index_dimensions
+        )
+        .with_out_of_range(dml_wgsl::OutOfRange::Report),
+    );
     let mut inputs = random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
         [0i128, 3, 1 << 33, -4, 9][c[1] as usize]
@@ -533,15 +514,17 @@ fn out_of_range_gather_and_gather_nd_name_the_index_tensor_position() {
         }
     );
     // GatherND rows of 16 bytes (moved 16 bytes a thread): the tuple component is named.
-    let desc = OperatorDesc::GatherNd(GatherNdDesc {
-        input: TensorDesc::new(DataType::Int32, &[3, 4, 8]),
-        indices: TensorDesc::new(DataType::UInt32, &[5, 2]),
-        output: TensorDesc::new(DataType::Int32, &[5, 8]),
-        input_dimension_count: 3,
-        indices_dimension_count: 2,
-        batch_dimension_count: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherNd(
+        GatherNdDesc::new(
+            TensorDesc::new(DataType::Int32, &[3, 4, 8]),
+            TensorDesc::new(DataType::UInt32, &[5, 2]),
+            TensorDesc::new(DataType::Int32, &[5, 8]),
+            3, // input_dimension_count
+            2, // indices_dimension_count
+            0, // batch_dimension_count
+        )
+        .with_out_of_range(dml_wgsl::OutOfRange::Report),
+    );
     let mut inputs = random_inputs(&mut rng, &desc);
     let tuples = [[0i128, 0], [2, 3], [1, 1], [2, 4], [3, 0]];
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
@@ -570,13 +553,12 @@ fn gathering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
         DataType::Float32,
         DataType::Float64,
     ] {
-        let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-            input: TensorDesc::new(data_type, &[40, 256]),
-            indices: TensorDesc::new(DataType::Int32, &[37, 256]),
-            output: TensorDesc::new(data_type, &[37, 256]),
-            axis: 0,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-        });
+        let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+            TensorDesc::new(data_type, &[40, 256]),
+            TensorDesc::new(DataType::Int32, &[37, 256]),
+            TensorDesc::new(data_type, &[37, 256]),
+            0, // axis
+        ));
         let mut inputs = random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
             (c[0] as i128 * 7 + c[1] as i128) % 40 - 20
@@ -603,13 +585,12 @@ fn gathering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
 #[test]
 fn long_rows_gather_in_coalesced_blocks() {
     let mut rng = Rng::new(40);
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[12, 2048]),
-        indices: TensorDesc::new(DataType::UInt64, &[9, 2048]),
-        output: TensorDesc::new(DataType::Float32, &[9, 2048]),
-        axis: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[12, 2048]),
+        TensorDesc::new(DataType::UInt64, &[9, 2048]),
+        TensorDesc::new(DataType::Float32, &[9, 2048]),
+        0, // axis
+    ));
     let mut inputs = random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
         (c[0] as i128 * 5 + c[1] as i128) % 12

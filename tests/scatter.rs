@@ -57,17 +57,17 @@ fn scatter_nd_page_shape_example_scatters_6x7_slices() {
     // IndicesDimensionCount 3: a [1,2] array of 3-tuples; updates [1,1,2,6,7].
     let mut rng = Rng::new(20);
     for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-        let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-            input: TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
-            indices: TensorDesc::new(DataType::Int64, &[1, 1, 1, 2, 3]),
-            updates: TensorDesc::new(DataType::Float32, &[1, 1, 2, 6, 7]),
-            output: TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
-            input_dimension_count: 5,
-            indices_dimension_count: 3,
-            duplicates,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let desc = OperatorDesc::ScatterNd(
+            ScatterNdDesc::new(
+                TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
+                TensorDesc::new(DataType::Int64, &[1, 1, 1, 2, 3]),
+                TensorDesc::new(DataType::Float32, &[1, 1, 2, 6, 7]),
+                TensorDesc::new(DataType::Float32, &[3, 4, 5, 6, 7]),
+                5, // input_dimension_count
+                3, // indices_dimension_count
+            )
+            .with_duplicates(duplicates),
+        );
         let mut inputs = common::random_inputs(&mut rng, &desc);
         let indices = desc.inputs()[1].1.clone();
         let tuples = [[2i128, -1, 0], [0, 3, -5]];
@@ -133,16 +133,13 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
         DataType::Float32,
         DataType::Float64,
     ] {
-        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-            input: TensorDesc::new(data_type, &[3, 8]),
-            indices: TensorDesc::new(DataType::Int32, &[2000, 8]),
-            updates: TensorDesc::new(data_type, &[2000, 8]),
-            output: TensorDesc::new(data_type, &[3, 8]),
-            axis: 0,
-            duplicates: DuplicateMode::AnyUpdate,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[3, 8]),
+            TensorDesc::new(DataType::Int32, &[2000, 8]),
+            TensorDesc::new(data_type, &[2000, 8]),
+            TensorDesc::new(data_type, &[3, 8]),
+            0, // axis
+        ));
         let mut inputs = common::random_inputs(&mut rng, &desc);
         let indices = desc.inputs()[1].1.clone();
         write_indices(&indices, &mut inputs[1], |_| rng.range(0, 2) as i128);
@@ -159,16 +156,17 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
 
 fn out_of_range_case(index_type: DataType, bad: i128) -> (OperatorDesc, Vec<Vec<u8>>) {
     let mut rng = Rng::new(24);
-    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-        input: TensorDesc::new(DataType::Float32, &[6, 5]),
-        indices: TensorDesc::new(index_type, &[4, 5]),
-        updates: TensorDesc::new(DataType::Float32, &[4, 5]),
-        output: TensorDesc::new(DataType::Float32, &[6, 5]),
-        axis: 0,
-        duplicates: DuplicateMode::InOrder,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    });
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(DataType::Float32, &[6, 5]),
+            TensorDesc::new(index_type, &[4, 5]),
+            TensorDesc::new(DataType::Float32, &[4, 5]),
+            TensorDesc::new(DataType::Float32, &[6, 5]),
+            0, // axis
+        )
+        .with_duplicates(DuplicateMode::InOrder)
+        .with_out_of_range(dml_wgsl::OutOfRange::Report),
+    );
     let mut inputs = common::random_inputs(&mut rng, &desc);
     let indices = desc.inputs()[1].1.clone();
     write_indices(&indices, &mut inputs[1], |c| match (c[0], c[1]) {
@@ -267,17 +265,17 @@ fn sixty_four_bit_indices_are_never_truncated_to_their_low_word() {
 #[test]
 fn out_of_range_tuples_in_scatter_nd_name_the_component() {
     let mut rng = Rng::new(25);
-    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-        input: TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
-        indices: TensorDesc::new(DataType::Int32, &[3, 2]),
-        updates: TensorDesc::new(DataType::UInt16, &[3, 6]),
-        output: TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
-        input_dimension_count: 3,
-        indices_dimension_count: 2,
-        duplicates: DuplicateMode::AnyUpdate,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    });
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
+            TensorDesc::new(DataType::Int32, &[3, 2]),
+            TensorDesc::new(DataType::UInt16, &[3, 6]),
+            TensorDesc::new(DataType::UInt16, &[4, 5, 6]),
+            3, // input_dimension_count
+            2, // indices_dimension_count
+        )
+        .with_out_of_range(dml_wgsl::OutOfRange::Report),
+    );
     let mut inputs = common::random_inputs(&mut rng, &desc);
     let indices = desc.inputs()[1].1.clone();
     let tuples = [[1i128, 2], [3, 5], [0, -6]];
@@ -301,17 +299,14 @@ fn out_of_range_tuples_in_scatter_nd_name_the_component() {
 fn scatter_nd_updates_that_crop_leading_ones_scatter_the_right_rows() {
     let input: Vec<f32> = (1..=12).map(|v| v as f32).collect();
     for updates in [&[4][..], &[1, 4], &[1, 1, 4]] {
-        let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-            input: TensorDesc::new(DataType::Float32, &[3, 4]),
-            indices: TensorDesc::new(DataType::UInt32, &[1, 1]),
-            updates: TensorDesc::new(DataType::Float32, updates),
-            output: TensorDesc::new(DataType::Float32, &[3, 4]),
-            input_dimension_count: 2,
-            indices_dimension_count: 2,
-            duplicates: DuplicateMode::AnyUpdate,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let desc = OperatorDesc::ScatterNd(ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[3, 4]),
+            TensorDesc::new(DataType::UInt32, &[1, 1]),
+            TensorDesc::new(DataType::Float32, updates),
+            TensorDesc::new(DataType::Float32, &[3, 4]),
+            2, // input_dimension_count
+            2, // indices_dimension_count
+        ));
         let inputs = vec![
             le_bytes::<f32>(&input),
             le_bytes::<u32>(&[1]),
@@ -617,16 +612,13 @@ fn narrow_rows_scatter_whole_words_and_fall_back_per_element() {
         DataType::Float16,
         DataType::UInt16,
     ] {
-        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-            input: TensorDesc::new(data_type, &[16, 24]),
-            indices: TensorDesc::new(DataType::Int64, &[9, 24]),
-            updates: TensorDesc::new(data_type, &[9, 24]),
-            output: TensorDesc::new(data_type, &[16, 24]),
-            axis: 0,
-            duplicates: DuplicateMode::AnyUpdate,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[16, 24]),
+            TensorDesc::new(DataType::Int64, &[9, 24]),
+            TensorDesc::new(data_type, &[9, 24]),
+            TensorDesc::new(data_type, &[16, 24]),
+            0, // axis
+        ));
         let indices = desc.inputs()[1].1.clone();
         // Whole rows to distinct targets (whole-word stores).
         let mut rows: Vec<i128> = (0..16).collect();
@@ -735,16 +727,16 @@ fn scattering_along_an_outer_axis_in_column_blocks_matches_the_reference() {
         DataType::Int64,
     ] {
         for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-            let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-                input: TensorDesc::new(data_type, &[40, 256]),
-                indices: TensorDesc::new(DataType::Int64, &[37, 256]),
-                updates: TensorDesc::new(data_type, &[37, 256]),
-                output: TensorDesc::new(data_type, &[40, 256]),
-                axis: 0,
-                duplicates,
-                out_of_range: dml_wgsl::OutOfRange::Report,
-                reduction: dml_wgsl::Reduction::None,
-            });
+            let desc = OperatorDesc::ScatterElements(
+                ScatterElementsDesc::new(
+                    TensorDesc::new(data_type, &[40, 256]),
+                    TensorDesc::new(DataType::Int64, &[37, 256]),
+                    TensorDesc::new(data_type, &[37, 256]),
+                    TensorDesc::new(data_type, &[40, 256]),
+                    0, // axis
+                )
+                .with_duplicates(duplicates),
+            );
             // Diagonal targets (unique), then one bad index late in row-major order and
             // one earlier in a later column block: the earlier row-major one is reported.
             let mut inputs = common::random_inputs(&mut rng, &desc);
@@ -781,16 +773,13 @@ fn long_rows_scatter_in_coalesced_blocks() {
     // Rows of 2048 4-byte elements: whole blocks of a workgroup's units.
     let mut rng = Rng::new(30);
     for data_type in [DataType::Float32, DataType::Int32] {
-        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-            input: TensorDesc::new(data_type, &[12, 2048]),
-            indices: TensorDesc::new(DataType::Int32, &[9, 2048]),
-            updates: TensorDesc::new(data_type, &[9, 2048]),
-            output: TensorDesc::new(data_type, &[12, 2048]),
-            axis: 0,
-            duplicates: DuplicateMode::AnyUpdate,
-            out_of_range: dml_wgsl::OutOfRange::Report,
-            reduction: dml_wgsl::Reduction::None,
-        });
+        let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[12, 2048]),
+            TensorDesc::new(DataType::Int32, &[9, 2048]),
+            TensorDesc::new(data_type, &[9, 2048]),
+            TensorDesc::new(data_type, &[12, 2048]),
+            0, // axis
+        ));
         let mut inputs = common::random_inputs(&mut rng, &desc);
         write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
             (c[0] as i128 * 5 + c[1] as i128) % 12 - 6

@@ -43,25 +43,25 @@ fn seed_example_2_strided_slice() {
 #[test]
 fn slice1_negative_stride_reverses_the_window() {
     // Window rows 1..4, columns 0..4 walked backwards with stride -2: columns 3 and 1.
-    let desc = OperatorDesc::Slice1(Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[3, 2]),
-        input_window_offsets: vec![1, 0],
-        input_window_sizes: vec![3, 4],
-        input_window_strides: vec![1, -2],
-    });
+    let desc = OperatorDesc::Slice1(Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[3, 2]),
+        &[1, 0],
+        &[3, 4],
+        &[1, -2],
+    ));
     assert_eq!(run_f32(&desc, &seed_input()), [8., 6., 12., 10., 16., 14.]);
 }
 
 #[test]
 fn slice1_odd_window_with_negative_stride_starts_at_its_last_element() {
-    let desc = OperatorDesc::Slice1(Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[16]),
-        output: TensorDesc::new(DataType::Float32, &[3]),
-        input_window_offsets: vec![2],
-        input_window_sizes: vec![5],
-        input_window_strides: vec![-2],
-    });
+    let desc = OperatorDesc::Slice1(Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[16]),
+        TensorDesc::new(DataType::Float32, &[3]),
+        &[2],
+        &[5],
+        &[-2],
+    ));
     // Window holds 3..=7; walked from 7 backwards in steps of 2.
     assert_eq!(run_f32(&desc, &seed_input()), [7., 5., 3.]);
 }
@@ -105,13 +105,13 @@ fn every_rank_from_1_to_8_matches_the_reference() {
             if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 400_000 {
                 continue;
             }
-            let desc = OperatorDesc::Slice(SliceDesc {
-                input: random_layout(&mut rng, data_type, &input_sizes, true),
-                output: random_layout(&mut rng, data_type, &sizes, false),
-                offsets: vec![1; rank],
-                sizes: sizes.clone(),
-                strides: vec![2; rank],
-            });
+            let desc = OperatorDesc::Slice(SliceDesc::new(
+                random_layout(&mut rng, data_type, &input_sizes, true),
+                random_layout(&mut rng, data_type, &sizes, false),
+                &vec![1; rank],
+                &sizes,
+                &vec![2; rank],
+            ));
             let inputs = random_inputs(&mut rng, &desc);
             check_against_reference(&desc, &inputs);
         }
@@ -124,13 +124,13 @@ fn contiguous_rows_of_narrow_elements_match_the_reference() {
     let mut rng = Rng::new(4);
     for data_type in DataType::ALL {
         for (columns, offset) in [(64u32, 0u32), (64, 16), (48, 1), (40, 8), (7, 0)] {
-            let desc = OperatorDesc::Slice(SliceDesc {
-                input: TensorDesc::new(data_type, &[9, 128]),
-                output: TensorDesc::new(data_type, &[5, columns]),
-                offsets: vec![2, offset],
-                sizes: vec![5, columns],
-                strides: vec![1, 1],
-            });
+            let desc = OperatorDesc::Slice(SliceDesc::new(
+                TensorDesc::new(data_type, &[9, 128]),
+                TensorDesc::new(data_type, &[5, columns]),
+                &[2, offset],
+                &[5, columns],
+                &[1, 1],
+            ));
             let inputs = random_inputs(&mut rng, &desc);
             check_against_reference(&desc, &inputs);
         }
@@ -146,13 +146,13 @@ fn broadcast_input_fills_the_output() {
         DataType::Float32,
         DataType::UInt64,
     ] {
-        let desc = OperatorDesc::Slice(SliceDesc {
-            input: TensorDesc::new(data_type, &[300, 6]).with_strides(&[0, 1]),
-            output: TensorDesc::new(data_type, &[300, 3]),
-            offsets: vec![0, 1],
-            sizes: vec![300, 3],
-            strides: vec![1, 2],
-        });
+        let desc = OperatorDesc::Slice(SliceDesc::new(
+            TensorDesc::new(data_type, &[300, 6]).with_strides(&[0, 1]),
+            TensorDesc::new(data_type, &[300, 3]),
+            &[0, 1],
+            &[300, 3],
+            &[1, 2],
+        ));
         let inputs = random_inputs(&mut rng, &desc);
         check_against_reference(&desc, &inputs);
     }
@@ -162,13 +162,13 @@ fn broadcast_input_fills_the_output() {
 fn large_outputs_cross_many_workgroups() {
     let mut rng = Rng::new(6);
     for data_type in [DataType::UInt8, DataType::Float32] {
-        let desc = OperatorDesc::Slice1(Slice1Desc {
-            input: TensorDesc::new(data_type, &[600, 700]),
-            output: TensorDesc::new(data_type, &[599, 700]),
-            input_window_offsets: vec![1, 0],
-            input_window_sizes: vec![599, 700],
-            input_window_strides: vec![1, -1],
-        });
+        let desc = OperatorDesc::Slice1(Slice1Desc::new(
+            TensorDesc::new(data_type, &[600, 700]),
+            TensorDesc::new(data_type, &[599, 700]),
+            &[1, 0],
+            &[599, 700],
+            &[1, -1],
+        ));
         let inputs = random_inputs(&mut rng, &desc);
         check_against_reference(&desc, &inputs);
     }
@@ -184,13 +184,13 @@ fn long_strided_rows_copy_in_coalesced_blocks() {
         DataType::Float32,
         DataType::Float64,
     ] {
-        let desc = OperatorDesc::Slice(SliceDesc {
-            input: TensorDesc::new(data_type, &[6, 4100]),
-            output: TensorDesc::new(data_type, &[3, 2048]),
-            offsets: vec![1, 3],
-            sizes: vec![3, 2048],
-            strides: vec![2, 2],
-        });
+        let desc = OperatorDesc::Slice(SliceDesc::new(
+            TensorDesc::new(data_type, &[6, 4100]),
+            TensorDesc::new(data_type, &[3, 2048]),
+            &[1, 3],
+            &[3, 2048],
+            &[2, 2],
+        ));
         let inputs = random_inputs(&mut rng, &desc);
         check_against_reference(&desc, &inputs);
     }
@@ -214,13 +214,13 @@ fn cropped_planes_copy_with_a_fixed_step_per_thread() {
             // 2^20 units: four a thread (smaller copies take one a thread).
             ([4, 256, 34, 34], [0, 0, 1, 2], [4, 256, 32, 32]),
         ] {
-            let desc = OperatorDesc::Slice(SliceDesc {
-                input: TensorDesc::new(data_type, &input),
-                output: TensorDesc::new(data_type, &sizes),
-                offsets: offsets.to_vec(),
-                sizes: sizes.to_vec(),
-                strides: vec![1; 4],
-            });
+            let desc = OperatorDesc::Slice(SliceDesc::new(
+                TensorDesc::new(data_type, &input),
+                TensorDesc::new(data_type, &sizes),
+                &offsets,
+                &sizes,
+                &[1; 4],
+            ));
             let inputs = random_inputs(&mut rng, &desc);
             check_against_reference(&desc, &inputs);
         }

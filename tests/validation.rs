@@ -7,7 +7,7 @@ mod common;
 
 use common::context;
 use dml_wgsl::{
-    DataType, DuplicateMode, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
+    DataType, Error, GatherDesc, GatherElementsDesc, GatherNdDesc, OperatorDesc,
     ScatterElementsDesc, ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc, reference,
 };
 
@@ -37,23 +37,23 @@ fn changed<D>(mut desc: D, change: impl FnOnce(&mut D)) -> D {
 // ---- Slice and Slice1 ----
 
 fn valid_slice() -> SliceDesc {
-    SliceDesc {
-        input: TensorDesc::new(DataType::Float32, &[4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[2, 2]),
-        offsets: vec![1, 0],
-        sizes: vec![2, 2],
-        strides: vec![1, 2],
-    }
+    SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[2, 2]),
+        &[1, 0],
+        &[2, 2],
+        &[1, 2],
+    )
 }
 
 fn valid_slice1() -> Slice1Desc {
-    Slice1Desc {
-        input: TensorDesc::new(DataType::Float32, &[4, 4]),
-        output: TensorDesc::new(DataType::Float32, &[2, 2]),
-        input_window_offsets: vec![1, 0],
-        input_window_sizes: vec![2, 4],
-        input_window_strides: vec![1, -2],
-    }
+    Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[2, 2]),
+        &[1, 0],
+        &[2, 4],
+        &[1, -2],
+    )
 }
 
 #[test]
@@ -198,36 +198,33 @@ fn slice1_output_sizes_are_the_window_over_the_stride_rounded_up() {
 // ---- Gather, GatherElements and GatherND ----
 
 fn valid_gather() -> GatherDesc {
-    GatherDesc {
-        input: TensorDesc::new(DataType::Float32, &[1, 4, 5]),
-        indices: TensorDesc::new(DataType::Int32, &[1, 2, 3]),
-        output: TensorDesc::new(DataType::Float32, &[2, 3, 5]),
-        axis: 1,
-        index_dimensions: 2,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    }
+    GatherDesc::new(
+        TensorDesc::new(DataType::Float32, &[1, 4, 5]),
+        TensorDesc::new(DataType::Int32, &[1, 2, 3]),
+        TensorDesc::new(DataType::Float32, &[2, 3, 5]),
+        1, // axis
+        2, // index_dimensions
+    )
 }
 
 fn valid_gather_elements() -> GatherElementsDesc {
-    GatherElementsDesc {
-        input: TensorDesc::new(DataType::UInt8, &[4, 5]),
-        indices: TensorDesc::new(DataType::UInt64, &[7, 5]),
-        output: TensorDesc::new(DataType::UInt8, &[7, 5]),
-        axis: 0,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    }
+    GatherElementsDesc::new(
+        TensorDesc::new(DataType::UInt8, &[4, 5]),
+        TensorDesc::new(DataType::UInt64, &[7, 5]),
+        TensorDesc::new(DataType::UInt8, &[7, 5]),
+        0, // axis
+    )
 }
 
 fn valid_gather_nd() -> GatherNdDesc {
-    GatherNdDesc {
-        input: TensorDesc::new(DataType::Float16, &[1, 3, 4, 5]),
-        indices: TensorDesc::new(DataType::Int64, &[1, 3, 2, 1]),
-        output: TensorDesc::new(DataType::Float16, &[1, 3, 2, 5]),
-        input_dimension_count: 3,
-        indices_dimension_count: 3,
-        batch_dimension_count: 1,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    }
+    GatherNdDesc::new(
+        TensorDesc::new(DataType::Float16, &[1, 3, 4, 5]),
+        TensorDesc::new(DataType::Int64, &[1, 3, 2, 1]),
+        TensorDesc::new(DataType::Float16, &[1, 3, 2, 5]),
+        3, // input_dimension_count
+        3, // indices_dimension_count
+        1, // batch_dimension_count
+    )
 }
 
 #[test]
@@ -424,30 +421,24 @@ fn gather_nd_output_sizes_are_the_indices_then_the_input_trailing_sizes() {
 // ---- ScatterElements and ScatterND ----
 
 fn valid_scatter_elements() -> ScatterElementsDesc {
-    ScatterElementsDesc {
-        input: TensorDesc::new(DataType::Float16, &[4, 5]),
-        indices: TensorDesc::new(DataType::Int64, &[2, 5]),
-        updates: TensorDesc::new(DataType::Float16, &[2, 5]),
-        output: TensorDesc::new(DataType::Float16, &[4, 5]),
-        axis: 0,
-        duplicates: DuplicateMode::AnyUpdate,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    }
+    ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float16, &[4, 5]),
+        TensorDesc::new(DataType::Int64, &[2, 5]),
+        TensorDesc::new(DataType::Float16, &[2, 5]),
+        TensorDesc::new(DataType::Float16, &[4, 5]),
+        0, // axis
+    )
 }
 
 fn valid_scatter_nd() -> ScatterNdDesc {
-    ScatterNdDesc {
-        input: TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
-        indices: TensorDesc::new(DataType::UInt32, &[1, 1, 3, 2]),
-        updates: TensorDesc::new(DataType::Int8, &[1, 1, 3, 6]),
-        output: TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
-        input_dimension_count: 3,
-        indices_dimension_count: 2,
-        duplicates: DuplicateMode::AnyUpdate,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    }
+    ScatterNdDesc::new(
+        TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
+        TensorDesc::new(DataType::UInt32, &[1, 1, 3, 2]),
+        TensorDesc::new(DataType::Int8, &[1, 1, 3, 6]),
+        TensorDesc::new(DataType::Int8, &[1, 4, 5, 6]),
+        3, // input_dimension_count
+        2, // indices_dimension_count
+    )
 }
 
 #[test]
@@ -634,18 +625,14 @@ fn scatter_nd_updates_sizes_are_the_indices_then_the_input_trailing_sizes() {
 #[test]
 fn scatter_nd_with_an_overflowing_element_count_is_an_error_not_a_panic() {
     let huge = [65536u32; 4];
-    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-        input: TensorDesc::new(DataType::Float32, &[4]),
-        indices: TensorDesc::new(DataType::UInt32, &[65536, 65536, 65536, 65536, 1])
-            .with_strides(&[0; 5]),
-        updates: TensorDesc::new(DataType::Float32, &huge).with_strides(&[0; 4]),
-        output: TensorDesc::new(DataType::Float32, &[4]),
-        input_dimension_count: 1,
-        indices_dimension_count: 5,
-        duplicates: DuplicateMode::AnyUpdate,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    });
+    let desc = OperatorDesc::ScatterNd(ScatterNdDesc::new(
+        TensorDesc::new(DataType::Float32, &[4]),
+        TensorDesc::new(DataType::UInt32, &[65536, 65536, 65536, 65536, 1]).with_strides(&[0; 5]),
+        TensorDesc::new(DataType::Float32, &huge).with_strides(&[0; 4]),
+        TensorDesc::new(DataType::Float32, &[4]),
+        1, // input_dimension_count
+        5, // indices_dimension_count
+    ));
     let expected = Error::TooManyElements {
         tensor: "indices",
         elements: u64::MAX,

@@ -543,13 +543,13 @@ pub fn random_slice(rng: &mut Rng, data_type: DataType) -> Case {
         if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
             continue;
         }
-        let desc = OperatorDesc::Slice(SliceDesc {
-            input: random_layout(rng, data_type, &input_sizes, true),
-            output: random_layout(rng, data_type, &sizes, false),
-            offsets,
-            sizes,
-            strides,
-        });
+        let desc = OperatorDesc::Slice(SliceDesc::new(
+            random_layout(rng, data_type, &input_sizes, true),
+            random_layout(rng, data_type, &sizes, false),
+            &offsets,
+            &sizes,
+            &strides,
+        ));
         let inputs = random_inputs(rng, &desc);
         return Case { desc, inputs };
     }
@@ -578,13 +578,13 @@ pub fn random_slice1(rng: &mut Rng, data_type: DataType) -> Case {
         if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
             continue;
         }
-        let desc = OperatorDesc::Slice1(Slice1Desc {
-            input: random_layout(rng, data_type, &input_sizes, true),
-            output: random_layout(rng, data_type, &sizes, false),
-            input_window_offsets: offsets,
-            input_window_sizes: windows,
-            input_window_strides: strides,
-        });
+        let desc = OperatorDesc::Slice1(Slice1Desc::new(
+            random_layout(rng, data_type, &input_sizes, true),
+            random_layout(rng, data_type, &sizes, false),
+            &offsets,
+            &windows,
+            &strides,
+        ));
         let inputs = random_inputs(rng, &desc);
         return Case { desc, inputs };
     }
@@ -612,17 +612,17 @@ pub fn random_scatter_elements(
             }
         })
         .collect();
-    let desc = OperatorDesc::ScatterElements(ScatterElementsDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        // Broadcast indices would repeat targets.
-        indices: random_layout(rng, index_type, &indices_sizes, !unique),
-        updates: random_layout(rng, data_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &input_sizes, false),
-        axis: axis as u32,
-        duplicates,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    });
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            random_layout(rng, data_type, &input_sizes, true),
+            // Broadcast indices would repeat targets.
+            random_layout(rng, index_type, &indices_sizes, !unique),
+            random_layout(rng, data_type, &indices_sizes, true),
+            random_layout(rng, data_type, &input_sizes, false),
+            axis as u32,
+        )
+        .with_duplicates(duplicates),
+    );
     let mut inputs = random_inputs(rng, &desc);
     let indices = desc.inputs()[1].1.clone();
     // Unique targets: each line along the axis takes a prefix of its own permutation.
@@ -684,18 +684,18 @@ pub fn random_scatter_nd(
     indices_sizes.push(tuple as u32);
     let meaningful = [batch_sizes.as_slice(), &slice_sizes].concat();
     let updates_sizes = right_aligned(&meaningful, right_aligned_rank(rng, &meaningful));
-    let desc = OperatorDesc::ScatterNd(ScatterNdDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        // A broadcast tuple dimension would give every component one value.
-        indices: random_layout(rng, index_type, &indices_sizes, false),
-        updates: random_layout(rng, data_type, &updates_sizes, true),
-        output: random_layout(rng, data_type, &input_sizes, false),
-        input_dimension_count: input_count as u32,
-        indices_dimension_count: (batch_rank + 1) as u32,
-        duplicates,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-        reduction: dml_wgsl::Reduction::None,
-    });
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            random_layout(rng, data_type, &input_sizes, true),
+            // A broadcast tuple dimension would give every component one value.
+            random_layout(rng, index_type, &indices_sizes, false),
+            random_layout(rng, data_type, &updates_sizes, true),
+            random_layout(rng, data_type, &input_sizes, false),
+            input_count as u32,
+            (batch_rank + 1) as u32,
+        )
+        .with_duplicates(duplicates),
+    );
     let mut inputs = random_inputs(rng, &desc);
     // Distinct tuples: distinct linear positions in the tuple space, decomposed.
     let count: u64 = batch_sizes.iter().map(|&s| s as u64).product();
@@ -759,14 +759,13 @@ pub fn random_gather(rng: &mut Rng, data_type: DataType, index_type: DataType) -
     .concat();
     let output_sizes = right_aligned(&gathered, rank);
     let bound = input_sizes[axis];
-    let desc = OperatorDesc::Gather(GatherDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &output_sizes, false),
-        axis: axis as u32,
-        index_dimensions: index_dimensions as u32,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::Gather(GatherDesc::new(
+        random_layout(rng, data_type, &input_sizes, true),
+        random_layout(rng, index_type, &indices_sizes, true),
+        random_layout(rng, data_type, &output_sizes, false),
+        axis as u32,
+        index_dimensions as u32,
+    ));
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
         random_index(rng, bound, index_type)
@@ -788,13 +787,12 @@ pub fn random_gather_elements(rng: &mut Rng, data_type: DataType, index_type: Da
         })
         .collect();
     let bound = input_sizes[axis];
-    let desc = OperatorDesc::GatherElements(GatherElementsDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, true),
-        output: random_layout(rng, data_type, &indices_sizes, false),
-        axis: axis as u32,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherElements(GatherElementsDesc::new(
+        random_layout(rng, data_type, &input_sizes, true),
+        random_layout(rng, index_type, &indices_sizes, true),
+        random_layout(rng, data_type, &indices_sizes, false),
+        axis as u32,
+    ));
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
         random_index(rng, bound, index_type)
@@ -832,15 +830,14 @@ pub fn random_gather_nd(rng: &mut Rng, data_type: DataType, index_type: DataType
     let meaningful = [leading.as_slice(), trailing].concat();
     let output_sizes = right_aligned(&meaningful, right_aligned_rank(rng, &meaningful));
     let bounds: Vec<u32> = input_sizes[input_first + batch..input_first + batch + tuple].to_vec();
-    let desc = OperatorDesc::GatherNd(GatherNdDesc {
-        input: random_layout(rng, data_type, &input_sizes, true),
-        indices: random_layout(rng, index_type, &indices_sizes, false),
-        output: random_layout(rng, data_type, &output_sizes, false),
-        input_dimension_count: input_count as u32,
-        indices_dimension_count: indices_count as u32,
-        batch_dimension_count: batch as u32,
-        out_of_range: dml_wgsl::OutOfRange::Report,
-    });
+    let desc = OperatorDesc::GatherNd(GatherNdDesc::new(
+        random_layout(rng, data_type, &input_sizes, true),
+        random_layout(rng, index_type, &indices_sizes, false),
+        random_layout(rng, data_type, &output_sizes, false),
+        input_count as u32,
+        indices_count as u32,
+        batch as u32,
+    ));
     let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
         random_index(rng, bounds[c[indices_rank - 1] as usize], index_type)
