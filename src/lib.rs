@@ -10,7 +10,8 @@
 //!
 //! Describe an operator with DirectML-shaped descriptors ([`TensorDesc`], [`OperatorDesc`];
 //! each operator's desc has a `new` taking DirectML's members in order, and options beyond
-//! DirectML with defaults),
+//! DirectML with defaults that its `with_*` methods change; the descs are `#[non_exhaustive]`,
+//! so they are built this way, never as struct literals),
 //! then either [`Context::run`] it on bytes, or [`Context::compile`] it once and
 //! [`CompiledOperator::record`] it into your own command encoder on your own buffers.
 //!

@@ -5,6 +5,7 @@
 /// In what order a scatter applies several updates aimed at one output element (DirectML
 /// leaves this undefined).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DuplicateMode {
     /// Any order, for speed. With no [`Reduction`] the element ends equal to exactly one of
     /// the updates aimed at it, which one unspecified; never a mix of bytes from several
@@ -67,6 +68,7 @@ impl DuplicateMode {
 ///   +0.0 and -0.0 tie and the current value stays.
 /// * Order: see [`DuplicateMode`]; `InOrder` is exact for every type and reduction.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Reduction {
     /// The update replaces the element (DirectML's scatter).
     #[default]
@@ -92,6 +94,7 @@ impl Reduction {
 /// What an index outside its dimension does, in every operator with indices (Gather,
 /// GatherElements, GatherND, ScatterElements, ScatterND). DirectML leaves it undefined.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum OutOfRange {
     /// The element is left alone (a scatter skips the update, a gather writes zero), and
     /// [`crate::Context::run`] (or [`crate::CompiledOperator::check_status`]) reports the first

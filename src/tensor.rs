@@ -9,7 +9,39 @@ pub const MAX_RANK: usize = 8;
 pub const MAX_ELEMENTS: u64 = u32::MAX as u64;
 
 /// An element type. The kernels only move bits, so what matters to them is the size.
+///
+/// `#[non_exhaustive]`: types may be added without a breaking change, so a `match` outside
+/// this crate needs a wildcard arm; one without does not compile:
+///
+/// ```compile_fail,E0004
+/// use dml_wgsl::DataType;
+///
+/// fn is_integer(t: DataType) -> bool {
+///     match t {
+///         DataType::Float64 | DataType::Float32 | DataType::Float16 => false,
+///         DataType::Int64 | DataType::Int32 | DataType::Int16 | DataType::Int8 => true,
+///         DataType::UInt64 | DataType::UInt32 | DataType::UInt16 | DataType::UInt8 => true,
+///     }
+/// }
+/// ```
+///
+/// With the wildcard arm, it does:
+///
+/// ```
+/// use dml_wgsl::DataType;
+///
+/// fn is_integer(t: DataType) -> bool {
+///     match t {
+///         DataType::Float64 | DataType::Float32 | DataType::Float16 => false,
+///         DataType::Int64 | DataType::Int32 | DataType::Int16 | DataType::Int8 => true,
+///         DataType::UInt64 | DataType::UInt32 | DataType::UInt16 | DataType::UInt8 => true,
+///         _ => false,
+///     }
+/// }
+/// assert!(is_integer(DataType::UInt8));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum DataType {
     Float64,
     Float32,
@@ -82,6 +114,7 @@ impl DataType {
 ///   `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`. A given size must be a multiple
 ///   of 4 and at least that minimum.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct TensorDesc {
     pub data_type: DataType,
     pub sizes: Vec<u32>,

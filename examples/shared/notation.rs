@@ -18,6 +18,8 @@ pub fn element(t: DataType, b: &[u8]) -> String {
         DataType::Int16 => (w as i16).to_string(),
         DataType::Int8 => (w as i8).to_string(),
         DataType::UInt64 | DataType::UInt32 | DataType::UInt16 | DataType::UInt8 => w.to_string(),
+        // A type added after this example was written (`DataType` is non-exhaustive): its bits.
+        _ => format!("{w:#x}"),
     }
 }
 

@@ -47,6 +47,7 @@ use crate::tensor::TensorDesc;
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GatherDesc {
     pub input: TensorDesc,
     pub indices: TensorDesc,
@@ -112,6 +113,7 @@ impl GatherDesc {
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GatherElementsDesc {
     pub input: TensorDesc,
     pub indices: TensorDesc,
@@ -180,6 +182,7 @@ impl GatherElementsDesc {
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GatherNdDesc {
     pub input: TensorDesc,
     pub indices: TensorDesc,

@@ -54,6 +54,7 @@ use crate::tensor::TensorDesc;
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ScatterElementsDesc {
     pub input: TensorDesc,
     pub indices: TensorDesc,
@@ -149,6 +150,7 @@ impl ScatterElementsDesc {
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ScatterNdDesc {
     pub input: TensorDesc,
     pub indices: TensorDesc,

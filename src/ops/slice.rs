@@ -33,7 +33,38 @@ use crate::tensor::TensorDesc;
 /// assert_eq!(output, [4, 6, 8, 10]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
+///
+/// Like every operator's desc, it is `#[non_exhaustive]`, so a member added later breaks no
+/// caller: build it with [`SliceDesc::new`] (then assign fields, which stay public), never
+/// with a struct literal, which does not compile outside this crate:
+///
+/// ```compile_fail,E0639
+/// use dml_wgsl::{DataType, SliceDesc, TensorDesc};
+///
+/// let desc = SliceDesc {
+///     input: TensorDesc::new(DataType::Int32, &[3, 4]),
+///     output: TensorDesc::new(DataType::Int32, &[2, 2]),
+///     offsets: vec![1, 0],
+///     sizes: vec![2, 2],
+///     strides: vec![1, 2],
+/// };
+/// ```
+///
+/// ```
+/// use dml_wgsl::{DataType, SliceDesc, TensorDesc};
+///
+/// let mut desc = SliceDesc::new(
+///     TensorDesc::new(DataType::Int32, &[3, 4]), // input
+///     TensorDesc::new(DataType::Int32, &[2, 2]), // output
+///     &[1, 0],                                   // offsets
+///     &[2, 2],                                   // sizes
+///     &[1, 2],                                   // strides
+/// );
+/// desc.offsets = vec![0, 1];
+/// assert_eq!(desc.validate(), Ok(()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SliceDesc {
     pub input: TensorDesc,
     pub output: TensorDesc,
@@ -89,6 +120,7 @@ impl SliceDesc {
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Slice1Desc {
     pub input: TensorDesc,
     pub output: TensorDesc,
