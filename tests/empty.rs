@@ -93,6 +93,32 @@ fn slices_with_an_empty_output_return_no_bytes() {
 }
 
 #[test]
+fn run_typed_takes_empty_slices_for_empty_tensors_and_returns_an_empty_vec() {
+    let desc: OperatorDesc = GatherElementsDesc::new(
+        tensor(DataType::Float16, &[3, 4]),
+        tensor(DataType::Int64, &[0, 4]),
+        tensor(DataType::Float16, &[0, 4]),
+        0,
+    )
+    .into();
+    let input = [half::f16::ONE; 12];
+    let none: &[i64] = &[];
+    let output: Vec<half::f16> = context()
+        .run_typed_blocking(&desc, &[(&input).into(), none.into()])
+        .unwrap();
+    assert!(output.is_empty());
+    // The slice for an empty tensor holds its 0 elements.
+    assert_eq!(
+        context().run_typed_blocking::<half::f16>(&desc, &[(&input).into(), (&[0i64]).into()]),
+        Err(Error::SliceLength {
+            tensor: "indices",
+            given: 1,
+            required: 0
+        })
+    );
+}
+
+#[test]
 fn gathers_with_an_empty_output_read_no_index() {
     let mut rng = Rng::new(2);
     let descs: [OperatorDesc; 5] = [
