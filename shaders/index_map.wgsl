@@ -148,12 +148,14 @@ fn index_words(e: u32) -> vec2<u32> {
 // The index mapped onto [0, bound): [0, bound) as is, [-bound, 0) (signed types) from the
 // end; anything else gives IN_RANGE, or with clamping the nearest end of [0, bound) (after
 // a negative index is counted from the end). 64-bit values are compared whole, never
-// truncated. Bounds are at least 1.
+// truncated. A bound of 0 (an empty dimension) takes no index: the negative range is tested
+// as `v.x + bound` wrapping below `bound`, which no value does for 0 (clamping never meets a
+// bound of 0: validation refuses it).
 fn normalise(v: vec2<u32>, bound: u32) -> u32 {
     if v.y == 0u && v.x < bound {
         return v.x;
     }
-    if (INDEX_FLAGS & INDEX_SIGNED) != 0u && v.y == 0xffffffffu && v.x >= 0u - bound {
+    if (INDEX_FLAGS & INDEX_SIGNED) != 0u && v.y == 0xffffffffu && v.x + bound < bound {
         return v.x + bound;
     }
     if CLAMP_INDICES {

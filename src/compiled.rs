@@ -20,6 +20,19 @@ pub(crate) struct TensorBinding {
     pub bytes: u64,
 }
 
+impl TensorBinding {
+    /// An empty tensor (a size of 0) spans 0 bytes; every other tensor at least 4. Its
+    /// binding is ignored: never checked, never bound.
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+}
+
+/// Bytes of an operator's placeholder buffer, bound where a kernel's tensor is empty (an
+/// empty gather input with an output, an empty scatter output with updates: every index is
+/// out of range, so the kernel touches nothing of it): one entry of the widest unit.
+pub(crate) const PLACEHOLDER_BYTES: u64 = 16;
+
 #[derive(Debug)]
 pub(crate) enum CompiledStep {
     Dispatch {
@@ -60,6 +73,8 @@ pub struct CompiledOperator {
     pub(crate) output: TensorBinding,
     pub(crate) storage_alignment: u32,
     pub(crate) status: Option<wgpu::Buffer>,
+    /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
+    pub(crate) placeholder: Option<wgpu::Buffer>,
     pub(crate) scratch: Option<wgpu::Buffer>,
     /// An in-order reduction's per-update links.
     pub(crate) links: Option<wgpu::Buffer>,
@@ -100,17 +115,20 @@ fn copyable(
 }
 
 /// What a set of bind groups depends on: each binding's buffer and offset, inputs then the
-/// output (the sizes bound are the tensors' own).
+/// output (the sizes bound are the tensors' own); `None` for an empty tensor's, which is
+/// ignored.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct BindingKey(Vec<(wgpu::Buffer, u64)>);
+pub(crate) struct BindingKey(Vec<Option<(wgpu::Buffer, u64)>>);
 
 impl CompiledOperator {
-    /// The byte size each input binding must have at least, in `record`'s order.
+    /// The byte size each input binding must have at least, in `record`'s order: 0 for an
+    /// empty tensor, whose binding `record` ignores.
     pub fn input_sizes(&self) -> Vec<u64> {
         self.inputs.iter().map(|t| t.bytes).collect()
     }
 
-    /// The byte size the output binding must have at least.
+    /// The byte size the output binding must have at least: 0 for an empty output, whose
+    /// binding `record` ignores.
     pub fn output_size(&self) -> u64 {
         self.output.bytes
     }
@@ -135,6 +153,17 @@ impl CompiledOperator {
     /// gives `Err(Error::Wgpu)` (wgpu itself cannot tell buffers of another `wgpu::Instance`
     /// apart, so keep one instance). Every failed check returns `Err` before anything is
     /// recorded into `encoder`.
+    ///
+    /// **Empty tensors** (a size of 0, [`input_sizes`](Self::input_sizes) or
+    /// [`output_size`](Self::output_size) 0): their place in `inputs` (or `output`) still takes
+    /// a binding, but it is ignored: any buffer, offset and size will do (a zero-sized buffer,
+    /// say; wgpu refuses zero-sized bindings, so none is made), nothing of it is checked,
+    /// bound, read or written, and it aliases nothing. An operator with an empty output
+    /// records nothing (a scatter whose updates all aim into an empty dimension still records
+    /// its index check, reported by [`CompiledOperator::check_status`]), and so does a scatter
+    /// with no updates in place; with no updates out of place it records the copy
+    /// `output = input`. Where nothing is recorded, `encoder` is untouched (with
+    /// `timestamp_writes`, an empty compute pass writes them).
     ///
     /// The bind groups of the last 4 binding sets (buffers and offsets) are kept, so recording
     /// again on the same buffers creates nothing: about a microsecond of CPU. Buffers stay
@@ -167,13 +196,18 @@ impl CompiledOperator {
             self.check_timestamp_writes(writes)?;
         }
         self.check_input_count(inputs.len())?;
+        // Empty tensors' bindings are ignored.
         for (t, b) in self.inputs.iter().zip(inputs) {
-            self.check_binding(t, b)?;
+            if !t.is_empty() {
+                self.check_binding(t, b)?;
+            }
         }
-        self.check_binding(&self.output, &output)?;
+        if !self.output.is_empty() {
+            self.check_binding(&self.output, &output)?;
+        }
         let mut in_place = false;
         for (i, (t, b)) in self.inputs.iter().zip(inputs).enumerate() {
-            if b.buffer != output.buffer {
+            if t.is_empty() || self.output.is_empty() || b.buffer != output.buffer {
                 continue;
             }
             let rule = match (i, self.in_place) {
@@ -195,16 +229,33 @@ impl CompiledOperator {
                 rule,
             });
         }
+        // Nothing to record (an empty output; a scatter with no updates, in place): the
+        // encoder stays untouched, or takes an empty pass for the timestamps.
+        let runs = |step: &CompiledStep| match step {
+            CompiledStep::Dispatch { placement, .. } => placement.runs(in_place),
+            CompiledStep::Clear(_) => true,
+        };
+        if !self.steps.iter().any(runs) {
+            if timestamp_writes.is_some() {
+                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("dml-wgsl (nothing to do)"),
+                    timestamp_writes,
+                });
+            }
+            return Ok(());
+        }
         // Each role's buffer: the caller's tensors in the desc's order (their roles the
-        // operator's), the output, and the operator's own status, scratch and zeros.
+        // operator's), the output, and the operator's own status, scratch and zeros; the
+        // placeholder for an empty tensor.
+        let placeholder = || self.placeholder.as_ref().map(|b| (b, 0, b.size()));
         let bound = |role: Role| -> Result<wgpu::BufferBinding> {
             let caller = |role: Role| {
                 let i = self.input_roles.iter().position(|&r| r == role)?;
-                Some((
-                    inputs.get(i)?.buffer,
-                    inputs[i].offset,
-                    self.inputs.get(i)?.bytes,
-                ))
+                let t = self.inputs.get(i)?;
+                if t.is_empty() {
+                    return placeholder();
+                }
+                Some((inputs.get(i)?.buffer, inputs[i].offset, t.bytes))
             };
             fn own(buffer: &Option<wgpu::Buffer>) -> Option<(&wgpu::Buffer, u64, u64)> {
                 buffer.as_ref().map(|b| (b, 0, b.size()))
@@ -212,6 +263,7 @@ impl CompiledOperator {
             let (buffer, offset, bytes) = match role {
                 Role::Input | Role::Updates => caller(role),
                 Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
+                Role::Output if self.output.is_empty() => placeholder(),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
                 Role::Status => own(&self.status),
                 Role::Winners | Role::Heads => own(&self.scratch),
@@ -226,10 +278,11 @@ impl CompiledOperator {
         };
         // The bind groups of these bindings: from the cache, or made now.
         let key = BindingKey(
-            inputs
+            self.inputs
                 .iter()
-                .chain([&output])
-                .map(|b| (b.buffer.clone(), b.offset))
+                .zip(inputs)
+                .chain([(&self.output, &output)])
+                .map(|(t, b)| (!t.is_empty()).then(|| (b.buffer.clone(), b.offset)))
                 .collect(),
         );
         let groups = match self.cached_bind_groups(&key) {

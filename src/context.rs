@@ -4,7 +4,9 @@ use std::sync::Mutex;
 
 use wgpu::util::DeviceExt;
 
-use crate::compiled::{CompiledOperator, CompiledPass, CompiledStep, TensorBinding};
+use crate::compiled::{
+    CompiledOperator, CompiledPass, CompiledStep, PLACEHOLDER_BYTES, TensorBinding,
+};
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
@@ -251,6 +253,17 @@ impl Context {
                 Step::Clear(_) => Ok([0; 3]),
             })
             .collect::<Result<Vec<_>>>()?;
+        // An empty tensor that a kernel still binds (every index out of range) is bound to
+        // this instead: wgpu refuses zero-sized bindings.
+        let binds_empty = lowered.steps.iter().any(|step| match step {
+            Step::Dispatch { kernel, .. } => kernel.bindings().iter().any(|b| match b.role {
+                Role::Input | Role::Indices | Role::Updates | Role::Output => {
+                    bytes[b.role.index()] == 0
+                }
+                _ => false,
+            }),
+            Step::Clear(_) => false,
+        });
         // Contiguous runs by copy command, where this device runs those faster.
         let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
         let steps = lowered
@@ -285,6 +298,7 @@ impl Context {
                 .index_report
                 .as_ref()
                 .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
+            placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
             scratch: (lowered.scratch_bytes > 0)
                 .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
             links: (lowered.links_bytes > 0)
@@ -427,7 +441,9 @@ impl Context {
 
     /// Runs `desc` on `inputs` (each tensor's bytes, little-endian, laid out by its
     /// `TensorDesc`, at least its size; in the order of the desc's fields) and returns the
-    /// output tensor's bytes (its full size; bytes no element covers are zero).
+    /// output tensor's bytes (its full size; bytes no element covers are zero). An empty
+    /// tensor (a size of 0) has size 0: its input may be an empty slice, and an empty output
+    /// comes back as no bytes.
     ///
     /// On native targets this waits for the GPU on the calling thread; in a browser it yields.
     pub async fn run(&self, desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
@@ -458,6 +474,7 @@ impl Context {
                     })
             })
             .collect::<Vec<_>>();
+        // An empty output has no bytes to read back (its buffer is zero-sized, never bound).
         let bytes = operator.output.bytes;
         let output = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("output"),
@@ -466,11 +483,13 @@ impl Context {
             usage: storage | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("readback"),
-            size: bytes,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
+        let readback = (bytes > 0).then(|| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("readback"),
+                size: bytes,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
         });
         let mut encoder = self
             .device
@@ -482,7 +501,9 @@ impl Context {
             .map(|b| b.as_entire_buffer_binding())
             .collect::<Vec<_>>();
         operator.record(&mut encoder, &bindings, output.as_entire_buffer_binding())?;
-        encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, bytes);
+        if let Some(readback) = &readback {
+            encoder.copy_buffer_to_buffer(&output, 0, readback, 0, bytes);
+        }
         let status = operator.copy_status(&mut encoder);
         self.queue.submit([encoder.finish()]);
         if let Some(e) = validation.pop().await {
@@ -494,7 +515,10 @@ impl Context {
         if let Some(status) = status {
             operator.decode_status(&read_back(&self.device, &status).await?)?;
         }
-        read_back(&self.device, &readback).await
+        match readback {
+            Some(readback) => read_back(&self.device, &readback).await,
+            None => Ok(Vec::new()),
+        }
     }
 
     /// [`Context::run`], blocking until the result is back. Native targets only.

@@ -15,10 +15,15 @@ pub enum Error {
     // ---- tensors ----
     #[error("{tensor}: rank {rank} is outside 1..=8")]
     InvalidRank { tensor: &'static str, rank: usize },
-    #[error("{tensor}: size of dimension {dimension} is 0; every size must be at least 1")]
+    /// A size of 0 where a rule needs at least one element (sizes of 0 are otherwise legal:
+    /// see [`TensorDesc`](crate::TensorDesc)): an index tuple of no components, or
+    /// [`OutOfRange::Clamp`](crate::OutOfRange::Clamp) into an empty dimension that indices
+    /// are used on (there is nothing to clamp to).
+    #[error("{tensor}: size of dimension {dimension} is 0; {rule}")]
     ZeroSize {
         tensor: &'static str,
         dimension: usize,
+        rule: &'static str,
     },
     /// `elements` saturates at `u64::MAX`.
     #[error("{tensor}: {elements} elements; at most 2^32 - 1 are allowed")]

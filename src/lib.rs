@@ -60,6 +60,11 @@
 //!   DirectML's drivers do.
 //! * **Right-aligned sizes**: a gather's output and ScatterND's updates hold their
 //!   meaningful sizes right-aligned, adding or cropping leading 1s.
+//! * **Sizes of 0** (as ONNX allows), in any dimension of any tensor: an empty tensor spans
+//!   no bytes and its binding is ignored (see [`TensorDesc`] and
+//!   [`CompiledOperator::record`]); an empty output records nothing, a scatter with no
+//!   updates is the copy `output = input`, and indices into an empty dimension are out of
+//!   range.
 //! * **Errors, not panics**: every rule is checked before GPU work, each its own [`Error`]
 //!   variant naming the field, the value and the rule; sizes whose products overflow are
 //!   errors too.

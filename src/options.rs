@@ -105,6 +105,7 @@ pub enum OutOfRange {
     /// signed negative index is counted from the end: `v < 0` becomes `max(v + n, 0)`, and
     /// `v >= n` becomes `n - 1`, comparing 64-bit indices whole. Nothing is reported. This is
     /// what WebNN implementations and DirectML's drivers do, so graphs ported from them get
-    /// the same outputs.
+    /// the same outputs. An empty dimension (`n = 0`) has nothing to clamp to: where indices
+    /// are used on one, the descriptor is refused (`Error::ZeroSize`).
     Clamp,
 }

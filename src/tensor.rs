@@ -107,12 +107,29 @@ impl DataType {
 
 /// A tensor's layout, as DirectML's `DML_BUFFER_TENSOR_DESC`.
 ///
-/// * `sizes`: 1 to 8 dimensions, outermost first, each at least 1, at most 2^32 - 1 elements in all.
+/// * `sizes`: 1 to 8 dimensions, outermost first, at most 2^32 - 1 elements in all. A size may
+///   be 0 (beyond DirectML, as ONNX allows): the tensor is then *empty* (see below).
 /// * `strides`: element strides per dimension; `None` means packed (row-major). A stride of 0
 ///   broadcasts, which only inputs may do on a dimension of size > 1.
 /// * `total_tensor_size_in_bytes`: the size of the bound buffer range; `None` means the minimum,
 ///   `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`. A given size must be a multiple
 ///   of 4 and at least that minimum.
+///
+/// An empty tensor has no elements and spans no bytes: its minimum size, and its
+/// [`TensorDesc::size_in_bytes`], are 0 whatever its strides, and even where a total size is
+/// given (which must still be a multiple of 4). Its strides need one value per dimension, but
+/// no other layout rule applies (an empty output cannot broadcast or overlap, having no
+/// elements). Nothing is bound, read or written for it: `record` ignores its binding, `run`
+/// takes an empty slice for it and returns no bytes for an empty output.
+///
+/// ```
+/// use dml_wgsl::{DataType, TensorDesc};
+///
+/// let empty = TensorDesc::new(DataType::Float32, &[20, 0, 5]);
+/// assert!(empty.is_empty());
+/// assert_eq!((empty.element_count(), empty.size_in_bytes()), (0, 0));
+/// assert_eq!(empty.with_total_size(64).size_in_bytes(), 0);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct TensorDesc {
@@ -150,9 +167,18 @@ impl TensorDesc {
         self.sizes.len()
     }
 
+    /// Whether the tensor has no elements: some size is 0.
+    pub fn is_empty(&self) -> bool {
+        self.sizes.contains(&0)
+    }
+
     /// The number of elements (the product of the sizes), saturating at `u64::MAX` (eight
-    /// sizes of up to 2^32 - 1 can multiply past any integer type).
+    /// sizes of up to 2^32 - 1 can multiply past any integer type); 0 where a size is 0,
+    /// whatever the others.
     pub fn element_count(&self) -> u64 {
+        if self.is_empty() {
+            return 0;
+        }
         self.sizes
             .iter()
             .try_fold(1u64, |count, &size| count.checked_mul(size as u64))
@@ -174,7 +200,8 @@ impl TensorDesc {
 
     /// DirectML's minimum byte size, `roundup((sum((size - 1) * stride) + 1) * element_size, 4)`,
     /// saturating at the largest multiple of 4 in a `u64` (a valid descriptor never gets
-    /// there: [`TensorDesc::validate`] refuses layouts past 2^64 - 1 bytes).
+    /// there: [`TensorDesc::validate`] refuses layouts past 2^64 - 1 bytes); 0 for an empty
+    /// tensor.
     pub fn minimum_size_in_bytes(&self) -> u64 {
         self.checked_minimum_size_in_bytes().unwrap_or(!3)
     }
@@ -185,9 +212,12 @@ impl TensorDesc {
         u64::try_from(bytes.next_multiple_of(4)).ok()
     }
 
-    /// The elements the layout spans, `sum((size - 1) * stride) + 1`, in `u128`, where eight
-    /// products of two 32-bit numbers cannot overflow.
+    /// The elements the layout spans, `sum((size - 1) * stride) + 1` (0 for an empty tensor),
+    /// in `u128`, where eight products of two 32-bit numbers cannot overflow.
     pub(crate) fn span_u128(&self) -> u128 {
+        if self.is_empty() {
+            return 0;
+        }
         let last: u128 = self
             .sizes
             .iter()
@@ -197,8 +227,12 @@ impl TensorDesc {
         last + 1
     }
 
-    /// The bytes the tensor occupies: the given total size or the minimum.
+    /// The bytes the tensor occupies: the given total size or the minimum; 0 for an empty
+    /// tensor, whatever total size is given (nothing of it is ever bound).
     pub fn size_in_bytes(&self) -> u64 {
+        if self.is_empty() {
+            return 0;
+        }
         self.total_tensor_size_in_bytes
             .unwrap_or_else(|| self.minimum_size_in_bytes())
     }
@@ -216,36 +250,42 @@ impl TensorDesc {
     /// Checks every rule for a tensor in the role `tensor` ("input", "output", ...).
     /// Outputs may not broadcast (a zero stride on a dimension of size > 1) nor overlap
     /// themselves (two elements at one address), so that every output element has exactly
-    /// one writer.
+    /// one writer. An empty tensor (a size of 0) has no elements to lay out: its rank, its
+    /// strides' count and a given total size's alignment are checked, nothing else of its
+    /// layout.
     pub fn validate(&self, tensor: &'static str, is_output: bool) -> Result<()> {
         let rank = self.rank();
         if !(1..=MAX_RANK).contains(&rank) {
             return Err(Error::InvalidRank { tensor, rank });
         }
-        if let Some(dimension) = self.sizes.iter().position(|&s| s == 0) {
-            return Err(Error::ZeroSize { tensor, dimension });
-        }
         let elements = self.element_count();
         if elements > MAX_ELEMENTS {
             return Err(Error::TooManyElements { tensor, elements });
         }
-        if let Some(strides) = &self.strides {
-            if strides.len() != rank {
-                return Err(Error::StridesLength {
-                    tensor,
-                    expected: rank,
-                    actual: strides.len(),
-                });
-            }
-            if is_output
-                && let Some(dimension) = (0..rank).find(|&d| strides[d] == 0 && self.sizes[d] > 1)
-            {
-                return Err(Error::BroadcastOutput {
-                    tensor,
-                    dimension,
-                    size: self.sizes[dimension],
-                });
-            }
+        if let Some(strides) = &self.strides
+            && strides.len() != rank
+        {
+            return Err(Error::StridesLength {
+                tensor,
+                expected: rank,
+                actual: strides.len(),
+            });
+        }
+        if self.is_empty() {
+            return match self.total_tensor_size_in_bytes {
+                Some(given) if given % 4 != 0 => Err(Error::TotalSizeNotAligned { tensor, given }),
+                _ => Ok(()),
+            };
+        }
+        if let Some(strides) = &self.strides
+            && is_output
+            && let Some(dimension) = (0..rank).find(|&d| strides[d] == 0 && self.sizes[d] > 1)
+        {
+            return Err(Error::BroadcastOutput {
+                tensor,
+                dimension,
+                size: self.sizes[dimension],
+            });
         }
         if is_output && let Some(dimension) = self.overlapping_dimension() {
             return Err(Error::OverlappingOutput { tensor, dimension });

@@ -95,8 +95,9 @@ impl Elements<'_> {
 
 impl TensorDesc {
     /// The number of elements the layout spans: the last addressed element's index plus one
-    /// (for a packed tensor, its element count; with strides, gaps included). A typed slice
-    /// for this tensor holds this many elements. Saturates at `u64::MAX`.
+    /// (for a packed tensor, its element count; with strides, gaps included; 0 for an empty
+    /// tensor). A typed slice for this tensor holds this many elements. Saturates at
+    /// `u64::MAX`.
     pub fn element_span(&self) -> u64 {
         u64::try_from(self.span_u128()).unwrap_or(u64::MAX)
     }

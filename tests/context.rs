@@ -8,7 +8,7 @@ use std::num::NonZeroU64;
 
 use common::{
     Expect, Rng, check_against_reference, check_on, context, limited_context, random_inputs,
-    read_buffer, write_indices,
+    read_buffer, read_on, write_indices,
 };
 use dml_wgsl::{
     CopyMethod, DataType, Error, OperatorDesc, ScatterElementsDesc, Slice1Desc, SliceDesc,
@@ -459,21 +459,6 @@ fn recording_on_changing_buffers_never_uses_stale_bindings() {
         .unwrap();
     context().queue().submit([encoder.finish()]);
     assert_eq!(read(&inputs[1][0], 0, sizes[0]), wanted[1]);
-}
-
-/// The bytes of `buffer` (with `COPY_SRC`) on `context`'s device.
-fn read_on(context: &dml_wgsl::Context, buffer: &wgpu::Buffer) -> Vec<u8> {
-    let device = context.device();
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: buffer.size(),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, buffer.size());
-    context.queue().submit([encoder.finish()]);
-    pollster::block_on(common::check::read_back(device, &readback))
 }
 
 /// Contiguous copies: a slice of whole rows, a scatter's `output = input` (packed alike), and

@@ -2,10 +2,12 @@
 //!
 //! * Valid descriptors of all seven operators, every data type and index type, ranks 1 to 8,
 //!   packed, padded, permuted, broadcast and padded-total layouts, some with an out-of-range
-//!   index, against `dml_wgsl::reference` (output, guard bands, status).
+//!   index, some with a size of 0 (empty outputs, no updates, indices into an empty
+//!   dimension), against `dml_wgsl::reference` (output, guard bands, status).
 //! * Invalid mutations of them (every rule, huge sizes and strides whose products overflow u32
 //!   and u64): `validate`, `compile`, `run` and the reference return the same `Err`, never panic.
-//! * Misuse of `record`: every one returns `Err` before touching the encoder.
+//! * Misuse of `record`: every one returns `Err` before touching the encoder (an empty
+//!   tensor's binding is ignored, whatever it is).
 //! * Threads sharing one `Context`.
 //! * Devices with lowered limits through `Context::from_device`: each case runs right or is
 //!   refused with the limit it needs.
@@ -371,7 +373,8 @@ fn storage_buffer(device: &wgpu::Device, size: u64, usage: wgpu::BufferUsages) -
 }
 
 /// Every way of binding a compiled operator wrongly: each returns `Err` and leaves the
-/// encoder untouched (it still submits cleanly).
+/// encoder untouched (it still submits cleanly). An empty tensor's binding is ignored, so
+/// only the count of bindings can be wrong for it: anything bound in its place records.
 fn check_record_misuse(context: &Context, foreign: &wgpu::Device, rng: &mut Rng) {
     let case = valid_case(rng);
     let operator = context.compile(&case.desc).expect("compile");
@@ -395,7 +398,10 @@ fn check_record_misuse(context: &Context, foreign: &wgpu::Device, rng: &mut Rng)
         context.queue().submit([encoder.finish()]);
         result
     };
-    let which = rng.range(0, good.len() as u64 - 1) as usize;
+    // An input to bind wrongly (a tensor that is not empty), if there is one.
+    let bound: Vec<usize> = (0..sizes.len()).filter(|&i| sizes[i] > 0).collect();
+    let which = (!bound.is_empty()).then(|| rng.pick(&bound));
+    let output_bound = output_size > 0;
     let mut cases: Vec<(&str, dml_wgsl::Result<()>)> = Vec::new();
     // Input counts.
     cases.push((
@@ -409,74 +415,80 @@ fn check_record_misuse(context: &Context, foreign: &wgpu::Device, rng: &mut Rng)
         record(&more, wgpu::Buffer::as_entire_buffer_binding(&output)),
     ));
     // Sizes and offsets.
-    let too_small = storage_buffer(device, sizes[which].saturating_sub(4).max(4), storage);
-    if sizes[which] > 4 {
-        let mut bad = good.clone();
-        bad[which] = wgpu::Buffer::as_entire_buffer_binding(&too_small);
-        cases.push((
-            "input buffer too small",
-            record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
-        ));
-    }
-    let shifted = storage_buffer(device, sizes[which] + alignment, storage);
-    let mut bad = good.clone();
-    bad[which] = wgpu::BufferBinding {
-        buffer: &shifted,
-        offset: alignment,
-        size: std::num::NonZeroU64::new(sizes[which].saturating_sub(4).max(4)),
-    };
-    if sizes[which] > 4 {
-        cases.push((
-            "input binding too small",
-            record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
-        ));
-    }
-    if alignment > 4 {
+    if let Some(which) = which {
+        let too_small = storage_buffer(device, sizes[which].saturating_sub(4).max(4), storage);
+        if sizes[which] > 4 {
+            let mut bad = good.clone();
+            bad[which] = wgpu::Buffer::as_entire_buffer_binding(&too_small);
+            cases.push((
+                "input buffer too small",
+                record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
+            ));
+        }
+        let shifted = storage_buffer(device, sizes[which] + alignment, storage);
         let mut bad = good.clone();
         bad[which] = wgpu::BufferBinding {
             buffer: &shifted,
-            offset: 4,
+            offset: alignment,
+            size: std::num::NonZeroU64::new(sizes[which].saturating_sub(4).max(4)),
+        };
+        if sizes[which] > 4 {
+            cases.push((
+                "input binding too small",
+                record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
+            ));
+        }
+        if alignment > 4 {
+            let mut bad = good.clone();
+            bad[which] = wgpu::BufferBinding {
+                buffer: &shifted,
+                offset: 4,
+                size: None,
+            };
+            cases.push((
+                "misaligned offset",
+                record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
+            ));
+        }
+    }
+    if output_bound {
+        let past_end = wgpu::BufferBinding {
+            buffer: &output,
+            offset: output.size() + alignment,
             size: None,
         };
+        cases.push(("offset past the end", record(&good, past_end)));
+        // Usage.
+        let unusable = storage_buffer(
+            device,
+            output_size,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         cases.push((
-            "misaligned offset",
-            record(&bad, wgpu::Buffer::as_entire_buffer_binding(&output)),
+            "output without STORAGE",
+            record(&good, wgpu::Buffer::as_entire_buffer_binding(&unusable)),
         ));
     }
-    let past_end = wgpu::BufferBinding {
-        buffer: &output,
-        offset: output.size() + alignment,
-        size: None,
-    };
-    cases.push(("offset past the end", record(&good, past_end)));
-    // Usage.
-    let unusable = storage_buffer(
-        device,
-        output_size,
-        wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-    );
-    cases.push((
-        "output without STORAGE",
-        record(&good, wgpu::Buffer::as_entire_buffer_binding(&unusable)),
-    ));
     // Aliasing: an input in the output's buffer, other than a scatter's input in place.
-    let shared = storage_buffer(
-        device,
-        (output_size + sizes[which]).next_multiple_of(alignment) + alignment,
-        storage,
-    );
-    let mut bad = good.clone();
-    bad[which] = wgpu::BufferBinding {
-        buffer: &shared,
-        offset: output_size.next_multiple_of(alignment),
-        size: std::num::NonZeroU64::new(sizes[which]),
-    };
-    let output_in_shared = wgpu::BufferBinding {
-        buffer: &shared,
-        offset: 0,
-        size: std::num::NonZeroU64::new(output_size),
-    };
-    cases.push(("input aliasing the output", record(&bad, output_in_shared)));
+    if let (Some(which), true) = (which, output_bound) {
+        let shared = storage_buffer(
+            device,
+            (output_size + sizes[which]).next_multiple_of(alignment) + alignment,
+            storage,
+        );
+        let mut bad = good.clone();
+        bad[which] = wgpu::BufferBinding {
+            buffer: &shared,
+            offset: output_size.next_multiple_of(alignment),
+            size: std::num::NonZeroU64::new(sizes[which]),
+        };
+        let output_in_shared = wgpu::BufferBinding {
+            buffer: &shared,
+            offset: 0,
+            size: std::num::NonZeroU64::new(output_size),
+        };
+        cases.push(("input aliasing the output", record(&bad, output_in_shared)));
+    }
     // Timestamps: a query set of the wrong kind, or indices past its end.
     let occlusion = device.create_query_set(&wgpu::QuerySetDescriptor {
         label: None,
@@ -519,11 +531,13 @@ fn check_record_misuse(context: &Context, foreign: &wgpu::Device, rng: &mut Rng)
         cases.push(("no timestamp index", timestamps(&set, None, None)));
     }
     // A buffer of another device.
-    let stranger = storage_buffer(foreign, output_size, storage);
-    cases.push((
-        "output of another device",
-        record(&good, wgpu::Buffer::as_entire_buffer_binding(&stranger)),
-    ));
+    let stranger = storage_buffer(foreign, output_size.max(4), storage);
+    if output_bound {
+        cases.push((
+            "output of another device",
+            record(&good, wgpu::Buffer::as_entire_buffer_binding(&stranger)),
+        ));
+    }
     for (what, result) in cases {
         assert!(
             result.is_err(),
@@ -533,6 +547,16 @@ fn check_record_misuse(context: &Context, foreign: &wgpu::Device, rng: &mut Rng)
     }
     // And the right bindings still work.
     record(&good, wgpu::Buffer::as_entire_buffer_binding(&output)).expect("the right bindings");
+    // So does anything in an empty tensor's place: here a buffer of another device.
+    if bound.len() < sizes.len() || !output_bound {
+        let mut ignored = good.clone();
+        for i in (0..sizes.len()).filter(|&i| sizes[i] == 0) {
+            ignored[i] = wgpu::Buffer::as_entire_buffer_binding(&stranger);
+        }
+        let output = if output_bound { &output } else { &stranger };
+        record(&ignored, wgpu::Buffer::as_entire_buffer_binding(output))
+            .expect("empty tensors' bindings are ignored");
+    }
 }
 
 #[test]

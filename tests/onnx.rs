@@ -37,14 +37,6 @@ const CASE_COUNTS: [(&str, usize); 8] = [
     ("TensorScatter", 3),
 ];
 
-/// PENDING: the cases expected to fail until the work they need is merged. Each is reported
-/// apart; the test fails when one of them passes (take it off the list) or any other case
-/// fails. Remove the list once both have landed.
-const PENDING: [&str; 1] = [
-    // A window of size 0: the output is [20, 0, 5]. Needs sizes of 0 (branch `empty`).
-    "test_slice_start_out_of_bounds",
-];
-
 // ---- the runtime's side: an ONNX node to the library's descriptor ----
 
 type Values = BTreeMap<String, Tensor>;
@@ -568,29 +560,14 @@ fn onnx_case_file_holds_every_case_of_each_operator() {
 #[test]
 fn onnx_node_cases_give_onnx_outputs_through_run() {
     let file = load();
-    let (mut passed, mut pending, mut problems) = (0, Vec::new(), Vec::new());
+    let (mut passed, mut problems) = (0, Vec::new());
     for case in &file.cases {
-        let outcome = run_case(case);
-        match (outcome, PENDING.contains(&case.name.as_str())) {
-            (Ok(()), false) => passed += 1,
-            (Err(reason), true) => pending.push(format!("  {}: {reason}", case.name)),
-            (Ok(()), true) => problems.push(format!(
-                "  {}: passes, but is on PENDING: take it off the list",
-                case.name
-            )),
-            (Err(reason), false) => problems.push(format!("  {}: {reason}", case.name)),
+        match run_case(case) {
+            Ok(()) => passed += 1,
+            Err(reason) => problems.push(format!("  {}: {reason}", case.name)),
         }
     }
-    for name in PENDING {
-        if !file.cases.iter().any(|case| case.name == name) {
-            problems.push(format!("  {name}: on PENDING but not in {CASE_FILE}"));
-        }
-    }
-    eprintln!(
-        "{passed} ONNX node cases passed; {} pending (expected to fail):\n{}",
-        pending.len(),
-        pending.join("\n")
-    );
+    eprintln!("{passed} of {} ONNX node cases passed", file.cases.len());
     assert!(
         problems.is_empty(),
         "{} of {} ONNX node cases went wrong:\n{}",

@@ -53,3 +53,21 @@ fn minimum_size_is_computed_without_u32_overflow() {
     let t = TensorDesc::new(DataType::Float64, &[2, 2]).with_strides(&[u32::MAX, u32::MAX]);
     assert_eq!(t.minimum_size_in_bytes(), (2 * u32::MAX as u64 + 1) * 8);
 }
+
+#[test]
+fn an_empty_tensor_spans_no_bytes_whatever_its_strides_and_total_size() {
+    for empty in [
+        TensorDesc::new(DataType::Float32, &[20, 0, 5]),
+        TensorDesc::new(DataType::UInt8, &[0]),
+        TensorDesc::new(DataType::Int64, &[3, 0]).with_strides(&[7, 1]),
+        TensorDesc::new(DataType::Float16, &[2, 0]).with_total_size(64),
+    ] {
+        assert!(empty.is_empty(), "{empty:?}");
+        assert_eq!(empty.element_count(), 0);
+        assert_eq!(empty.element_span(), 0);
+        assert_eq!(empty.minimum_size_in_bytes(), 0);
+        assert_eq!(empty.checked_minimum_size_in_bytes(), Some(0));
+        assert_eq!(empty.size_in_bytes(), 0);
+    }
+    assert!(!TensorDesc::new(DataType::UInt8, &[1]).is_empty());
+}

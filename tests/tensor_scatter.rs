@@ -413,3 +413,40 @@ fn invalid_tensor_scatters_are_rejected_naming_the_rule() {
         }
     ));
 }
+
+#[test]
+fn empty_tensor_scatters_copy_the_cache_or_do_nothing() {
+    let mut rng = Rng::new(2404);
+    // No updates (a sequence of 0), an empty batch, an empty cache row, an empty cache axis.
+    for (cache, updates) in [
+        (&[2u32, 5, 3][..], &[2u32, 0, 3][..]),
+        (&[0, 5, 3], &[0, 2, 3]),
+        (&[2, 5, 0], &[2, 1, 0]),
+        (&[2, 0, 3], &[2, 0, 3]),
+    ] {
+        for write_indices in [None, Some(DataType::Int64)] {
+            let desc: OperatorDesc = TensorScatterDesc::new(
+                TensorDesc::new(DataType::Float16, cache),
+                TensorDesc::new(DataType::Float16, updates),
+                write_indices.map(|t| TensorDesc::new(t, &cache[..1])),
+                TensorDesc::new(DataType::Float16, cache),
+                1,
+            )
+            .into();
+            let mut inputs: Vec<Vec<u8>> = desc
+                .inputs()
+                .iter()
+                .map(|(_, t)| rng.bytes(t.size_in_bytes() as usize))
+                .collect();
+            if write_indices.is_some() {
+                // Any write index: there is nothing to write.
+                inputs[2] = le_bytes(&vec![-9i64; cache[0] as usize]);
+            }
+            check_against_reference(&desc, &inputs);
+            common::check_run(&desc, &inputs);
+            if cache.iter().all(|&s| s > 0) {
+                check_in_place(&desc, &inputs);
+            }
+        }
+    }
+}

@@ -125,6 +125,21 @@ fn slice_reads_must_stay_inside_the_input() {
 }
 
 #[test]
+fn slice_dimensions_of_size_0_read_nothing_at_any_offset() {
+    let empty = changed(valid_slice(), |d| {
+        d.sizes[0] = 0;
+        d.output.sizes[0] = 0;
+        d.offsets[0] = u32::MAX;
+    });
+    OperatorDesc::Slice(empty.clone()).validate().unwrap();
+    // The other dimensions' reads are still checked.
+    assert_rejects!(
+        changed(empty, |d| d.offsets[1] = 3)
+            => Error::ReadOutOfBounds { dimension: 1, last: 5, input_size: 4 }
+    );
+}
+
+#[test]
 fn slice_offsets_near_u32_max_do_not_overflow_the_bounds_check() {
     assert_rejects!(
         changed(valid_slice(), |d| {
@@ -172,10 +187,24 @@ fn slice1_strides_must_be_non_zero() {
 }
 
 #[test]
-fn slice1_window_sizes_must_be_positive() {
+fn slice1_windows_may_be_empty_up_to_the_dimensions_end() {
+    // ONNX's test_slice_start_out_of_bounds, its start clamped: an empty window at the end.
+    let onnx = Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[20, 10, 5]),
+        TensorDesc::new(DataType::Float32, &[20, 0, 5]),
+        &[0, 10, 0],
+        &[20, 0, 5],
+        &[1, -1, 1],
+    );
+    OperatorDesc::Slice1(onnx.clone()).validate().unwrap();
+    // Past the end it is still outside the input, and the output's size still ceil(0 / 1).
     assert_rejects!(
-        changed(valid_slice1(), |d| d.input_window_sizes[0] = 0)
-            => Error::InvalidParameter { field: "input_window_sizes", dimension: 0, .. }
+        changed(onnx.clone(), |d| d.input_window_offsets[1] = 11)
+            => Error::ReadOutOfBounds { dimension: 1, last: 10, input_size: 10 }
+    );
+    assert_rejects!(
+        changed(onnx, |d| d.output.sizes[1] = 1)
+            => Error::SizeMismatch { tensor: "output", dimension: 1, actual: 1, expected: 0, .. }
     );
 }
 
@@ -407,6 +436,14 @@ fn gather_nd_tuple_size_fits_after_the_batches() {
 }
 
 #[test]
+fn gather_nd_index_tuples_have_at_least_one_component() {
+    assert_rejects!(
+        changed(valid_gather_nd(), |d| d.indices.sizes[3] = 0)
+            => Error::ZeroSize { tensor: "indices", dimension: 3, .. }
+    );
+}
+
+#[test]
 fn gather_nd_output_sizes_are_the_indices_then_the_input_trailing_sizes() {
     assert_rejects!(
         changed(valid_gather_nd(), |d| d.output.sizes = vec![1, 3, 2, 4])
@@ -601,6 +638,70 @@ fn scatter_nd_tuple_size_is_at_most_the_input_dimension_count() {
 }
 
 #[test]
+fn scatter_nd_index_tuples_have_at_least_one_component() {
+    assert_rejects!(
+        changed(valid_scatter_nd(), |d| d.indices.sizes[3] = 0)
+            => Error::ZeroSize { tensor: "indices", dimension: 3, .. }
+    );
+}
+
+/// With `OutOfRange::Clamp` an index into an empty dimension has nothing to clamp to: refused
+/// where some element uses an index (a gather's output, a scatter's updates, not empty).
+/// `Report` takes it (every such index is reported at run time), and so does `Clamp` where no
+/// index is used.
+#[test]
+fn clamping_into_an_empty_dimension_is_refused_where_indices_are_used() {
+    use dml_wgsl::OutOfRange::{Clamp, Report};
+    let empty_axis: [(OperatorDesc, usize); 5] = [
+        (changed(valid_gather(), |d| d.input.sizes[1] = 0).into(), 1),
+        (
+            changed(valid_gather_elements(), |d| d.input.sizes[0] = 0).into(),
+            0,
+        ),
+        (
+            changed(valid_gather_nd(), |d| d.input.sizes[2] = 0).into(),
+            2,
+        ),
+        (
+            changed(valid_scatter_elements(), |d| {
+                d.input.sizes[0] = 0;
+                d.output.sizes[0] = 0;
+            })
+            .into(),
+            0,
+        ),
+        (
+            changed(valid_scatter_nd(), |d| {
+                d.input.sizes[2] = 0;
+                d.output.sizes[2] = 0;
+            })
+            .into(),
+            2,
+        ),
+    ];
+    for (desc, dimension) in empty_axis {
+        let mut clamped = desc.clone();
+        common::set_out_of_range(&mut clamped, Clamp);
+        let e = rejection(clamped);
+        assert!(
+            matches!(e, Error::ZeroSize { tensor: "input", dimension: d, .. } if d == dimension),
+            "{e}"
+        );
+        let mut reported = desc;
+        common::set_out_of_range(&mut reported, Report);
+        reported.validate().unwrap();
+    }
+    // No element uses an index: an empty output (no indices) clamps nothing.
+    let unused = changed(valid_gather(), |d| {
+        d.input.sizes[1] = 0;
+        d.indices.sizes[1] = 0;
+        d.output.sizes[0] = 0;
+    })
+    .with_out_of_range(Clamp);
+    OperatorDesc::Gather(unused).validate().unwrap();
+}
+
+#[test]
 fn scatter_nd_updates_have_at_least_the_meaningful_rank() {
     assert_rejects!(
         changed(valid_scatter_nd(), |d| d.updates = TensorDesc::new(DataType::Int8, &[18]))
@@ -672,16 +773,45 @@ fn tensor_rank_must_be_1_to_8() {
 }
 
 #[test]
-fn tensor_sizes_must_be_at_least_1() {
-    let e = TensorDesc::new(DataType::Int8, &[2, 0, 3])
-        .validate("input", false)
-        .unwrap_err();
+fn empty_tensors_need_only_a_rank_a_stride_a_dimension_and_an_aligned_total_size() {
+    for sizes in [[0, 3, 4], [2, 0, 3], [2, 3, 0]] {
+        TensorDesc::new(DataType::Int8, &sizes)
+            .validate("input", false)
+            .unwrap();
+    }
+    // No elements: nothing an output could broadcast or overlap, no layout past 2^64 bytes,
+    // no element count past 2^32 - 1.
+    for empty in [
+        TensorDesc::new(DataType::Float32, &[3, 0, 2]).with_strides(&[0, 0, 0]),
+        TensorDesc::new(DataType::Float32, &[2, 2, 0]).with_strides(&[1, 1, 1]),
+        TensorDesc::new(DataType::Float64, &[u32::MAX, 0]).with_strides(&[u32::MAX, u32::MAX]),
+        TensorDesc::new(DataType::UInt8, &[u32::MAX, u32::MAX, u32::MAX, 0]),
+        TensorDesc::new(DataType::UInt8, &[5, 0]).with_total_size(8),
+    ] {
+        empty.validate("output", true).unwrap();
+    }
+    let empty = TensorDesc::new(DataType::Float32, &[2, 0]);
     assert_eq!(
-        e,
-        Error::ZeroSize {
+        TensorDesc::new(DataType::Float32, &[0; 9]).validate("input", false),
+        Err(Error::InvalidRank {
             tensor: "input",
-            dimension: 1
-        }
+            rank: 9
+        })
+    );
+    assert_eq!(
+        empty.clone().with_strides(&[1]).validate("input", false),
+        Err(Error::StridesLength {
+            tensor: "input",
+            expected: 2,
+            actual: 1
+        })
+    );
+    assert_eq!(
+        empty.with_total_size(6).validate("output", true),
+        Err(Error::TotalSizeNotAligned {
+            tensor: "output",
+            given: 6
+        })
     );
 }
 

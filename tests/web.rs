@@ -2,7 +2,8 @@
 //! headless Chromium on WebGPU (wasm-bindgen-test; `scripts/test.sh` sets it up). The seed
 //! pages' examples, a seeded random differential sample of every operator against
 //! `dml_wgsl::reference` (bit for bit, through `run` and through `record` at WebGPU's 256-byte
-//! storage offset alignment), and out-of-range indices. Without WebGPU every test fails.
+//! storage offset alignment), out-of-range indices, and empty tensors. Without WebGPU every
+//! test fails.
 //! The cases and the differential check are the native tests' own (`tests/common/`).
 #![cfg(target_arch = "wasm32")]
 
@@ -18,7 +19,7 @@ use cases::{OperatorKind, Rng, Worked, one_target_case, out_of_range_scatter, ra
 use check::{Expect, check_on, check_run_on};
 use dml_wgsl::{
     Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, Reduction,
-    SliceDesc, TensorDesc, TensorScatterDesc, reference,
+    ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc, TensorScatterDesc, reference,
 };
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -171,6 +172,47 @@ async fn out_of_range_indices_are_reported_like_the_reference() {
             bound: 4
         }
     );
+}
+
+// ---- sizes of 0 ----
+
+/// Empty tensors on WebGPU: an empty output (ONNX's Slice with a start past the end, clamped)
+/// comes back as no bytes, its bindings ignored; a scatter with no updates is the copy
+/// `output = input`, its empty indices and updates given as empty slices (and bound, through
+/// `record`, to whatever the guard-band check binds).
+#[wasm_bindgen_test]
+async fn an_empty_output_and_a_scatter_with_no_updates() {
+    let context = context().await;
+    let slice: OperatorDesc = Slice1Desc::new(
+        TensorDesc::new(DataType::Float32, &[20, 10, 5]),
+        TensorDesc::new(DataType::Float32, &[20, 0, 5]),
+        &[0, 10, 0],
+        &[20, 0, 5],
+        &[1, 1, 1],
+    )
+    .into();
+    let input: Vec<f32> = (0..1000).map(|v| v as f32).collect();
+    let inputs: [&[u8]; 1] = [bytemuck::cast_slice(&input)];
+    assert_eq!(context.run(&slice, &inputs).await, Ok(Vec::new()));
+    check_on(&context, &slice, &inputs, Expect::Exact)
+        .await
+        .expect("compile and record");
+    let scatter: OperatorDesc = ScatterNdDesc::new(
+        TensorDesc::new(DataType::Int64, &[4, 3]),
+        TensorDesc::new(DataType::UInt32, &[0, 1]),
+        TensorDesc::new(DataType::Int64, &[0, 3]),
+        TensorDesc::new(DataType::Int64, &[4, 3]),
+        2,
+        2,
+    )
+    .with_reduction(Reduction::Add)
+    .into();
+    let data = Rng::new(25).bytes(96);
+    let inputs: [&[u8]; 3] = [&data, &[], &[]];
+    assert_eq!(context.run(&scatter, &inputs).await, Ok(data.clone()));
+    check_on(&context, &scatter, &inputs, Expect::Exact)
+        .await
+        .expect("compile and record");
 }
 
 // ---- a seeded random differential sample of every operator ----

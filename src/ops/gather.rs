@@ -4,9 +4,9 @@
 use super::Operator;
 use super::index_map::{EntriesByRowShape, IndexMap, optimised};
 use super::validate::{
-    check_dimension_counts, check_elements_axis, check_index_type, check_placeholders,
-    check_right_aligned_sizes, check_same_kind, check_same_sizes, right_aligned_dimension,
-    tuple_size,
+    check_clamp_target, check_dimension_counts, check_elements_axis, check_index_type,
+    check_placeholders, check_right_aligned_sizes, check_same_kind, check_same_sizes,
+    check_tuple_not_empty, right_aligned_dimension, tuple_size,
 };
 use crate::error::{Error, Result};
 use crate::kernels::{Entry, Kernel, Role};
@@ -26,6 +26,11 @@ use crate::tensor::TensorDesc;
 /// * An index must lie in `[-n, n)` (signed) or `[0, n)` (unsigned), `n = input.sizes[axis]`.
 ///   An out-of-range index never reads outside the input: its output elements are written as
 ///   zero and `run` reports [`Error::IndexOutOfRange`].
+/// * Sizes of 0: an empty output (no indices, or an empty input dimension besides the axis)
+///   records nothing, and no index is read. From an empty axis (`n = 0`) every index is out
+///   of range: reported as above, the output all zeros; with [`OutOfRange::Clamp`] there is
+///   nothing to clamp to, and `validate` refuses it ([`Error::ZeroSize`]) unless the output is
+///   empty.
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, GatherDesc, OperatorDesc, TensorDesc};
@@ -90,7 +95,8 @@ impl GatherDesc {
 /// * `input`, `indices` and `output` share one rank; `output` has the indices' sizes and the
 ///   input's data type; outside `axis` the indices' sizes are at most the input's (DirectML
 ///   asks for equality; smaller is accepted, as PyTorch and ONNX do).
-/// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`].
+/// * Index types, ranges, out-of-range behaviour and sizes of 0 as for [`GatherDesc`]
+///   (empty indices give an empty output).
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, GatherElementsDesc, OperatorDesc, TensorDesc};
@@ -159,7 +165,10 @@ impl GatherElementsDesc {
 ///   last, then the input's meaningful sizes after batches and tuple, right-aligned with
 ///   leading 1s. (DirectML's page writes the trailing part as the input's last `q` sizes; its
 ///   own ScatterND example settles it as here, as ONNX defines GatherND.)
-/// * Index types, ranges and out-of-range behaviour as for [`GatherDesc`], per component.
+/// * Index types, ranges, out-of-range behaviour and sizes of 0 as for [`GatherDesc`], per
+///   component (an empty input dimension that a tuple addresses makes every tuple out of
+///   range). The tuple size `q` itself is at least 1 ([`Error::ZeroSize`]); no tuples at all
+///   (an empty leading dimension) give an empty output.
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, GatherNdDesc, OperatorDesc, TensorDesc};
@@ -275,6 +284,13 @@ impl GatherDesc {
             self.gathered_sizes(),
             "the gathered dimensions",
             "input sizes before the axis, the indices' sizes, input sizes after the axis",
+        )?;
+        let axis = self.axis as usize;
+        check_clamp_target(
+            self.out_of_range,
+            !self.output.is_empty(),
+            &self.input,
+            axis..axis + 1,
         )
     }
 
@@ -367,7 +383,14 @@ impl GatherElementsDesc {
             &self.indices.sizes,
             "the indices' sizes",
         )?;
-        check_elements_axis(&self.input, &self.indices, self.axis)
+        check_elements_axis(&self.input, &self.indices, self.axis)?;
+        let axis = self.axis as usize;
+        check_clamp_target(
+            self.out_of_range,
+            !self.output.is_empty(),
+            &self.input,
+            axis..axis + 1,
+        )
     }
 }
 
@@ -445,6 +468,7 @@ impl GatherNdDesc {
                 });
             }
         }
+        check_tuple_not_empty(&self.indices)?;
         let tuple = tuple_size(&self.indices);
         if tuple > self.input_dimension_count - batch {
             return Err(Error::TupleSize {
@@ -458,6 +482,13 @@ impl GatherNdDesc {
             self.gathered_sizes(),
             "the gathered dimensions",
             "the indices' meaningful sizes less the last, then the input's after batches and tuple",
+        )?;
+        let addressed = input_first + batch as usize;
+        check_clamp_target(
+            self.out_of_range,
+            !self.output.is_empty(),
+            &self.input,
+            addressed..addressed + tuple as usize,
         )
     }
 
@@ -537,7 +568,9 @@ impl Operator for GatherNdDesc {
 }
 
 /// The steps of a gather: reset the status, gather (out-of-range elements written as zero),
-/// then describe the first out-of-range index if there was one.
+/// then describe the first out-of-range index if there was one. An empty output: none (no
+/// index is read). An empty input with an output: every index is out of range, and the
+/// kernel reads nothing of the input (`record` binds its own placeholder for it).
 fn gather(
     original: IndexMap,
     output_sizes: &[u32],
@@ -545,6 +578,9 @@ fn gather(
     tuples: bool,
     device: &DeviceFacts,
 ) -> Result<Lowered> {
+    if output_sizes.contains(&0) {
+        return Ok(Lowered::steps(Vec::new()));
+    }
     let map = optimised(&original, device);
     let report = original.report(&map, output_sizes, positions, tuples);
     let kernel = Kernel::Gather(map.unit());

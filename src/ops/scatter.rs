@@ -4,8 +4,9 @@ use super::Operator;
 use super::index_map::IndexMap;
 use super::scatter_lowering::{self, Scatter, output_copy};
 use super::validate::{
-    check_dimension_counts, check_elements_axis, check_index_type, check_right_aligned_sizes,
-    check_same_kind, check_same_sizes, right_aligned_dimension, tuple_size,
+    check_clamp_target, check_dimension_counts, check_elements_axis, check_index_type,
+    check_right_aligned_sizes, check_same_kind, check_same_sizes, check_tuple_not_empty,
+    right_aligned_dimension, tuple_size,
 };
 use crate::error::{Error, Result};
 use crate::lowering::{DeviceFacts, Lowered};
@@ -27,6 +28,11 @@ use crate::tensor::TensorDesc;
 /// * Several updates aimed at one element: see [`DuplicateMode`].
 /// * `output` may be bound to the input's own buffer range (in place, same layout): the
 ///   `output = input` copy is then skipped.
+/// * Sizes of 0: with no updates (empty indices) the scatter is the copy `output = input`, and
+///   in place nothing at all; an empty output records nothing. Updates into an empty axis
+///   (`n = 0`) are all out of range: skipped and reported as above (the output is empty);
+///   with [`OutOfRange::Clamp`] there is nothing to clamp to, and `validate` refuses it
+///   ([`Error::ZeroSize`]).
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, DuplicateMode, OperatorDesc, ScatterElementsDesc, TensorDesc};
@@ -124,8 +130,9 @@ impl ScatterElementsDesc {
 /// * Ranks may differ between `input`, `indices` and `updates` (the DirectML page's own example
 ///   uses {8}, {4,1} and {4}); tensors read as right-aligned with leading 1s. `output` has the
 ///   input's sizes and data type.
-/// * Index ranges, out-of-range updates, duplicates and in-place operation as for
-///   [`ScatterElementsDesc`], per tuple component.
+/// * Index ranges, out-of-range updates, duplicates, in-place operation and sizes of 0 as for
+///   [`ScatterElementsDesc`], per tuple component (no tuples, or empty rows, are no updates).
+///   The tuple size `q` itself is at least 1 ([`Error::ZeroSize`]).
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, OperatorDesc, ScatterNdDesc, TensorDesc};
@@ -241,7 +248,14 @@ impl ScatterElementsDesc {
             &self.indices.sizes,
             "the indices' sizes",
         )?;
-        check_elements_axis(&self.input, &self.indices, self.axis)
+        check_elements_axis(&self.input, &self.indices, self.axis)?;
+        let axis = self.axis as usize;
+        check_clamp_target(
+            self.out_of_range,
+            !self.updates.is_empty(),
+            &self.input,
+            axis..axis + 1,
+        )
     }
 
     fn index_map(&self) -> IndexMap {
@@ -298,7 +312,7 @@ impl Operator for ScatterElementsDesc {
     }
 
     fn copies_contiguous_run(&self) -> bool {
-        output_copy(&self.input, &self.output).is_contiguous()
+        !self.output.is_empty() && output_copy(&self.input, &self.output).is_contiguous()
     }
 }
 
@@ -331,6 +345,7 @@ impl ScatterNdDesc {
             &self.indices,
             self.indices_dimension_count,
         )?;
+        check_tuple_not_empty(&self.indices)?;
         let tuple = tuple_size(&self.indices);
         if tuple > self.input_dimension_count {
             return Err(Error::TupleSize {
@@ -344,6 +359,13 @@ impl ScatterNdDesc {
             self.expected_update_sizes(),
             "indices and input (meaningful dimensions)",
             "the indices' leading sizes, then the input's trailing sizes, right-aligned",
+        )?;
+        let first = self.input.rank() - self.input_dimension_count as usize;
+        check_clamp_target(
+            self.out_of_range,
+            !self.updates.is_empty(),
+            &self.input,
+            first..first + tuple as usize,
         )
     }
 
@@ -444,6 +466,6 @@ impl Operator for ScatterNdDesc {
     }
 
     fn copies_contiguous_run(&self) -> bool {
-        output_copy(&self.input, &self.output).is_contiguous()
+        !self.output.is_empty() && output_copy(&self.input, &self.output).is_contiguous()
     }
 }

@@ -82,8 +82,15 @@ impl Strategy {
 
 /// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
 /// place, scatter (or reduce) as the strategy says, then describe the first out-of-range
-/// index if there was one.
+/// index if there was one. With no updates, only the copy ([`copy_only`]); with updates into
+/// an empty output, only the index check ([`index_check_only`]).
 pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> {
+    if scatter.updates.is_empty() {
+        return Ok(copy_only(scatter, device));
+    }
+    if scatter.output.is_empty() {
+        return Ok(index_check_only(scatter, device));
+    }
     // Where the first choice's dispatches would bind only some windows of a tensor, every
     // element checks its own windows: choose again for entry points that do.
     let mut chosen = choose(scatter, device)?;
@@ -102,6 +109,73 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
         }
     }
     Ok(emit(scatter, chosen))
+}
+
+/// A scatter with no updates: the copy `output = input` out of place, nothing in place (nor
+/// where the output is empty). No index is read, so nothing is reported.
+fn copy_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
+    let steps = if scatter.output.is_empty() {
+        Vec::new()
+    } else {
+        let copy = output_copy(scatter.input, scatter.output);
+        let device = device.for_kernels(&[copy.kernel(device)], 0, 0);
+        copy.steps(&device, Placement::OutOfPlace)
+    };
+    Lowered {
+        steps,
+        scratch_bytes: 0,
+        links_bytes: 0,
+        index_report: None,
+        in_place: in_place(scatter),
+        zero_indices_bytes: 0,
+    }
+}
+
+/// Updates into an empty output: an indexed dimension is empty, so every update's index is
+/// out of range. The plain scatter's pass (one element a thread) finds the first and writes
+/// nothing, whatever the reduction and duplicate mode (`record` binds its own placeholder for
+/// the empty output); then the report.
+fn index_check_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
+    let map = optimised(&scatter.map, device);
+    let kernel = Kernel::Scatter {
+        unit: map.unit(),
+        in_order: false,
+        copy_rows: false,
+    };
+    let single = Grouping {
+        entry: Entry::Scatter,
+        units_per_thread: 1,
+        group_units: 1,
+    };
+    Lowered {
+        steps: vec![
+            Step::Clear(Role::Status),
+            map.dispatch(kernel, single, Placement::Always),
+            map.describe_step(kernel),
+        ],
+        scratch_bytes: 0,
+        links_bytes: 0,
+        index_report: Some(scatter.map.report(
+            &map,
+            &scatter.updates.sizes,
+            scatter.positions.clone(),
+            scatter.tuples,
+        )),
+        in_place: in_place(scatter),
+        zero_indices_bytes: 0,
+    }
+}
+
+/// Whether the scatter may run in place: input and output laid out alike.
+fn in_place(scatter: &Scatter) -> InPlace {
+    let (input, output) = (scatter.input, scatter.output);
+    if input.effective_strides() == output.effective_strides()
+        && input.size_in_bytes() == output.size_in_bytes()
+    {
+        InPlace::SameLayout
+    } else {
+        InPlace::LayoutsDiffer
+    }
 }
 
 /// The kernel that copies `input` to `output` under `strategy`: the copy's own, or the one
@@ -311,7 +385,6 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         }
     }
     steps.push(map.describe_step(kernel));
-    let (input, output) = (scatter.input, scatter.output);
     Lowered {
         steps,
         scratch_bytes,
@@ -322,13 +395,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
             scatter.positions.clone(),
             scatter.tuples,
         )),
-        in_place: if input.effective_strides() == output.effective_strides()
-            && input.size_in_bytes() == output.size_in_bytes()
-        {
-            InPlace::SameLayout
-        } else {
-            InPlace::LayoutsDiffer
-        },
+        in_place: in_place(scatter),
         zero_indices_bytes: 0,
     }
 }

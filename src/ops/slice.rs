@@ -12,8 +12,10 @@ use crate::tensor::TensorDesc;
 ///
 /// * `offsets`, `sizes`, `strides` have one value per dimension (the tensors' rank).
 /// * `sizes` must equal the output's sizes; every `strides` value is at least 1.
-/// * Every element read lies inside the input: `offsets + strides * (sizes - 1) < input.sizes`.
+/// * Every element read lies inside the input: `offsets + strides * (sizes - 1) < input.sizes`
+///   wherever `sizes` is at least 1 (a dimension of size 0 reads nothing, at any offset).
 /// * Input and output share data type and rank; any of the 11 data types.
+/// * An empty output (a size of 0) is legal, and the slice then records nothing.
 ///
 /// ```
 /// use dml_wgsl::{Context, DataType, OperatorDesc, SliceDesc, TensorDesc};
@@ -99,6 +101,9 @@ impl SliceDesc {
 /// * `input_window_strides[d]` is non-zero; a negative stride walks the window from its last
 ///   element backwards.
 /// * The output's size is `ceil(input_window_sizes[d] / |input_window_strides[d]|)`.
+/// * A window size may be 0 (an empty window, anywhere from the dimension's start to its end):
+///   the output is then empty and the slice records nothing. ONNX's Slice with a start past
+///   the end, clamped, is such a window.
 /// * Input and output share data type and rank; any of the 11 data types.
 ///
 /// ```
@@ -177,8 +182,11 @@ impl SliceDesc {
                     rule: "the slice's sizes",
                 });
             }
-            let last = self.offsets[d] as u64
-                + self.strides[d] as u64 * (self.sizes[d] as u64).saturating_sub(1);
+            // A dimension of size 0 reads nothing.
+            if self.sizes[d] == 0 {
+                continue;
+            }
+            let last = self.offsets[d] as u64 + self.strides[d] as u64 * (self.sizes[d] as u64 - 1);
             if last >= self.input.sizes[d] as u64 {
                 return Err(Error::ReadOutOfBounds {
                     dimension: d,
@@ -190,7 +198,7 @@ impl SliceDesc {
         Ok(())
     }
 
-    /// The copy this slice performs (the descriptor must be valid).
+    /// The copy this slice performs (the descriptor must be valid, its output not empty).
     pub(crate) fn copy(&self) -> StridedCopy {
         let input_strides = self.input.effective_strides();
         StridedCopy {
@@ -250,14 +258,6 @@ impl Slice1Desc {
                 });
             }
             let window = self.input_window_sizes[d];
-            if window == 0 {
-                return Err(Error::InvalidParameter {
-                    field: "input_window_sizes",
-                    dimension: d,
-                    value: 0,
-                    rule: "window sizes must be at least 1",
-                });
-            }
             let end = self.input_window_offsets[d] as u64 + window as u64;
             if end > self.input.sizes[d] as u64 {
                 return Err(Error::ReadOutOfBounds {
@@ -280,7 +280,7 @@ impl Slice1Desc {
         Ok(())
     }
 
-    /// The copy this slice performs (the descriptor must be valid).
+    /// The copy this slice performs (the descriptor must be valid, its output not empty).
     pub(crate) fn copy(&self) -> StridedCopy {
         let input_strides = self.input.effective_strides();
         let rank = self.input.rank();
@@ -325,11 +325,14 @@ impl Operator for SliceDesc {
     }
 
     fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
+        if self.output.is_empty() {
+            return Ok(Lowered::steps(Vec::new()));
+        }
         Ok(lower_copy(&self.copy(), device))
     }
 
     fn copies_contiguous_run(&self) -> bool {
-        self.copy().is_contiguous()
+        !self.output.is_empty() && self.copy().is_contiguous()
     }
 }
 
@@ -347,11 +350,14 @@ impl Operator for Slice1Desc {
     }
 
     fn lower(&self, device: &DeviceFacts) -> Result<Lowered> {
+        if self.output.is_empty() {
+            return Ok(Lowered::steps(Vec::new()));
+        }
         Ok(lower_copy(&self.copy(), device))
     }
 
     fn copies_contiguous_run(&self) -> bool {
-        self.copy().is_contiguous()
+        !self.output.is_empty() && self.copy().is_contiguous()
     }
 }
 

@@ -268,7 +268,8 @@ impl Operator for TensorScatterDesc {
             distinct_targets: true,
         };
         let mut lowered = scatter_lowering::lower(&scatter, device)?;
-        if self.write_indices.is_none() {
+        // A scatter with no updates reads no index.
+        if self.write_indices.is_none() && lowered.index_report.is_some() {
             lowered.zero_indices_bytes = 4 * self.input.sizes[0] as u64;
         }
         Ok(lowered)

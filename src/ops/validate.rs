@@ -1,7 +1,10 @@
 //! Checks shared by the operator families' validation, and the right-alignment rule that
 //! gather outputs and ScatterND updates follow.
 
+use std::ops::Range;
+
 use crate::error::{Error, Result};
+use crate::options::OutOfRange;
 use crate::tensor::{DataType, TensorDesc};
 
 /// Where `count` meaningful dimensions sit in a tensor of `rank` dimensions that holds them
@@ -206,4 +209,41 @@ pub(crate) fn check_elements_axis(
 /// the tensor is validated).
 pub(crate) fn tuple_size(indices: &TensorDesc) -> u32 {
     indices.sizes.last().copied().unwrap_or(1)
+}
+
+/// Checks that an ND operator's index tuples have at least one component (the indices' last
+/// size, which other sizes of 0 leave alone: no tuples at all is legal).
+pub(crate) fn check_tuple_not_empty(indices: &TensorDesc) -> Result<()> {
+    if tuple_size(indices) == 0 {
+        return Err(Error::ZeroSize {
+            tensor: "indices",
+            dimension: indices.rank() - 1,
+            rule: "an index tuple (the indices' last size) has at least one component",
+        });
+    }
+    Ok(())
+}
+
+/// With [`OutOfRange::Clamp`], an index that some element uses (`used`: the gather's output,
+/// or the scatter's updates, is not empty) needs an element to be clamped to: each of the
+/// input's `indexed` dimensions must have one. (With [`OutOfRange::Report`] every index into
+/// an empty dimension is simply out of range, and reported.)
+pub(crate) fn check_clamp_target(
+    out_of_range: OutOfRange,
+    used: bool,
+    input: &TensorDesc,
+    mut indexed: Range<usize>,
+) -> Result<()> {
+    if out_of_range != OutOfRange::Clamp || !used {
+        return Ok(());
+    }
+    match indexed.find(|&d| input.sizes[d] == 0) {
+        Some(dimension) => Err(Error::ZeroSize {
+            tensor: "input",
+            dimension,
+            rule: "with OutOfRange::Clamp, indices used on an empty dimension have nothing to \
+                   clamp to (OutOfRange::Report reports them as out of range)",
+        }),
+        None => Ok(()),
+    }
 }

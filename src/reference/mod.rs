@@ -12,6 +12,9 @@
 //!   replaces its target, so the last one aimed at an element wins; with a reduction each is
 //!   folded in, `output[t] = output[t] op update` (see [`reduce_element`]), so an element
 //!   ends as `((input op u0) op u1) ..`.
+//! * Sizes of 0: an index is read only where an element uses it (an element of a gather's
+//!   output, of a scatter's updates), so empty outputs and updates read no index; an index
+//!   into an empty dimension is out of range.
 //!
 //! [`DuplicateMode::InOrder`]: crate::DuplicateMode::InOrder
 //! * Float16 arithmetic and conversions are written out here by hand ([`f16_to_f32`],
@@ -158,10 +161,13 @@ fn zeroed(t: &TensorDesc) -> Vec<u8> {
     vec![0; t.size_in_bytes() as usize]
 }
 
-/// Calls `f` with every coordinate of `sizes`, in row-major order (once, with none, for no sizes).
-/// Public for the tests' generators only.
+/// Calls `f` with every coordinate of `sizes`, in row-major order (once, with none, for no
+/// sizes; never where a size is 0). Public for the tests' generators only.
 #[doc(hidden)]
 pub fn for_each_coordinate(sizes: &[u32], mut f: impl FnMut(&[u32])) {
+    if sizes.contains(&0) {
+        return;
+    }
     let mut c = vec![0u32; sizes.len()];
     loop {
         f(&c);

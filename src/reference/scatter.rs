@@ -74,6 +74,10 @@ fn scatter_nd_writes(desc: &ScatterNdDesc, indices: &[u8]) -> ScatterWrites {
     let signed = desc.indices.data_type.is_signed();
     let mut writes = Vec::new();
     let mut status = Ok(());
+    // Empty rows: no update element uses a tuple, and none is read.
+    if slice_sizes.contains(&0) {
+        return ScatterWrites { writes, status };
+    }
     for_each_coordinate(batch_sizes, |b| {
         // The tuple's place in the indices: leading placeholders at 0, then b, then k.
         let mut at = vec![0u32; indices_rank - 1 - b.len()];

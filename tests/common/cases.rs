@@ -102,7 +102,9 @@ impl OperatorKind {
 
 /// A random valid case of the operator `kind`: scatters in either duplicate mode, with duplicate targets
 /// or without, sometimes with a reduction; indexed operators sometimes clamp out-of-range
-/// indices.
+/// indices. Some cases have a size of 0 (see [`EMPTY_PERCENT`]): the operators' own
+/// generators make empty tensors whose indices stay in range, and here an indexed dimension
+/// is sometimes emptied, which puts every used index out of range.
 pub fn random_case(
     rng: &mut Rng,
     kind: OperatorKind,
@@ -149,7 +151,50 @@ pub fn random_case(
             corrupt_one_index(rng, &mut case);
         }
     }
+    if kind.has_indices() && rng.chance(EMPTY_PERCENT) {
+        empty_an_indexed_dimension(rng, &mut case.desc);
+    }
     case
+}
+
+/// The share of random cases (in percent) that the generators give a size of 0, so that
+/// empty tensors are covered and the rest of the coverage stays.
+pub const EMPTY_PERCENT: u64 = 5;
+
+/// Empties a dimension that the indices address (the input's, and a scatter's output's: a
+/// Gather's or an elements operator's axis, one of an ND tuple's dimensions), so that every
+/// index that some element uses is out of range. Sets `OutOfRange::Report` (`Clamp` would
+/// have nothing to clamp to, and is refused).
+pub fn empty_an_indexed_dimension(rng: &mut Rng, desc: &mut OperatorDesc) {
+    set_out_of_range(desc, OutOfRange::Report);
+    match desc {
+        OperatorDesc::Gather(d) => d.input.sizes[d.axis as usize] = 0,
+        OperatorDesc::GatherElements(d) => d.input.sizes[d.axis as usize] = 0,
+        OperatorDesc::GatherNd(d) => {
+            let tuple = *d.indices.sizes.last().unwrap() as u64;
+            let first = d.input.rank() - d.input_dimension_count as usize
+                + d.batch_dimension_count as usize;
+            d.input.sizes[first + rng.range(0, tuple - 1) as usize] = 0;
+        }
+        OperatorDesc::ScatterElements(d) => {
+            d.input.sizes[d.axis as usize] = 0;
+            d.output.sizes[d.axis as usize] = 0;
+        }
+        OperatorDesc::ScatterNd(d) => {
+            let tuple = *d.indices.sizes.last().unwrap() as u64;
+            let first = d.input.rank() - d.input_dimension_count as usize;
+            let k = first + rng.range(0, tuple - 1) as usize;
+            d.input.sizes[k] = 0;
+            d.output.sizes[k] = 0;
+        }
+        _ => {}
+    }
+}
+
+/// Where a generator puts a size of 0, if it does (in [`EMPTY_PERCENT`] of its cases): one
+/// of `candidates` (dimensions, or choices the generator numbers), or none.
+fn empty_choice(rng: &mut Rng, candidates: &[usize]) -> Option<usize> {
+    (!candidates.is_empty() && rng.chance(EMPTY_PERCENT)).then(|| rng.pick(candidates))
 }
 
 /// The reductions a scatter can apply (the library's own list).
@@ -371,8 +416,11 @@ pub fn write_indices(t: &TensorDesc, bytes: &mut [u8], mut value: impl FnMut(&[u
 }
 
 /// A random in-range index for a dimension of `bound`, negative half the time when the type
-/// is signed.
+/// is signed. An empty dimension (`bound` 0) has none: a small value, out of range.
 pub fn random_index(rng: &mut Rng, bound: u32, data_type: DataType) -> i128 {
+    if bound == 0 {
+        return rng.range(0, 2) as i128 - data_type.is_signed() as i128;
+    }
     let v = rng.range(0, bound as u64 - 1) as i128;
     if data_type.is_signed() && rng.chance(50) {
         v - bound as i128
@@ -389,6 +437,9 @@ pub fn corrupt_one_index(rng: &mut Rng, case: &mut Case) {
         return;
     };
     let indices = case.desc.inputs()[input].1.clone();
+    if indices.is_empty() {
+        return;
+    }
     let wide = indices.data_type.size_in_bytes() == 8;
     let signed = indices.data_type.is_signed();
     let mut bad: Vec<i128> = vec![100_000, u32::MAX as i128];
@@ -439,11 +490,22 @@ pub fn updates_input(desc: &OperatorDesc) -> Option<usize> {
 pub fn random_tensor_scatter(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
     let rank = rng.range(2, 5) as usize;
     let axis = rng.range(1, rank as u64 - 1) as usize;
-    let input_sizes: Vec<u32> = (0..rank)
+    let mut input_sizes: Vec<u32> = (0..rank)
         .map(|_| rng.range(1, cap(rank).min(40)) as u32)
         .collect();
+    // Sizes of 0: a dimension of the cache (the updates' too), or no updates (0 a sequence).
+    let mut no_updates = false;
+    match empty_choice(rng, &(0..=rank).collect::<Vec<_>>()) {
+        Some(d) if d < rank => input_sizes[d] = 0,
+        Some(_) => no_updates = true,
+        None => {}
+    }
     let cache_length = input_sizes[axis];
-    let length = rng.range(1, cache_length as u64) as u32;
+    let length = if no_updates {
+        0
+    } else {
+        rng.range(cache_length.min(1) as u64, cache_length as u64) as u32
+    };
     let mut updates_sizes = input_sizes.clone();
     updates_sizes[axis] = length;
     let index_type = match index_type {
@@ -543,6 +605,12 @@ pub fn random_slice(rng: &mut Rng, data_type: DataType) -> Case {
         if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
             continue;
         }
+        // An empty output, at any offset (the input sometimes empty too).
+        if let Some(d) = empty_choice(rng, &(0..rank).collect::<Vec<_>>()) {
+            sizes[d] = 0;
+            input_sizes[d] = rng.range(0, 3) as u32;
+            offsets[d] = rng.range(0, 5) as u32;
+        }
         let desc = OperatorDesc::Slice(SliceDesc::new(
             random_layout(rng, data_type, &input_sizes, true),
             random_layout(rng, data_type, &sizes, false),
@@ -578,6 +646,12 @@ pub fn random_slice1(rng: &mut Rng, data_type: DataType) -> Case {
         if input_sizes.iter().map(|&s| s as u64).product::<u64>() > 100_000 {
             continue;
         }
+        // An empty window, up to the dimension's end (the input sometimes empty too).
+        if let Some(d) = empty_choice(rng, &(0..rank).collect::<Vec<_>>()) {
+            windows[d] = 0;
+            sizes[d] = 0;
+            input_sizes[d] = offsets[d] + rng.range(0, 2) as u32;
+        }
         let desc = OperatorDesc::Slice1(Slice1Desc::new(
             random_layout(rng, data_type, &input_sizes, true),
             random_layout(rng, data_type, &sizes, false),
@@ -599,12 +673,21 @@ pub fn random_scatter_elements(
     duplicates: DuplicateMode,
 ) -> Case {
     let rank = rng.range(1, 8) as usize;
-    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let mut input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
     let axis = rng.range(0, rank as u64 - 1) as usize;
+    // No updates (a dimension of the indices empty), and sometimes the input's too.
+    let empty = empty_choice(rng, &(0..rank).collect::<Vec<_>>());
+    if let Some(d) = empty
+        && rng.chance(50)
+    {
+        input_sizes[d] = 0;
+    }
     let bound = input_sizes[axis];
     let indices_sizes: Vec<u32> = (0..rank)
         .map(|d| {
-            if d == axis {
+            if Some(d) == empty {
+                0
+            } else if d == axis {
                 let most = if unique { bound as u64 } else { cap(rank) };
                 rng.range(1, most) as u32
             } else {
@@ -669,11 +752,23 @@ pub fn random_scatter_nd(
     let tuple = rng.range(1, input_count as u64) as usize;
     let first = input_rank - input_count;
     let bounds: Vec<u32> = input_sizes[first..first + tuple].to_vec();
+    let batch_rank = rng.range(0, 2.min(8 - (input_count - tuple)) as u64) as usize;
+    // Empty rows (a slice dimension: the input empty, the tuples unused), or no tuples (a
+    // batch dimension).
+    let empty = empty_choice(
+        rng,
+        &(0..input_count - tuple + batch_rank).collect::<Vec<_>>(),
+    );
+    if let Some(k) = empty.filter(|&k| k < input_count - tuple) {
+        input_sizes[first + tuple + k] = 0;
+    }
     let slice_sizes: Vec<u32> = input_sizes[first + tuple..].to_vec();
-    let batch_rank = rng.range(0, 2.min(8 - slice_sizes.len()) as u64) as usize;
     let tuple_space: u64 = bounds.iter().map(|&b| b as u64).product();
     let batch_sizes: Vec<u32> = loop {
-        let b = sizes_with_leading_ones(rng, batch_rank, 9);
+        let mut b = sizes_with_leading_ones(rng, batch_rank, 9);
+        if let Some(k) = empty.and_then(|k| k.checked_sub(input_count - tuple)) {
+            b[k] = 0;
+        }
         if !unique || b.iter().map(|&s| s as u64).product::<u64>() <= tuple_space {
             break b;
         }
@@ -751,6 +846,17 @@ pub fn random_gather(rng: &mut Rng, data_type: DataType, index_type: DataType) -
     };
     let mut indices_sizes = vec![1u32; rank - index_dimensions];
     indices_sizes.extend((0..index_dimensions).map(|_| rng.range(1, cap(rank).min(5)) as u32));
+    // An empty output: an index dimension, or an input dimension besides the axis and the
+    // leading 1s that the output crops (numbered after the indices' dimensions).
+    let kept = index_dimensions.saturating_sub(1);
+    let candidates: Vec<usize> = (rank - index_dimensions..rank)
+        .chain((kept..rank).filter(|&d| d != axis).map(|d| rank + d))
+        .collect();
+    match empty_choice(rng, &candidates) {
+        Some(d) if d < rank => indices_sizes[d] = 0,
+        Some(d) => input_sizes[d - rank] = 0,
+        None => {}
+    }
     let gathered = [
         &input_sizes[..axis],
         &indices_sizes[rank - index_dimensions..],
@@ -775,11 +881,20 @@ pub fn random_gather(rng: &mut Rng, data_type: DataType, index_type: DataType) -
 
 pub fn random_gather_elements(rng: &mut Rng, data_type: DataType, index_type: DataType) -> Case {
     let rank = rng.range(1, 8) as usize;
-    let input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
+    let mut input_sizes: Vec<u32> = (0..rank).map(|_| rng.range(1, cap(rank)) as u32).collect();
     let axis = rng.range(0, rank as u64 - 1) as usize;
+    // An empty output (a dimension of the indices), the input's too outside the axis.
+    let empty = empty_choice(rng, &(0..rank).collect::<Vec<_>>());
+    if let Some(d) = empty.filter(|&d| d != axis)
+        && rng.chance(50)
+    {
+        input_sizes[d] = 0;
+    }
     let indices_sizes: Vec<u32> = (0..rank)
         .map(|d| {
-            if d == axis {
+            if Some(d) == empty {
+                0
+            } else if d == axis {
                 rng.range(1, cap(rank)) as u32
             } else {
                 rng.range(1, input_sizes[d] as u64) as u32
@@ -819,8 +934,22 @@ pub fn random_gather_nd(rng: &mut Rng, data_type: DataType, index_type: DataType
         .saturating_sub(batch + 8)
         .max(1);
     let tuple = rng.range(fewest as u64, (input_count - batch) as u64) as usize;
+    // An empty output: a batch dimension (in both), an index dimension, or an input
+    // dimension after the tuple; never one the tuples address.
+    let trailing_count = input_count - batch - tuple;
+    let empty = empty_choice(rng, &(0..leading_rank + trailing_count).collect::<Vec<_>>());
+    match empty {
+        Some(k) if k < batch => input_sizes[input_first + k] = 0,
+        Some(k) if k >= leading_rank => {
+            input_sizes[input_first + batch + tuple + k - leading_rank] = 0
+        }
+        _ => {}
+    }
     let mut leading: Vec<u32> = input_sizes[input_first..input_first + batch].to_vec();
     leading.extend(sizes_with_leading_ones(rng, leading_rank - batch, 6));
+    if let Some(k) = empty.filter(|&k| (batch..leading_rank).contains(&k)) {
+        leading[k] = 0;
+    }
     let indices_count = leading_rank + 1;
     let indices_rank = indices_count + rng.range(0, 1) as usize;
     let mut indices_sizes = vec![1u32; indices_rank - indices_count];

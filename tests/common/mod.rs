@@ -203,3 +203,18 @@ pub fn check_in_place(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
 pub fn read_buffer(buffer: &wgpu::Buffer) -> Vec<u8> {
     pollster::block_on(check::read_back(context().device(), buffer))
 }
+
+/// The bytes of `buffer` (with `COPY_SRC`) on `context`'s device (blocking).
+pub fn read_on(context: &Context, buffer: &wgpu::Buffer) -> Vec<u8> {
+    let device = context.device();
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: buffer.size(),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &readback, 0, buffer.size());
+    context.queue().submit([encoder.finish()]);
+    pollster::block_on(check::read_back(device, &readback))
+}
