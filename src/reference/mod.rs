@@ -22,15 +22,18 @@
 //! coordinate walk; `index.rs` reading, normalising and clamping indices; `gather.rs` and
 //! `scatter.rs` the gathers and the scatters' writes; `arithmetic.rs` the scatter
 //! reductions' arithmetic, software float included (the CPU twin of
-//! `shaders/arithmetic.wgsl`).
+//! `shaders/arithmetic.wgsl`); `narrow_floats.rs` the 16-bit format's conversions to and from
+//! f32.
 
 mod arithmetic;
 mod gather;
 mod index;
+mod narrow_floats;
 mod scatter;
 
-pub use arithmetic::{f16_to_f32, f32_to_f16, reduce_element, reduce_into};
+pub use arithmetic::{reduce_element, reduce_into};
 pub use index::clamp_index;
+pub use narrow_floats::{f16_to_f32, f32_to_f16};
 pub use scatter::{ScatterWrite, ScatterWrites, scatter_writes};
 
 use crate::error::{Error, Result};
