@@ -396,8 +396,14 @@ pub fn corrupt_one_index(rng: &mut Rng, case: &mut Case) {
             bad.push(u64::MAX as i128);
         }
     }
-    if !signed && !wide {
-        bad.retain(|&v| v <= u32::MAX as i128);
+    if !wide {
+        // Only the low word is written: u32::MAX would be -1, in range, to a signed type.
+        let most = if signed {
+            i32::MAX as i128
+        } else {
+            u32::MAX as i128
+        };
+        bad.retain(|&v| v <= most);
     }
     let value = rng.pick(&bad);
     let at: Vec<u32> = indices
