@@ -1,9 +1,9 @@
 //! The scatter reductions' arithmetic on one element's bytes: integers wrap or compare by
-//! signedness; floats in software, Float16 through f32 (its conversions written out by hand
-//! in `narrow_floats.rs`) and NaN bits defined explicitly. The CPU twin of
+//! signedness; floats in software, the 16-bit formats through f32 (their conversions written
+//! out by hand in `narrow_floats.rs`) and NaN bits defined explicitly. The CPU twin of
 //! `shaders/arithmetic.wgsl`.
 
-use super::narrow_floats::{f16_to_f32, f32_to_f16};
+use super::narrow_floats::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::ops::Reduction;
 use crate::tensor::DataType;
 
@@ -11,7 +11,6 @@ use crate::tensor::DataType;
 const F32_QUIET: u32 = 0x0040_0000;
 const F64_QUIET: u64 = 0x0008_0000_0000_0000;
 /// The NaN an invalid operation (inf - inf, 0 * inf) gives: positive, quiet, empty payload.
-const F16_DEFAULT_NAN: u16 = 0x7e00;
 const F32_DEFAULT_NAN: u32 = 0x7fc0_0000;
 const F64_DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 
@@ -23,14 +22,15 @@ const F64_DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 /// * [`Reduction::None`]: the update.
 /// * Integers: `Add` and `Mul` wrap around (two's complement); `Min` and `Max` compare as the
 ///   type's signed or unsigned numbers.
-/// * Float32 and Float64: IEEE arithmetic, round to nearest even, subnormals kept. Float16:
-///   both values converted to f32 (exactly), the f32 step computed, and its result rounded to
-///   f16 to nearest even ([`f16_to_f32`], [`f32_to_f16`]): so f16 Add and Mul round twice,
-///   first to f32 and then to f16.
+/// * Float32 and Float64: IEEE arithmetic, round to nearest even, subnormals kept. Float16
+///   and BFloat16: both values converted to f32 (exactly), the f32 step computed, and its
+///   result rounded to the 16-bit format to nearest even ([`f16_to_f32`], [`f32_to_f16`],
+///   [`bf16_to_f32`], [`f32_to_bf16`]): so their Add and Mul round twice, first to f32 and
+///   then to 16 bits.
 /// * NaN in `Add` and `Mul`: a NaN current value gives its own bits with the quiet bit set;
 ///   else a NaN update gives its bits with the quiet bit set; else an invalid operation
 ///   (inf - inf, 0 * inf) gives the positive quiet NaN with an empty payload (`0x7e00`,
-///   `0x7fc00000`, `0x7ff8000000000000`).
+///   `0x7fc0` for BFloat16, `0x7fc00000`, `0x7ff8000000000000`).
 /// * `Min` and `Max`, every type: the update replaces the current value only when it is
 ///   strictly smaller (larger) as a number (floats compared as IEEE numbers, not as bit
 ///   patterns), so equal values keep the current bits (+0.0 and -0.0 tie). NaN propagates: a
@@ -89,10 +89,15 @@ pub fn reduce_into(data_type: DataType, reduction: Reduction, element: &mut [u8]
             let y = u32::from_le_bytes(update.try_into().unwrap());
             element.copy_from_slice(&reduce_f32(reduction, x, y).to_le_bytes());
         }
-        DataType::Float16 => {
+        DataType::Float16 | DataType::BFloat16 => {
+            let format = if data_type == DataType::Float16 {
+                FLOAT16
+            } else {
+                BFLOAT16
+            };
             let x = u16::from_le_bytes((&*element).try_into().unwrap());
             let y = u16::from_le_bytes(update.try_into().unwrap());
-            element.copy_from_slice(&reduce_f16(reduction, x, y).to_le_bytes());
+            element.copy_from_slice(&reduce_narrow(format, reduction, x, y).to_le_bytes());
         }
     }
 }
@@ -142,11 +147,32 @@ macro_rules! reduce_float {
 reduce_float!(reduce_f32, f32, u32, F32_QUIET, F32_DEFAULT_NAN);
 reduce_float!(reduce_f64, f64, u64, F64_QUIET, F64_DEFAULT_NAN);
 
-/// Float16's rule: Min and Max compare the exact f32 values and keep the chosen operand's
-/// bits; Add and Mul compute in f32 (the f32 NaN rules, which carry over: an f16 NaN's
-/// payload survives the round trip, quiet bit included) and round the result to f16.
-fn reduce_f16(reduction: Reduction, current: u16, update: u16) -> u16 {
-    let (x, y) = (f16_to_f32(current), f16_to_f32(update));
+/// A 16-bit float format: its exact widening to f32, its rounding from f32, and the NaN an
+/// invalid operation gives.
+#[derive(Clone, Copy)]
+struct NarrowFormat {
+    widen: fn(u16) -> f32,
+    round: fn(f32) -> u16,
+    default_nan: u16,
+}
+
+const FLOAT16: NarrowFormat = NarrowFormat {
+    widen: f16_to_f32,
+    round: f32_to_f16,
+    default_nan: 0x7e00,
+};
+const BFLOAT16: NarrowFormat = NarrowFormat {
+    widen: bf16_to_f32,
+    round: f32_to_bf16,
+    default_nan: 0x7fc0,
+};
+
+/// Float16's and BFloat16's rule: Min and Max compare the exact f32 values and keep the
+/// chosen operand's bits; Add and Mul compute in f32 (the f32 NaN rules, which carry over: a
+/// 16-bit NaN's payload survives the round trip, quiet bit included) and round the result to
+/// the format.
+fn reduce_narrow(format: NarrowFormat, reduction: Reduction, current: u16, update: u16) -> u16 {
+    let (x, y) = ((format.widen)(current), (format.widen)(update));
     match reduction {
         Reduction::None => update,
         Reduction::Min | Reduction::Max => {
@@ -163,8 +189,8 @@ fn reduce_f16(reduction: Reduction, current: u16, update: u16) -> u16 {
         }
         Reduction::Add | Reduction::Mul => {
             let z = reduce_f32(reduction, x.to_bits(), y.to_bits());
-            let h = f32_to_f16(f32::from_bits(z));
-            debug_assert!(z != F32_DEFAULT_NAN || h == F16_DEFAULT_NAN);
+            let h = (format.round)(f32::from_bits(z));
+            debug_assert!(z != F32_DEFAULT_NAN || h == format.default_nan);
             h
         }
     }
@@ -177,6 +203,16 @@ mod tests {
     fn f16r(reduction: Reduction, current: u16, update: u16) -> u16 {
         let r = reduce_element(
             DataType::Float16,
+            reduction,
+            &current.to_le_bytes(),
+            &update.to_le_bytes(),
+        );
+        u16::from_le_bytes(r.try_into().unwrap())
+    }
+
+    fn bf16r(reduction: Reduction, current: u16, update: u16) -> u16 {
+        let r = reduce_element(
+            DataType::BFloat16,
             reduction,
             &current.to_le_bytes(),
             &update.to_le_bytes(),
@@ -214,22 +250,20 @@ mod tests {
             self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
         }
     }
+
     // ---- float reductions ----
 
-    /// The f16 nearest to `s` (ties to even; at least 65520 in magnitude: infinity), found by
-    /// a search over f16 magnitudes with half's exact widening: an oracle independent of
-    /// [`f32_to_f16`]. `s` must be exact in f64 and not zero.
-    fn nearest_f16(s: f64) -> u16 {
+    /// The 16-bit float nearest to `s` (ties to even), found by a search over the format's
+    /// magnitudes up to `largest`, the largest finite one, with `value`, half's widening to
+    /// f64 (which must give `largest + 1`, infinity, the place of the next power of two, so
+    /// that from halfway there up `s` rounds to infinity): an oracle independent of the
+    /// conversions under test. `s` must not be zero, and exact in f64 or f64's rounding of
+    /// the exact value (53 bits, at least 2 * 11 + 2: rounding that again to a 16-bit format
+    /// gives what one rounding of the exact value would).
+    fn nearest(s: f64, largest: u16, value: impl Fn(u16) -> f64) -> u16 {
         let magnitude = s.abs();
-        let value = |m: u16| {
-            if m == 0x7c00 {
-                65536.0
-            } else {
-                half::f16::from_bits(m).to_f64()
-            }
-        };
         // The largest finite magnitude at most |s|.
-        let (mut low, mut high) = (0u16, 0x7bff);
+        let (mut low, mut high) = (0u16, largest);
         while low < high {
             let mid = (low + high).div_ceil(2);
             if value(mid) <= magnitude {
@@ -249,6 +283,22 @@ mod tests {
             }
         };
         if s < 0.0 { m | 0x8000 } else { m }
+    }
+
+    /// The f16 nearest to `s` (at least 65520 in magnitude: infinity).
+    fn nearest_f16(s: f64) -> u16 {
+        nearest(s, 0x7bff, |m| match m {
+            0x7c00 => 65536.0,
+            _ => half::f16::from_bits(m).to_f64(),
+        })
+    }
+
+    /// The bfloat16 nearest to `s` (at least (2 - 2^-8) * 2^127 in magnitude: infinity).
+    fn nearest_bf16(s: f64) -> u16 {
+        nearest(s, 0x7f7f, |m| match m {
+            0x7f80 => 2f64.powi(128),
+            _ => half::bf16::from_bits(m).to_f64(),
+        })
     }
 
     fn is_finite_f16(h: u16) -> bool {
@@ -333,6 +383,83 @@ mod tests {
     }
 
     #[test]
+    fn bf16_add_and_mul_are_correctly_rounded() {
+        // The exact sum or product of two bfloat16s in f64 (the product exact, a sum of far
+        // apart magnitudes rounded once); f32 then bfloat16 (two roundings) must give the
+        // bfloat16 nearest to it (24 >= 2 * 8 + 2).
+        let mut rng = Rng(0x0fed_cba9_8765_4321);
+        let check = |a: u16, b: u16| {
+            let finite = |h: u16| h & 0x7f80 != 0x7f80;
+            if !finite(a) || !finite(b) {
+                return;
+            }
+            let (x, y) = (
+                half::bf16::from_bits(a).to_f64(),
+                half::bf16::from_bits(b).to_f64(),
+            );
+            let sum = x + y;
+            let want = if sum == 0.0 {
+                // An exact zero sum is +0, unless both are -0.
+                if a == 0x8000 && b == 0x8000 {
+                    0x8000
+                } else {
+                    0
+                }
+            } else {
+                nearest_bf16(sum)
+            };
+            assert_eq!(bf16r(Reduction::Add, a, b), want, "{a:#06x} + {b:#06x}");
+            let product = x * y;
+            let want = if product == 0.0 {
+                (a ^ b) & 0x8000
+            } else {
+                nearest_bf16(product)
+            };
+            assert_eq!(bf16r(Reduction::Mul, a, b), want, "{a:#06x} * {b:#06x}");
+        };
+        for _ in 0..100_000 {
+            let r = rng.next();
+            check(r as u16, (r >> 16) as u16);
+            // Exponents close together, where rounding decides more often; and products near
+            // the ends of the range (exponent fields summing to about 127 or 254).
+            let a = (r >> 32) as u16;
+            let field = ((a >> 7) & 0xff) as i32;
+            let bits = rng.next() as u16 & 0x807f;
+            let near = (field + ((r >> 48) % 17) as i32 - 8).clamp(0, 254);
+            check(a, bits | ((near as u16) << 7));
+            let far = (127 - field + ((r >> 56) % 17) as i32 - 8).clamp(0, 254);
+            check(a, bits | ((far as u16) << 7));
+        }
+    }
+
+    #[test]
+    fn bf16_add_and_mul_round_the_f32_result_to_nearest_even() {
+        // 1 + 2^-8: halfway between 1 and 1 + 2^-7: the even 1.0.
+        assert_eq!(bf16r(Reduction::Add, 0x3f80, 0x3b80), 0x3f80);
+        // (1 + 2^-7) + 2^-8: halfway between 0x3f81 and 0x3f82: 0x3f82.
+        assert_eq!(bf16r(Reduction::Add, 0x3f81, 0x3b80), 0x3f82);
+        // 256 + 1 = 257: halfway, down to 256; 256 + 3 = 259: up to 260.
+        assert_eq!(bf16r(Reduction::Add, 0x4380, 0x3f80), 0x4380);
+        assert_eq!(bf16r(Reduction::Add, 0x4380, 0x4040), 0x4382);
+        // The largest plus half its ulp (2^119): infinity; plus a quarter (2^118): itself.
+        assert_eq!(bf16r(Reduction::Add, 0x7f7f, 0x7b00), 0x7f80);
+        assert_eq!(bf16r(Reduction::Add, 0xff7f, 0xfa80), 0xff7f);
+        // Subnormals: 2^-133 + 2^-133 = 2^-132; 2^-126 * 0.5 = 2^-127.
+        assert_eq!(bf16r(Reduction::Add, 0x0001, 0x0001), 0x0002);
+        assert_eq!(bf16r(Reduction::Mul, 0x0080, 0x3f00), 0x0040);
+        // 2^-133 * 0.5 = 2^-134: a tie, to 0; 3 * 2^-133 * 0.5: a tie between 1 and 2 units, 2.
+        assert_eq!(bf16r(Reduction::Mul, 0x0001, 0x3f00), 0x0000);
+        assert_eq!(bf16r(Reduction::Mul, 0x0003, 0x3f00), 0x0002);
+        assert_eq!(bf16r(Reduction::Mul, 0x8001, 0x3e80), 0x8000);
+        // 2^64 * 2^64 = 2^128: infinity; 1 + -1 = +0; -0 + -0 = -0.
+        assert_eq!(bf16r(Reduction::Mul, 0x5f80, 0xdf80), 0xff80);
+        assert_eq!(bf16r(Reduction::Add, 0x3f80, 0xbf80), 0x0000);
+        assert_eq!(bf16r(Reduction::Add, 0x8000, 0x8000), 0x8000);
+        // 1.0078125 * 1.0078125 = 1.01568603515625: 0x3f82 (1.015625).
+        assert_eq!(bf16r(Reduction::Mul, 0x3f81, 0x3f81), 0x3f82);
+    }
+
+    #[test]
     fn f32_and_f64_arithmetic_keeps_subnormals() {
         // The smallest subnormals add exactly (no flush to zero).
         assert_eq!(f32r(Reduction::Add, 1, 1), 2);
@@ -362,6 +489,9 @@ mod tests {
         assert_eq!(f16r(Reduction::Add, 0x7c01, 0x3c00), 0x7e01);
         assert_eq!(f16r(Reduction::Mul, 0xfd55, 0x7c00), 0xff55);
         assert_eq!(f16r(Reduction::Add, 0x7e00, 0x7d00), 0x7e00);
+        assert_eq!(bf16r(Reduction::Add, 0x7f81, 0x3f80), 0x7fc1);
+        assert_eq!(bf16r(Reduction::Mul, 0xffaa, 0x7f80), 0xffea);
+        assert_eq!(bf16r(Reduction::Add, 0x7fc0, 0x7fa0), 0x7fc0);
     }
 
     #[test]
@@ -374,6 +504,8 @@ mod tests {
         );
         assert_eq!(f16r(Reduction::Mul, 0x3c00, 0x7d00), 0x7f00);
         assert_eq!(f16r(Reduction::Add, 0xfc00, 0xfc01), 0xfe01);
+        assert_eq!(bf16r(Reduction::Mul, 0x3f80, 0x7fa0), 0x7fe0);
+        assert_eq!(bf16r(Reduction::Add, 0xff80, 0xff81), 0xffc1);
     }
 
     #[test]
@@ -388,6 +520,10 @@ mod tests {
         assert_eq!(f64r(Reduction::Mul, 0, neg_inf), 0x7ff8_0000_0000_0000);
         assert_eq!(f16r(Reduction::Add, 0x7c00, 0xfc00), 0x7e00);
         assert_eq!(f16r(Reduction::Mul, 0x8000, 0x7c00), 0x7e00);
+        assert_eq!(bf16r(Reduction::Add, 0x7f80, 0xff80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Add, 0xff80, 0x7f80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Mul, 0x8000, 0x7f80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Mul, 0xff80, 0x0000), 0x7fc0);
         // Not invalid: inf + inf, and overflow, give infinities.
         assert_eq!(f32r(Reduction::Add, 0x7f80_0000, 0x7f80_0000), 0x7f80_0000);
         assert_eq!(f32r(Reduction::Mul, 0x7f7f_ffff, 0xc000_0000), 0xff80_0000);
@@ -402,6 +538,8 @@ mod tests {
             assert_eq!(f64r(reduction, 1 << 63, 0), 1 << 63);
             assert_eq!(f16r(reduction, 0x0000, 0x8000), 0x0000);
             assert_eq!(f16r(reduction, 0x8000, 0x0000), 0x8000);
+            assert_eq!(bf16r(reduction, 0x0000, 0x8000), 0x0000);
+            assert_eq!(bf16r(reduction, 0x8000, 0x0000), 0x8000);
         }
     }
 
@@ -417,6 +555,11 @@ mod tests {
         assert_eq!(f16r(Reduction::Min, 0x3800, 0xbc00), 0xbc00);
         assert_eq!(f16r(Reduction::Min, 0xfc00, 0xfbff), 0xfc00); // -inf < -65504
         assert_eq!(f16r(Reduction::Min, 0x0001, 0x8001), 0x8001); // subnormals
+        assert_eq!(bf16r(Reduction::Max, 0xbf80, 0x3f00), 0x3f00);
+        assert_eq!(bf16r(Reduction::Min, 0x3f00, 0xbf80), 0xbf80);
+        assert_eq!(bf16r(Reduction::Min, 0xff80, 0xff7f), 0xff80); // -inf < the lowest
+        assert_eq!(bf16r(Reduction::Max, 0x0001, 0x0002), 0x0002); // subnormals
+        assert_eq!(bf16r(Reduction::Min, 0x0001, 0x8001), 0x8001);
         let (one, minus_two) = (0x3ff0_0000_0000_0000u64, 0xc000_0000_0000_0000u64);
         assert_eq!(f64r(Reduction::Min, one, minus_two), minus_two);
         assert_eq!(f64r(Reduction::Max, minus_two, one), one);
@@ -428,6 +571,8 @@ mod tests {
         assert_eq!(f32r(Reduction::Max, 0x3f80_0000, 0x7f80_0001), 0x7f80_0001);
         assert_eq!(f32r(Reduction::Min, 0xff80_0000, 0xffc0_0002), 0xffc0_0002);
         assert_eq!(f16r(Reduction::Max, 0x7c00, 0x7c01), 0x7c01);
+        assert_eq!(bf16r(Reduction::Max, 0x7f80, 0x7f81), 0x7f81);
+        assert_eq!(bf16r(Reduction::Min, 0x3f80, 0xffc3), 0xffc3);
         assert_eq!(
             f64r(Reduction::Min, 0, 0x7ff0_0000_0000_0001),
             0x7ff0_0000_0000_0001
@@ -436,6 +581,8 @@ mod tests {
         assert_eq!(f32r(Reduction::Min, 0x7f80_0001, 0xff80_0000), 0x7f80_0001);
         assert_eq!(f32r(Reduction::Max, 0xffc0_0000, 0x7fc0_0001), 0xffc0_0000);
         assert_eq!(f16r(Reduction::Min, 0xfe00, 0xfc00), 0xfe00);
+        assert_eq!(bf16r(Reduction::Max, 0xff81, 0x7f80), 0xff81);
+        assert_eq!(bf16r(Reduction::Min, 0x7fc0, 0x7f81), 0x7fc0);
         assert_eq!(
             f64r(Reduction::Max, 0xfff0_0000_0000_0002, 0x7ff0_0000_0000_0000),
             0xfff0_0000_0000_0002

@@ -235,6 +235,7 @@ pub fn fill_floats(
                 // Near and below the smallest normal of the type: subnormal results.
                 let (low, high) = match t.data_type {
                     DataType::Float16 => (14, 25),
+                    DataType::BFloat16 => (126, 134),
                     DataType::Float32 => (126, 150),
                     _ => (1022, 1075),
                 };
@@ -258,6 +259,7 @@ pub fn fill_floats(
         };
         let encoded: Vec<u8> = match t.data_type {
             DataType::Float16 => half::f16::from_f64(value).to_le_bytes().to_vec(),
+            DataType::BFloat16 => half::bf16::from_f64(value).to_le_bytes().to_vec(),
             DataType::Float32 => (value as f32).to_le_bytes().to_vec(),
             _ => value.to_le_bytes().to_vec(),
         };
@@ -911,6 +913,7 @@ pub fn out_of_range_scatter() -> Case {
 pub fn is_nan_bits(data_type: DataType, bits: u64) -> bool {
     match data_type {
         DataType::Float16 => bits & 0x7c00 == 0x7c00 && bits & 0x3ff != 0,
+        DataType::BFloat16 => bits & 0x7f80 == 0x7f80 && bits & 0x7f != 0,
         DataType::Float32 => bits & 0x7f80_0000 == 0x7f80_0000 && bits & 0x7f_ffff != 0,
         DataType::Float64 => {
             bits & 0x7ff0_0000_0000_0000 == 0x7ff0_0000_0000_0000 && bits & 0xf_ffff_ffff_ffff != 0
