@@ -6,14 +6,15 @@
 // Integer arithmetic on bit patterns, so every adapter gives the same bits: WGSL lets float
 // operations flush subnormals and assume no NaN or infinity, and has no f64 at all. Floats
 // are IEEE with round to nearest even, emulated on u32 words: Float64 as binary64 on word
-// pairs, Float32 as binary32 on one word, and Float16 widened exactly to binary32, computed
-// there and rounded again to binary16, as the semantics ask (each step in f32). The one
-// exception, binary32_step: an f32 `+` or `*` of normal numbers with a normal result, which
-// WGSL's correctly rounded f32 gives exactly as IEEE does.
+// pairs, Float32 as binary32 on one word, and Float16 and BFloat16 (NUMBER_KIND BFLOAT)
+// widened exactly to binary32, computed there and rounded again to 16 bits, as the
+// semantics ask (each step in f32). The one exception, binary32_step: an f32 `+` or `*` of
+// normal numbers with a normal result, which WGSL's correctly rounded f32 gives exactly as
+// IEEE does.
 //
 // Here: `combine` and the float reductions; the numbers' arithmetic by kind in
 // shaders/integers.wgsl, binary64.wgsl (the IEEE formats, Float64) and binary32.wgsl
-// (Float32, Float16).
+// (Float32, Float16, BFloat16).
 
 // a < b as IEEE numbers (neither NaN): -0 and +0 are equal.
 fn float_less(a: vec2<u32>, b: vec2<u32>, f: Format) -> bool {
@@ -33,6 +34,9 @@ fn float_less(a: vec2<u32>, b: vec2<u32>, f: Format) -> bool {
 }
 
 fn number_format() -> Format {
+    if NUMBER_KIND == BFLOAT {
+        return BFLOAT16;
+    }
     switch NUMBER_BITS {
         case 16u: {
             return BINARY16;
@@ -78,15 +82,18 @@ fn combine_floats(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
     if NUMBER_BITS == 32u {
         return vec2<u32>(binary32_step(current.x, update.x), 0u);
     }
-    // Float16 widens exactly to binary32; the binary32 result is rounded again to binary16,
-    // as each step is computed in f32.
+    // Float16 and BFloat16 widen exactly to binary32; the binary32 result is rounded again to
+    // 16 bits, as each step is computed in f32.
+    if NUMBER_KIND == BFLOAT {
+        return vec2<u32>(narrow_bfloat(binary32_step(widen_bfloat(current.x), widen_bfloat(update.x))), 0u);
+    }
     let a = widen_half(current.x);
     let b = widen_half(update.x);
     return vec2<u32>(narrow_single(binary32_step(a, b)), 0u);
 }
 
 fn combine(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
-    if NUMBER_KIND == FLOAT {
+    if NUMBER_KIND == FLOAT || NUMBER_KIND == BFLOAT {
         return combine_floats(current, update);
     }
     return combine_integers(current, update);

@@ -1,5 +1,5 @@
 // requires: integers binary64
-// Float16 and Float32 for the scatter reductions (shaders/arithmetic.wgsl).
+// Float16, BFloat16 and Float32 for the scatter reductions (shaders/arithmetic.wgsl).
 
 // The same scheme as binary64 (shaders/binary64.wgsl) on a single word (a quarter of the
 // instructions): a finite nonzero value is significand * 2^(exponent - 30), the leading one
@@ -235,4 +235,19 @@ fn narrow_single(bits: u32) -> u32 {
         return ((bits >> 16u) & 0x8000u) | (((field - 112u) << 10u) + rounded);
     }
     return convert_narrow(bits, BINARY32, BINARY16);
+}
+
+// BFloat16 bits widened to binary32 (exact): bfloat16 is binary32's upper half.
+fn widen_bfloat(bits: u32) -> u32 {
+    return bits << 16u;
+}
+
+// Binary32 bits rounded to bfloat16 (nearest even): the low 16 bits rounded away, the carry
+// running into the exponent (up to infinity; subnormals round as the integers they are). A
+// NaN keeps its sign and its payload's top bits, quieted (0x7fc00000 gives 0x7fc0).
+fn narrow_bfloat(bits: u32) -> u32 {
+    if narrow_is_nan(bits, BINARY32) {
+        return (bits >> 16u) | 0x40u;
+    }
+    return (bits + 0x7fffu + ((bits >> 16u) & 1u)) >> 16u;
 }

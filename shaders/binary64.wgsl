@@ -9,6 +9,7 @@ struct Format {
 }
 
 const BINARY16: Format = Format(10u, 5u, 15);
+const BFLOAT16: Format = Format(7u, 8u, 127);
 const BINARY32: Format = Format(23u, 8u, 127);
 const BINARY64: Format = Format(52u, 11u, 1023);
 

@@ -9,7 +9,10 @@ const MAX: u32 = 4u;
 
 const UNSIGNED: u32 = 0u;
 const SIGNED: u32 = 1u;
+// IEEE binary formats of NUMBER_BITS: binary16, binary32, binary64.
 const FLOAT: u32 = 2u;
+// bfloat16 (NUMBER_BITS 16): binary32's upper half.
+const BFLOAT: u32 = 3u;
 
 // ---- 64-bit integers as vec2<u32>(low, high) ----
 

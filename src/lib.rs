@@ -53,7 +53,7 @@
 //!   from the end; 64-bit indices are compared whole.
 //! * **Duplicate scatter targets** never tear: see [`DuplicateMode`] (`InOrder` applies
 //!   updates in the updates' row-major order, bit for bit).
-//! * **Scatter reductions** ([`Reduction`]: Add, Mul, Min, Max) on all eleven data types,
+//! * **Scatter reductions** ([`Reduction`]: Add, Mul, Min, Max) on every data type,
 //!   IEEE-exact on every adapter (integer arithmetic in the shaders), with a defined NaN
 //!   behaviour, in any order or exactly in order.
 //! * **Out-of-range policy** ([`OutOfRange`]): report (the default) or clamp, as WebNN and

@@ -59,10 +59,13 @@ impl DuplicateMode {
 /// * Float32: IEEE single precision, round to nearest even, subnormals kept. Float64: IEEE
 ///   double (emulated with 32-bit integers on every adapter: WebGPU has no f64). Float16: each
 ///   step computed in f32 and rounded to f16 (nearest even), as numpy and ONNX's reference do.
+///   BFloat16: the same, rounded to bfloat16 (nearest even; overflow to infinity, subnormals
+///   kept).
 /// * NaN: Add and Mul give the current value's NaN if it is one, else the update's, with the
 ///   quiet bit set; an invalid operation (inf - inf, 0 * inf) gives the positive quiet NaN
-///   with an empty payload (`0x7fc00000` in f32). Min and Max propagate NaN: a NaN current
-///   value stays, and a NaN update replaces a number (bits kept as they are).
+///   with an empty payload (`0x7fc00000` in f32, `0x7e00` in f16, `0x7fc0` in bfloat16). Min
+///   and Max propagate NaN: a NaN current value stays, and a NaN update replaces a number
+///   (bits kept as they are).
 /// * Min and Max compare values as numbers of their type (floats as IEEE numbers, not bit
 ///   patterns): an update replaces the current value only when strictly smaller (larger), so
 ///   +0.0 and -0.0 tie and the current value stays.

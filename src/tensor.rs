@@ -8,7 +8,9 @@ pub const MAX_RANK: usize = 8;
 /// The most elements a tensor may have: 2^32 - 1, so every element index fits in a `u32`.
 pub const MAX_ELEMENTS: u64 = u32::MAX as u64;
 
-/// An element type. The kernels only move bits, so what matters to them is the size.
+/// An element type: DirectML's eleven, and bfloat16. The kernels only move bits, so what
+/// matters to them is the size; the scatter reductions compute on the values
+/// ([`crate::Reduction`]).
 ///
 /// `#[non_exhaustive]`: types may be added without a breaking change, so a `match` outside
 /// this crate needs a wildcard arm; one without does not compile:
@@ -33,6 +35,7 @@ pub const MAX_ELEMENTS: u64 = u32::MAX as u64;
 /// fn is_integer(t: DataType) -> bool {
 ///     match t {
 ///         DataType::Float64 | DataType::Float32 | DataType::Float16 => false,
+///         DataType::BFloat16 => false,
 ///         DataType::Int64 | DataType::Int32 | DataType::Int16 | DataType::Int8 => true,
 ///         DataType::UInt64 | DataType::UInt32 | DataType::UInt16 | DataType::UInt8 => true,
 ///         _ => false,
@@ -46,6 +49,9 @@ pub enum DataType {
     Float64,
     Float32,
     Float16,
+    /// bfloat16 (beyond DirectML): binary32's upper 16 bits (sign, 8 exponent bits, 7
+    /// fraction bits), `half::bf16`.
+    BFloat16,
     Int64,
     Int32,
     Int16,
@@ -57,8 +63,8 @@ pub enum DataType {
 }
 
 impl DataType {
-    /// Every data type, widest first.
-    pub const ALL: [DataType; 11] = [
+    /// Every data type: DirectML's eleven, widest first, then bfloat16.
+    pub const ALL: [DataType; 12] = [
         DataType::Float64,
         DataType::Float32,
         DataType::Float16,
@@ -70,6 +76,7 @@ impl DataType {
         DataType::UInt32,
         DataType::UInt16,
         DataType::UInt8,
+        DataType::BFloat16,
     ];
 
     /// Bytes per element: 1, 2, 4 or 8.
@@ -77,26 +84,27 @@ impl DataType {
         match self {
             DataType::Float64 | DataType::Int64 | DataType::UInt64 => 8,
             DataType::Float32 | DataType::Int32 | DataType::UInt32 => 4,
-            DataType::Float16 | DataType::Int16 | DataType::UInt16 => 2,
+            DataType::Float16 | DataType::BFloat16 | DataType::Int16 | DataType::UInt16 => 2,
             DataType::Int8 | DataType::UInt8 => 1,
         }
     }
 
-    /// Whether values of this type can be negative (matters for index tensors).
-    /// Float16, Float32 or Float64.
+    /// Float16, BFloat16, Float32 or Float64.
     pub const fn is_float(self) -> bool {
         matches!(
             self,
-            DataType::Float64 | DataType::Float32 | DataType::Float16
+            DataType::Float64 | DataType::Float32 | DataType::Float16 | DataType::BFloat16
         )
     }
 
+    /// Whether values of this type can be negative (matters for index tensors).
     pub const fn is_signed(self) -> bool {
         matches!(
             self,
             DataType::Float64
                 | DataType::Float32
                 | DataType::Float16
+                | DataType::BFloat16
                 | DataType::Int64
                 | DataType::Int32
                 | DataType::Int16

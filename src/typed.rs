@@ -1,7 +1,7 @@
 //! A typed layer over the byte API: tensors as slices of Rust element types.
 //!
-//! [`Element`] ties each of DirectML's data types to its Rust type (`f64`, `f32`,
-//! [`half::f16`], `i64` … `u8`); [`Elements`] is a slice of any of them, and
+//! [`Element`] ties each data type to its Rust type (`f64`, `f32`, [`half::f16`], `i64` …
+//! `u8`, and [`half::bf16`] for bfloat16); [`Elements`] is a slice of any of them, and
 //! [`Context::run_typed`] runs an operator on such slices and returns the output as a
 //! `Vec` of its element type. Every slice is checked against its tensor before any GPU work:
 //! its element type must be the tensor's data type, and its length the number of elements
@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::ops::OperatorDesc;
 use crate::tensor::{DataType, TensorDesc};
 
-/// A Rust type that holds one element of a DirectML data type.
+/// A Rust type that holds one element of a data type.
 pub trait Element: bytemuck::Pod {
     /// The data type whose elements this type holds.
     const DATA_TYPE: DataType;
@@ -38,6 +38,7 @@ elements! {
     u32 => UInt32,
     u16 => UInt16,
     u8 => UInt8,
+    half::bf16 => BFloat16,
 }
 
 impl DataType {

@@ -18,10 +18,11 @@ use dml_wgsl::{
     TensorDesc,
 };
 
-/// A type of each element width, floats and integers both.
-const WIDTHS: [DataType; 6] = [
+/// A type of each element width, floats and integers both, and both 16-bit float formats.
+const WIDTHS: [DataType; 7] = [
     DataType::Int8,
     DataType::Float16,
+    DataType::BFloat16,
     DataType::Float32,
     DataType::UInt32,
     DataType::Float64,

@@ -280,15 +280,25 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
         (0x03ff, 0x0001),
         (0xbc00, 0x3c00),
     ];
-    let cases: [(DataType, Vec<(u32, u32)>); 2] = [
+    let bf16_pairs: [(u16, u16); 10] = [
+        (0x7f7f, 0x7b00), // the largest + half its ulp: a tie, to infinity
+        (0x7f7f, 0x7aff),
+        (0x0080, 0x3f00), // 2^-126 * 0.5: a bfloat16 subnormal
+        (0x0080, 0x0080),
+        (0x3f7f, 0x0080), // (1 - 2^-8) * 2^-126: a tie, to 2^-126
+        (0x4380, 0x3f80), // 256 + 1: a tie, to even
+        (0x3f81, 0x3f7f),
+        (0x5f80, 0x5f80), // 2^64 * 2^64 overflows
+        (0x007f, 0x0001),
+        (0xbf80, 0x3f80),
+    ];
+    let widen = |pairs: &[(u16, u16)]| -> Vec<(u32, u32)> {
+        pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect()
+    };
+    let cases: [(DataType, Vec<(u32, u32)>); 3] = [
         (DataType::Float32, f32_pairs.to_vec()),
-        (
-            DataType::Float16,
-            f16_pairs
-                .iter()
-                .map(|&(a, b)| (a as u32, b as u32))
-                .collect(),
-        ),
+        (DataType::Float16, widen(&f16_pairs)),
+        (DataType::BFloat16, widen(&bf16_pairs)),
     ];
     for (data_type, pairs) in cases {
         let width = data_type.size_in_bytes() as usize;
@@ -319,6 +329,8 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
                     (DataType::Float32, Reduction::Mul) => assert_eq!(element(0), 0x0080_0000),
                     (DataType::Float32, Reduction::Add) => assert_eq!(element(8), 0x7f80_0000),
                     (DataType::Float16, Reduction::Add) => assert_eq!(element(0), 0x7c00),
+                    (DataType::BFloat16, Reduction::Add) => assert_eq!(element(0), 0x7f80),
+                    (DataType::BFloat16, Reduction::Mul) => assert_eq!(element(8), 0x0080),
                     _ => {}
                 }
             }
@@ -355,6 +367,62 @@ fn float16_add_rounds_each_step_in_f32_then_to_f16() {
         out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
         [f16::from_f32(2048.0).to_bits(), 0x7c00]
     );
+}
+
+#[test]
+fn bfloat16_add_rounds_each_step_in_f32_then_to_bfloat16() {
+    use half::bf16;
+    // 256 + 1 is a tie in bfloat16 (ulp 2 there): even, 256. Then + 1 again: 256 again (in
+    // order each step rounds), so 256 + 1 + 1 stays 256 rather than 258. Through run_typed,
+    // with half::bf16 elements.
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::BFloat16, &[2]),
+        TensorDesc::new(DataType::UInt32, &[3]),
+        TensorDesc::new(DataType::BFloat16, &[3]),
+        TensorDesc::new(DataType::BFloat16, &[2]),
+        0,
+    )
+    .with_reduction(Reduction::Add)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into();
+    let largest = bf16::from_bits(0x7f7f); // (2 - 2^-7) * 2^127
+    let input = [bf16::from_f32(256.0), largest];
+    let indices = [0u32, 0, 1];
+    let half_ulp = bf16::from_f32(2f32.powi(119));
+    let updates = [bf16::from_f32(1.0), bf16::from_f32(1.0), half_ulp];
+    let out: Vec<bf16> = context()
+        .run_typed_blocking(
+            &desc,
+            &[(&input).into(), (&indices).into(), (&updates).into()],
+        )
+        .unwrap();
+    // The largest plus half its ulp is exactly halfway to 2^128 (infinity's place): infinity.
+    assert_eq!(
+        out.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        [0x4380, 0x7f80]
+    );
+}
+
+#[test]
+fn every_bfloat16_pattern_rounds_like_the_reference_in_each_reduction() {
+    // All 65536 patterns (subnormals, infinities, NaNs of every payload, both zeros) as the
+    // current values, each meeting one random update (random bits, or the patterns again
+    // reversed), every reduction, both modes: the GPU's widening, f32 step and rounding back.
+    let mut rng = Rng::new(80);
+    let n = 1 << 16;
+    let patterns: Vec<u16> = (0..=u16::MAX).collect();
+    let reversed: Vec<u16> = patterns.iter().rev().copied().collect();
+    let mut targets: Vec<u32> = (0..n).collect();
+    rng.shuffle(&mut targets);
+    for reduction in REDUCTIONS {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let desc = reduction_one_update_each(DataType::BFloat16, n, reduction, duplicates);
+            for updates in [le_bytes(&reversed), rng.bytes(2 * n as usize)] {
+                let inputs = [le_bytes(&patterns), le_bytes(&targets), updates];
+                check_against_reference(&desc, &inputs);
+            }
+        }
+    }
 }
 
 #[test]
@@ -422,6 +490,7 @@ fn reductions_skip_and_report_out_of_range_updates() {
         DataType::Float16,
         DataType::Int32,
         DataType::Float64,
+        DataType::BFloat16,
     ] {
         for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
             let mut case = random_reduction_case(
@@ -445,7 +514,12 @@ fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
     // Each element meets one update: every float type's arithmetic (subnormals, ties,
     // overflow, NaN and infinity from random bits) bit for bit, in both modes.
     let mut rng = Rng::new(78);
-    for data_type in [DataType::Float16, DataType::Float32, DataType::Float64] {
+    for data_type in [
+        DataType::Float16,
+        DataType::BFloat16,
+        DataType::Float32,
+        DataType::Float64,
+    ] {
         for reduction in [Reduction::Add, Reduction::Mul] {
             for values in [Values::Bits, Values::Numbers] {
                 for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
@@ -554,6 +628,9 @@ fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
     let f16_pool = [
         0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xbc00, 0x3c00, 0x7c00, 0xfc00, 0x0001,
     ];
+    let bf16_pool = [
+        0x0000, 0x8000, 0x7fc1, 0xffc2, 0x7f83, 0x7fa4, 0xbf80, 0x3f80, 0x7f80, 0xff80, 0x0001,
+    ];
     let f32_pool = [
         0x0000_0000,
         0x8000_0000,
@@ -581,6 +658,7 @@ fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
     let mut rng = Rng::new(76);
     for (data_type, pool) in [
         (DataType::Float16, &f16_pool[..]),
+        (DataType::BFloat16, &bf16_pool[..]),
         (DataType::Float32, &f32_pool[..]),
         (DataType::Float64, &f64_pool[..]),
     ] {
@@ -640,6 +718,9 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
     let half = [
         0x0400u64, 0x8400, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x4000,
     ];
+    let brain = [
+        0x0080u64, 0x8080, 0x0001, 0x3f80, 0xbf80, 0x7f7f, 0xff7f, 0x3f00, 0x4000, 0x3f81,
+    ];
     let mut rng = Rng::new(77);
     for (data_type, reduction, pool) in [
         (DataType::Float32, Reduction::Add, &tiny[..]),
@@ -647,6 +728,8 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         (DataType::Float32, Reduction::Mul, &mul[..]),
         (DataType::Float16, Reduction::Add, &half[..]),
         (DataType::Float16, Reduction::Mul, &half[..]),
+        (DataType::BFloat16, Reduction::Add, &brain[..]),
+        (DataType::BFloat16, Reduction::Mul, &brain[..]),
     ] {
         for (targets, count) in [(1, 5000), (3, 4000)] {
             let (desc, inputs) =
@@ -665,6 +748,7 @@ fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
     for (data_type, reduction) in [
         (DataType::Float32, Reduction::Add),
         (DataType::Float16, Reduction::Mul),
+        (DataType::BFloat16, Reduction::Add),
         (DataType::Float64, Reduction::Add),
     ] {
         let (targets, count) = (70_001u32, 40_000u32);

@@ -8,13 +8,15 @@ use dml_wgsl::{DataType, TensorDesc};
 fn data_type_sizes_follow_directml() {
     use DataType::*;
     let sizes: Vec<u32> = DataType::ALL.iter().map(|t| t.size_in_bytes()).collect();
+    // DirectML's eleven, then bfloat16.
     assert_eq!(
         DataType::ALL,
         [
-            Float64, Float32, Float16, Int64, Int32, Int16, Int8, UInt64, UInt32, UInt16, UInt8
+            Float64, Float32, Float16, Int64, Int32, Int16, Int8, UInt64, UInt32, UInt16, UInt8,
+            BFloat16
         ]
     );
-    assert_eq!(sizes, [8, 4, 2, 8, 4, 2, 1, 8, 4, 2, 1]);
+    assert_eq!(sizes, [8, 4, 2, 8, 4, 2, 1, 8, 4, 2, 1, 2]);
 }
 
 #[test]

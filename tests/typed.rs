@@ -9,7 +9,7 @@ use dml_wgsl::{
     DataType, DuplicateMode, Element, Elements, Error, OperatorDesc, SliceDesc, TensorDesc,
     reference,
 };
-use half::f16;
+use half::{bf16, f16};
 
 #[test]
 fn every_element_type_names_its_data_type() {
@@ -25,6 +25,7 @@ fn every_element_type_names_its_data_type() {
         DataType::of::<u32>(),
         DataType::of::<u16>(),
         DataType::of::<u8>(),
+        DataType::of::<bf16>(),
     ];
     assert_eq!(types, DataType::ALL);
 }
@@ -93,6 +94,7 @@ fn run_typed_matches_the_reference_for_every_element_width() {
     run_typed_matches_the_reference::<u32, u32>(2);
     run_typed_matches_the_reference::<f16, i32>(3);
     run_typed_matches_the_reference::<i8, u64>(4);
+    run_typed_matches_the_reference::<bf16, i64>(5);
 }
 
 /// A slice of three bytes: its tensor's buffer range is rounded up to 4 bytes.

@@ -396,9 +396,9 @@ async fn a_gather_from_a_table_past_the_binding_limit_matches_the_reference() {
     assert_eq!(output, reference::run(&desc, &inputs).expect("reference"));
 }
 
-/// Every data type, reduction and duplicate mode on the browser's WebGPU (no f64 there, no
-/// 64-bit atomics: the arithmetic is emulated on u32 words), against the reference: in
-/// order bit for bit, in any order as any order allows; then a clamped gather.
+/// Every data type (bfloat16 included), reduction and duplicate mode on the browser's WebGPU
+/// (no f64 there, no 64-bit atomics: the arithmetic is emulated on u32 words), against the
+/// reference: in order bit for bit, in any order as any order allows; then a clamped gather.
 #[wasm_bindgen_test]
 async fn scatter_reductions_of_every_type_in_both_modes_and_clamped_indices() {
     let context = context().await;
@@ -431,7 +431,8 @@ async fn scatter_reductions_of_every_type_in_both_modes_and_clamped_indices() {
 #[wasm_bindgen_test]
 async fn runs_of_tens_of_thousands_of_updates_on_one_target_reduce_exactly() {
     // Past Mesa's 65535 loop iterations and a single pass's fold (tests/scatter_heavy.rs has
-    // the full sweep): elements and rows of 2 in order, wide rows in the default mode.
+    // the full sweep): elements (both 16-bit float formats) and rows of 2 in order, wide rows
+    // in the default mode.
     let context = context().await;
     let mut rng = Rng::new(235);
     for (data_type, reduction, duplicates, count, row) in [
@@ -447,6 +448,13 @@ async fn runs_of_tens_of_thousands_of_updates_on_one_target_reduce_exactly() {
             Reduction::Mul,
             DuplicateMode::InOrder,
             300_000,
+            None,
+        ),
+        (
+            DataType::BFloat16,
+            Reduction::Add,
+            DuplicateMode::InOrder,
+            70_000,
             None,
         ),
         (

@@ -2,7 +2,7 @@
 //! (`examples/tour.rs`) and its web page (`examples/web`).
 
 use dml_wgsl::{DataType, TensorDesc};
-use half::f16;
+use half::{bf16, f16};
 
 /// One element's value, read from its little-endian bytes.
 pub fn element(t: DataType, b: &[u8]) -> String {
@@ -13,6 +13,7 @@ pub fn element(t: DataType, b: &[u8]) -> String {
         DataType::Float64 => f64::from_bits(w).to_string(),
         DataType::Float32 => f32::from_bits(w as u32).to_string(),
         DataType::Float16 => f16::from_bits(w as u16).to_string(),
+        DataType::BFloat16 => bf16::from_bits(w as u16).to_string(),
         DataType::Int64 => (w as i64).to_string(),
         DataType::Int32 => (w as i32).to_string(),
         DataType::Int16 => (w as i16).to_string(),

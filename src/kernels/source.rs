@@ -111,10 +111,11 @@ pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
 /// The constants `shaders/arithmetic.wgsl` reads.
 fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     let bits = data_type.size_in_bytes() * 8;
-    let kind = if data_type.is_float() {
-        2
-    } else {
-        data_type.is_signed() as u32
+    // shaders/integers.wgsl's number kinds: UNSIGNED, SIGNED, FLOAT (IEEE binary), BFLOAT.
+    let kind = match data_type {
+        DataType::BFloat16 => 3,
+        _ if data_type.is_float() => 2,
+        _ => data_type.is_signed() as u32,
     };
     let operation = match reduction {
         Reduction::Add => 1,
@@ -129,32 +130,43 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
         (1 << bits) - 1
     };
     let shift = 32u32.saturating_sub(bits);
-    // The reduction's identity (x op identity = x, bits included), where the any-order pass
-    // combines a workgroup's updates (units of at most 4 bytes).
-    let signed = data_type.is_signed() && !data_type.is_float();
-    let sign_bit = 1u64 << (bits - 1);
-    let identity: u64 = match (reduction, data_type) {
-        (Reduction::Add, DataType::Float16 | DataType::Float32) => sign_bit, // -0.0
-        (Reduction::Mul, DataType::Float16) => 0x3c00,
-        (Reduction::Mul, DataType::Float32) => 0x3f80_0000,
-        (Reduction::Min, DataType::Float16) => 0x7c00, // +inf
-        (Reduction::Min, DataType::Float32) => 0x7f80_0000,
-        (Reduction::Max, DataType::Float16) => 0xfc00, // -inf
-        (Reduction::Max, DataType::Float32) => 0xff80_0000,
-        (Reduction::Add, _) => 0,
-        (Reduction::Mul, _) => 1,
-        (Reduction::Min, _) if signed => sign_bit - 1,
-        (Reduction::Min, _) => mask as u64,
-        (Reduction::Max, _) if signed => sign_bit,
-        _ => 0,
-    };
-    // 8-byte elements always go in order: no identity needed.
-    let identity = if bits == 64 { 0 } else { identity as u32 };
+    let identity = reduction_identity(data_type, reduction);
     format!(
         "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
          const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
          const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n"
     )
+}
+
+/// The reduction's identity (`x op identity = identity op x = x`, bits included, for every x
+/// but a NaN, which Add and Mul quiet), where the any-order pass combines a workgroup's
+/// updates (units of at most 4 bytes; 8-byte elements always go in order: none needed).
+fn reduction_identity(data_type: DataType, reduction: Reduction) -> u32 {
+    let bits = data_type.size_in_bytes() * 8;
+    if bits == 64 {
+        return 0;
+    }
+    let signed = data_type.is_signed() && !data_type.is_float();
+    let sign_bit = 1u32 << (bits - 1);
+    let all_ones = u32::MAX >> (32 - bits);
+    match (reduction, data_type) {
+        (Reduction::Add, DataType::Float16 | DataType::BFloat16 | DataType::Float32) => sign_bit, // -0.0
+        (Reduction::Mul, DataType::Float16) => 0x3c00,
+        (Reduction::Mul, DataType::BFloat16) => 0x3f80,
+        (Reduction::Mul, DataType::Float32) => 0x3f80_0000,
+        (Reduction::Min, DataType::Float16) => 0x7c00, // +inf
+        (Reduction::Min, DataType::BFloat16) => 0x7f80,
+        (Reduction::Min, DataType::Float32) => 0x7f80_0000,
+        (Reduction::Max, DataType::Float16) => 0xfc00, // -inf
+        (Reduction::Max, DataType::BFloat16) => 0xff80,
+        (Reduction::Max, DataType::Float32) => 0xff80_0000,
+        (Reduction::Add, _) => 0,
+        (Reduction::Mul, _) => 1,
+        (Reduction::Min, _) if signed => sign_bit - 1,
+        (Reduction::Min, _) => all_ones,
+        (Reduction::Max, _) if signed => sign_bit,
+        _ => 0,
+    }
 }
 
 /// The declarations of one storage binding (one array, or one per window bound) and its
@@ -304,4 +316,59 @@ fn instantiate(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::{bf16_to_f32, f16_to_f32, reduce_element};
+
+    fn is_nan(data_type: DataType, x: &[u8]) -> bool {
+        match data_type {
+            DataType::Float16 => f16_to_f32(u16::from_le_bytes([x[0], x[1]])).is_nan(),
+            DataType::BFloat16 => bf16_to_f32(u16::from_le_bytes([x[0], x[1]])).is_nan(),
+            DataType::Float32 => f32::from_le_bytes([x[0], x[1], x[2], x[3]]).is_nan(),
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn each_reduction_identity_leaves_every_value_of_its_type_alone() {
+        for data_type in DataType::ALL {
+            let width = data_type.size_in_bytes() as usize;
+            if width == 8 {
+                continue;
+            }
+            // Every pattern of 1 and 2 bytes; 4-byte ones sampled, every exponent included.
+            let patterns: Vec<u32> = match width {
+                4 => (0..=u32::MAX)
+                    .step_by(65_521)
+                    .chain([0x8000_0000, 1])
+                    .collect(),
+                _ => (0..1u32 << (8 * width)).collect(),
+            };
+            for reduction in Reduction::COMBINING {
+                let identity = reduction_identity(data_type, reduction).to_le_bytes();
+                for x in &patterns {
+                    let x = &x.to_le_bytes()[..width];
+                    // Add and Mul quiet a NaN (a signalling one comes back changed): skipped.
+                    if matches!(reduction, Reduction::Add | Reduction::Mul) && is_nan(data_type, x)
+                    {
+                        continue;
+                    }
+                    let label = format!("{data_type:?} {reduction:?} {x:02x?}");
+                    assert_eq!(
+                        reduce_element(data_type, reduction, x, &identity),
+                        x,
+                        "{label}"
+                    );
+                    assert_eq!(
+                        reduce_element(data_type, reduction, &identity, x),
+                        x,
+                        "{label}"
+                    );
+                }
+            }
+        }
+    }
 }

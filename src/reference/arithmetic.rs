@@ -1,16 +1,16 @@
 //! The scatter reductions' arithmetic on one element's bytes: integers wrap or compare by
-//! signedness; floats in software, Float16 conversions written out by hand and NaN bits
-//! defined explicitly. The CPU twin of `shaders/arithmetic.wgsl`.
+//! signedness; floats in software, the 16-bit formats through f32 (their conversions written
+//! out by hand in `narrow_floats.rs`) and NaN bits defined explicitly. The CPU twin of
+//! `shaders/arithmetic.wgsl`.
 
+use super::narrow_floats::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use crate::ops::Reduction;
 use crate::tensor::DataType;
 
 /// The quiet bit of each float format's NaNs (the mantissa's top bit).
-const F16_QUIET: u16 = 0x0200;
 const F32_QUIET: u32 = 0x0040_0000;
 const F64_QUIET: u64 = 0x0008_0000_0000_0000;
 /// The NaN an invalid operation (inf - inf, 0 * inf) gives: positive, quiet, empty payload.
-const F16_DEFAULT_NAN: u16 = 0x7e00;
 const F32_DEFAULT_NAN: u32 = 0x7fc0_0000;
 const F64_DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 
@@ -22,14 +22,15 @@ const F64_DEFAULT_NAN: u64 = 0x7ff8_0000_0000_0000;
 /// * [`Reduction::None`]: the update.
 /// * Integers: `Add` and `Mul` wrap around (two's complement); `Min` and `Max` compare as the
 ///   type's signed or unsigned numbers.
-/// * Float32 and Float64: IEEE arithmetic, round to nearest even, subnormals kept. Float16:
-///   both values converted to f32 (exactly), the f32 step computed, and its result rounded to
-///   f16 to nearest even ([`f16_to_f32`], [`f32_to_f16`]): so f16 Add and Mul round twice,
-///   first to f32 and then to f16.
+/// * Float32 and Float64: IEEE arithmetic, round to nearest even, subnormals kept. Float16
+///   and BFloat16: both values converted to f32 (exactly), the f32 step computed, and its
+///   result rounded to the 16-bit format to nearest even ([`f16_to_f32`], [`f32_to_f16`],
+///   [`bf16_to_f32`], [`f32_to_bf16`]): so their Add and Mul round twice, first to f32 and
+///   then to 16 bits.
 /// * NaN in `Add` and `Mul`: a NaN current value gives its own bits with the quiet bit set;
 ///   else a NaN update gives its bits with the quiet bit set; else an invalid operation
 ///   (inf - inf, 0 * inf) gives the positive quiet NaN with an empty payload (`0x7e00`,
-///   `0x7fc00000`, `0x7ff8000000000000`).
+///   `0x7fc0` for BFloat16, `0x7fc00000`, `0x7ff8000000000000`).
 /// * `Min` and `Max`, every type: the update replaces the current value only when it is
 ///   strictly smaller (larger) as a number (floats compared as IEEE numbers, not as bit
 ///   patterns), so equal values keep the current bits (+0.0 and -0.0 tie). NaN propagates: a
@@ -88,10 +89,15 @@ pub fn reduce_into(data_type: DataType, reduction: Reduction, element: &mut [u8]
             let y = u32::from_le_bytes(update.try_into().unwrap());
             element.copy_from_slice(&reduce_f32(reduction, x, y).to_le_bytes());
         }
-        DataType::Float16 => {
+        DataType::Float16 | DataType::BFloat16 => {
+            let format = if data_type == DataType::Float16 {
+                FLOAT16
+            } else {
+                BFLOAT16
+            };
             let x = u16::from_le_bytes((&*element).try_into().unwrap());
             let y = u16::from_le_bytes(update.try_into().unwrap());
-            element.copy_from_slice(&reduce_f16(reduction, x, y).to_le_bytes());
+            element.copy_from_slice(&reduce_narrow(format, reduction, x, y).to_le_bytes());
         }
     }
 }
@@ -141,11 +147,32 @@ macro_rules! reduce_float {
 reduce_float!(reduce_f32, f32, u32, F32_QUIET, F32_DEFAULT_NAN);
 reduce_float!(reduce_f64, f64, u64, F64_QUIET, F64_DEFAULT_NAN);
 
-/// Float16's rule: Min and Max compare the exact f32 values and keep the chosen operand's
-/// bits; Add and Mul compute in f32 (the f32 NaN rules, which carry over: an f16 NaN's
-/// payload survives the round trip, quiet bit included) and round the result to f16.
-fn reduce_f16(reduction: Reduction, current: u16, update: u16) -> u16 {
-    let (x, y) = (f16_to_f32(current), f16_to_f32(update));
+/// A 16-bit float format: its exact widening to f32, its rounding from f32, and the NaN an
+/// invalid operation gives.
+#[derive(Clone, Copy)]
+struct NarrowFormat {
+    widen: fn(u16) -> f32,
+    round: fn(f32) -> u16,
+    default_nan: u16,
+}
+
+const FLOAT16: NarrowFormat = NarrowFormat {
+    widen: f16_to_f32,
+    round: f32_to_f16,
+    default_nan: 0x7e00,
+};
+const BFLOAT16: NarrowFormat = NarrowFormat {
+    widen: bf16_to_f32,
+    round: f32_to_bf16,
+    default_nan: 0x7fc0,
+};
+
+/// Float16's and BFloat16's rule: Min and Max compare the exact f32 values and keep the
+/// chosen operand's bits; Add and Mul compute in f32 (the f32 NaN rules, which carry over: a
+/// 16-bit NaN's payload survives the round trip, quiet bit included) and round the result to
+/// the format.
+fn reduce_narrow(format: NarrowFormat, reduction: Reduction, current: u16, update: u16) -> u16 {
+    let (x, y) = ((format.widen)(current), (format.widen)(update));
     match reduction {
         Reduction::None => update,
         Reduction::Min | Reduction::Max => {
@@ -162,87 +189,10 @@ fn reduce_f16(reduction: Reduction, current: u16, update: u16) -> u16 {
         }
         Reduction::Add | Reduction::Mul => {
             let z = reduce_f32(reduction, x.to_bits(), y.to_bits());
-            let h = f32_to_f16(f32::from_bits(z));
-            debug_assert!(z != F32_DEFAULT_NAN || h == F16_DEFAULT_NAN);
+            let h = (format.round)(f32::from_bits(z));
+            debug_assert!(z != F32_DEFAULT_NAN || h == format.default_nan);
             h
         }
-    }
-}
-
-/// The f16 with bits `h` as an f32, exactly (every f16 value is an f32 value): normal
-/// numbers rebias their exponent, subnormals are normalised, infinities stay infinite, and a
-/// NaN keeps its sign and its payload, shifted left by 13 (quiet bit included).
-pub fn f16_to_f32(h: u16) -> f32 {
-    let sign = ((h & 0x8000) as u32) << 16;
-    let exponent = ((h >> 10) & 0x1f) as u32;
-    let mantissa = (h & 0x3ff) as u32;
-    let bits = match exponent {
-        // Infinity or NaN.
-        0x1f => sign | 0x7f80_0000 | (mantissa << 13),
-        0 if mantissa == 0 => sign,
-        // A subnormal, mantissa * 2^-24: with its top bit at position p (0..=9) it is
-        // 1.f * 2^(p - 24), an f32 of biased exponent p - 24 + 127.
-        0 => {
-            let p = 31 - mantissa.leading_zeros();
-            sign | ((p + 103) << 23) | ((mantissa << (23 - p)) & 0x7f_ffff)
-        }
-        // A normal number: rebias the exponent from 15 to 127.
-        _ => sign | ((exponent + 112) << 23) | (mantissa << 13),
-    };
-    f32::from_bits(bits)
-}
-
-/// `value` rounded to the nearest f16, ties to even, as its bits: magnitudes from 65520
-/// (halfway between the largest f16, 65504, and 2^16) up overflow to infinity; below 2^-14
-/// the result is an f16 subnormal (gradual underflow: multiples of 2^-24, where 2^-25 itself
-/// ties to 0 and anything above it rounds to 2^-24); signed zeros keep their sign. A NaN
-/// keeps its sign and the top 10 bits of its payload (shifted right by 13), with the quiet
-/// bit set (as an IEEE conversion quiets a signalling NaN, and so that no payload is lost
-/// to an infinity).
-pub fn f32_to_f16(value: f32) -> u16 {
-    let f = value.to_bits();
-    let sign = ((f >> 16) & 0x8000) as u16;
-    let exponent = ((f >> 23) & 0xff) as i32;
-    let mantissa = f & 0x7f_ffff;
-    if exponent == 0xff {
-        return if mantissa == 0 {
-            sign | 0x7c00
-        } else {
-            sign | 0x7c00 | F16_QUIET | (mantissa >> 13) as u16
-        };
-    }
-    // The exponent rebiased from 127 to 15 (f32 zeros and subnormals land far below 0).
-    let biased = exponent - 127 + 15;
-    if biased >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if biased >= 1 {
-        // A normal f16 unless rounding carries: the carry out of the mantissa increments the
-        // exponent, which is right, up to infinity (0x7c00) past the largest exponent.
-        let truncated = ((biased as u32) << 10) | (mantissa >> 13);
-        return sign | round_half_even(truncated, mantissa & 0x1fff, 13) as u16;
-    }
-    if biased < -10 {
-        // Below 2^-25, half the smallest subnormal: rounds to zero.
-        return sign;
-    }
-    // An f16 subnormal: the value is m * 2^(biased - 15 - 23) with the implicit bit in m,
-    // that is (m >> (14 - biased)) units of 2^-24; shift by 14..=24. A carry into 0x400 is
-    // the smallest normal number, correctly encoded.
-    let m = mantissa | 0x80_0000;
-    let shift = (14 - biased) as u32;
-    let truncated = m >> shift;
-    sign | round_half_even(truncated, m & ((1 << shift) - 1), shift) as u16
-}
-
-/// `truncated` plus the rounding of the `shift >= 1` bits `rest` dropped below it: up when
-/// `rest` is more than half a unit, or exactly half and `truncated` is odd.
-fn round_half_even(truncated: u32, rest: u32, shift: u32) -> u32 {
-    let half = 1u32 << (shift - 1);
-    if rest > half || (rest == half && truncated & 1 == 1) {
-        truncated + 1
-    } else {
-        truncated
     }
 }
 
@@ -253,6 +203,16 @@ mod tests {
     fn f16r(reduction: Reduction, current: u16, update: u16) -> u16 {
         let r = reduce_element(
             DataType::Float16,
+            reduction,
+            &current.to_le_bytes(),
+            &update.to_le_bytes(),
+        );
+        u16::from_le_bytes(r.try_into().unwrap())
+    }
+
+    fn bf16r(reduction: Reduction, current: u16, update: u16) -> u16 {
+        let r = reduce_element(
+            DataType::BFloat16,
             reduction,
             &current.to_le_bytes(),
             &update.to_le_bytes(),
@@ -291,165 +251,19 @@ mod tests {
         }
     }
 
-    // ---- f16 conversions ----
-
-    #[test]
-    fn f16_to_f32_is_exact_for_every_bit_pattern() {
-        for h in 0..=u16::MAX {
-            let got = f16_to_f32(h).to_bits();
-            let reference = half::f16::from_bits(h);
-            if reference.is_nan() {
-                // Sign kept, payload shifted left by 13, quiet bit (or its absence) included.
-                let want = ((h as u32 & 0x8000) << 16) | 0x7f80_0000 | ((h as u32 & 0x3ff) << 13);
-                assert_eq!(got, want, "{h:#06x}");
-            } else {
-                assert_eq!(got, reference.to_f32().to_bits(), "{h:#06x}");
-            }
-        }
-    }
-
-    #[test]
-    fn f16_to_f32_known_values() {
-        assert_eq!(f16_to_f32(0x3c00), 1.0);
-        assert_eq!(f16_to_f32(0xc000), -2.0);
-        assert_eq!(f16_to_f32(0x7bff), 65504.0);
-        assert_eq!(f16_to_f32(0x0400), 2f32.powi(-14)); // smallest normal
-        assert_eq!(f16_to_f32(0x0001), 2f32.powi(-24)); // smallest subnormal
-        assert_eq!(f16_to_f32(0x03ff), 1023.0 * 2f32.powi(-24)); // largest subnormal
-        assert_eq!(f16_to_f32(0x8001), -(2f32.powi(-24)));
-        assert_eq!(f16_to_f32(0x8000).to_bits(), 0x8000_0000);
-        assert_eq!(f16_to_f32(0x7c00), f32::INFINITY);
-        assert_eq!(f16_to_f32(0xfc00), f32::NEG_INFINITY);
-        assert_eq!(f16_to_f32(0x7e00).to_bits(), 0x7fc0_0000);
-        assert_eq!(f16_to_f32(0xfd55).to_bits(), 0xffaa_a000);
-    }
-
-    #[test]
-    fn f32_to_f16_round_trips_every_f16() {
-        for h in 0..=u16::MAX {
-            let back = f32_to_f16(f16_to_f32(h));
-            let is_nan = h & 0x7c00 == 0x7c00 && h & 0x3ff != 0;
-            // Numbers and quiet NaNs come back unchanged; signalling NaNs come back quieted.
-            let want = if is_nan { h | 0x0200 } else { h };
-            assert_eq!(back, want, "{h:#06x}");
-        }
-    }
-
-    #[test]
-    fn f32_to_f16_rounds_ties_to_even() {
-        let p = |e: i32| 2f32.powi(e);
-        // Halfway between 1.0 (0x3c00, even) and 1 + 2^-10 (0x3c01): down to the even one.
-        assert_eq!(f32_to_f16(1.0 + p(-11)), 0x3c00);
-        // Halfway between 0x3c01 and 0x3c02: up to the even one.
-        assert_eq!(f32_to_f16(1.0 + 3.0 * p(-11)), 0x3c02);
-        // Just above or below halfway: to the nearer one.
-        assert_eq!(f32_to_f16(1.0 + p(-11) + p(-23)), 0x3c01);
-        assert_eq!(f32_to_f16(1.0 + 3.0 * p(-11) - p(-23)), 0x3c01);
-        assert_eq!(f32_to_f16(-(1.0 + p(-11))), 0xbc00);
-        // 2049 lies halfway between 2048 (0x6800) and 2050 (0x6801): 2048; 2051: 2052.
-        assert_eq!(f32_to_f16(2049.0), 0x6800);
-        assert_eq!(f32_to_f16(2051.0), 0x6802);
-        // A tie that carries into the exponent: 2^-14 - 2^-25, halfway between the largest
-        // subnormal 0x03ff and the smallest normal 0x0400, goes to the even 0x0400.
-        assert_eq!(f32_to_f16(p(-14) - p(-25)), 0x0400);
-        // 2 - 2^-11, halfway between 0x3bff and 2.0 (0x4000): 2.0.
-        assert_eq!(f32_to_f16(2.0 - p(-11)), 0x4000);
-    }
-
-    #[test]
-    fn f32_to_f16_overflows_from_65520() {
-        // 65520 is halfway between the largest f16 (65504, mantissa odd) and 2^16: infinity.
-        assert_eq!(f32_to_f16(65520.0), 0x7c00);
-        assert_eq!(f32_to_f16(-65520.0), 0xfc00);
-        // The f32 just below 65520 (ulp 2^-8 there) rounds down to 65504.
-        assert_eq!(f32_to_f16(65520.0 - 2f32.powi(-8)), 0x7bff);
-        assert_eq!(f32_to_f16(65504.0), 0x7bff);
-        assert_eq!(f32_to_f16(1.0e6), 0x7c00);
-        assert_eq!(f32_to_f16(f32::MAX), 0x7c00);
-        assert_eq!(f32_to_f16(f32::INFINITY), 0x7c00);
-        assert_eq!(f32_to_f16(f32::NEG_INFINITY), 0xfc00);
-    }
-
-    #[test]
-    fn f32_to_f16_underflows_gradually() {
-        let p = |e: i32| 2f32.powi(e);
-        assert_eq!(f32_to_f16(p(-24)), 0x0001); // smallest subnormal
-        assert_eq!(f32_to_f16(-p(-24)), 0x8001);
-        assert_eq!(f32_to_f16(p(-14)), 0x0400); // smallest normal
-        assert_eq!(f32_to_f16(p(-15)), 0x0200);
-        // 2^-25, half the smallest subnormal: a tie, to the even 0 (sign kept).
-        assert_eq!(f32_to_f16(p(-25)), 0x0000);
-        assert_eq!(f32_to_f16(-p(-25)), 0x8000);
-        // Anything above it rounds up to the smallest subnormal.
-        assert_eq!(f32_to_f16(p(-25) + p(-40)), 0x0001);
-        assert_eq!(f32_to_f16(p(-25) * 1.5), 0x0001);
-        // Below it: zero.
-        assert_eq!(f32_to_f16(p(-25) - p(-50)), 0x0000);
-        assert_eq!(f32_to_f16(p(-26)), 0x0000);
-        assert_eq!(f32_to_f16(f32::from_bits(1)), 0x0000); // an f32 subnormal
-        assert_eq!(f32_to_f16(f32::from_bits(0x8000_0001)), 0x8000);
-        // 3 * 2^-25 is halfway between 1 and 2 units of 2^-24: 2; 5 * 2^-25: 2 as well.
-        assert_eq!(f32_to_f16(3.0 * p(-25)), 0x0002);
-        assert_eq!(f32_to_f16(5.0 * p(-25)), 0x0002);
-        assert_eq!(f32_to_f16(7.0 * p(-25)), 0x0004);
-        assert_eq!(f32_to_f16(0.0), 0x0000);
-        assert_eq!(f32_to_f16(-0.0), 0x8000);
-    }
-
-    #[test]
-    fn f32_to_f16_keeps_nan_payloads_quiet() {
-        assert_eq!(f32_to_f16(f32::from_bits(0x7fc0_0000)), 0x7e00);
-        assert_eq!(f32_to_f16(f32::from_bits(0xffc0_0000)), 0xfe00);
-        // Top payload bits kept (shifted right by 13) and the quiet bit set.
-        assert_eq!(f32_to_f16(f32::from_bits(0x7fa0_0000)), 0x7f00);
-        assert_eq!(f32_to_f16(f32::from_bits(0xffaa_a000)), 0xff55);
-        // A payload only in the low 13 bits would leave an infinity: the quiet bit stops it.
-        assert_eq!(f32_to_f16(f32::from_bits(0x7f80_0001)), 0x7e00);
-    }
-
-    #[test]
-    fn f32_to_f16_matches_half_on_sampled_f32s() {
-        let check = |bits: u32| {
-            let value = f32::from_bits(bits);
-            if !value.is_nan() {
-                let want = half::f16::from_f32(value).to_bits();
-                assert_eq!(f32_to_f16(value), want, "{bits:#010x}");
-            }
-        };
-        // Sparse over every f32, dense over the magnitudes f16 can tell apart (2^-26 to 2^17).
-        for bits in (0..=u32::MAX).step_by(4093) {
-            check(bits);
-        }
-        for magnitude in (0x3280_0000u32..0x4800_0000).step_by(211) {
-            check(magnitude);
-            check(magnitude | 0x8000_0000);
-        }
-        // Every exact and near tie: the low 13 bits around 0x1000 at every exponent.
-        for exponent in 0x60u32..0x90 {
-            for high in [0u32, 1, 2, 0x3fe, 0x3ff] {
-                for low in [0u32, 1, 0xfff, 0x1000, 0x1001, 0x1fff] {
-                    check((exponent << 23) | (high << 13) | low);
-                }
-            }
-        }
-    }
-
     // ---- float reductions ----
 
-    /// The f16 nearest to `s` (ties to even; at least 65520 in magnitude: infinity), found by
-    /// a search over f16 magnitudes with half's exact widening: an oracle independent of
-    /// [`f32_to_f16`]. `s` must be exact in f64 and not zero.
-    fn nearest_f16(s: f64) -> u16 {
+    /// The 16-bit float nearest to `s` (ties to even), found by a search over the format's
+    /// magnitudes up to `largest`, the largest finite one, with `value`, half's widening to
+    /// f64 (which must give `largest + 1`, infinity, the place of the next power of two, so
+    /// that from halfway there up `s` rounds to infinity): an oracle independent of the
+    /// conversions under test. `s` must not be zero, and exact in f64 or f64's rounding of
+    /// the exact value (53 bits, at least 2 * 11 + 2: rounding that again to a 16-bit format
+    /// gives what one rounding of the exact value would).
+    fn nearest(s: f64, largest: u16, value: impl Fn(u16) -> f64) -> u16 {
         let magnitude = s.abs();
-        let value = |m: u16| {
-            if m == 0x7c00 {
-                65536.0
-            } else {
-                half::f16::from_bits(m).to_f64()
-            }
-        };
         // The largest finite magnitude at most |s|.
-        let (mut low, mut high) = (0u16, 0x7bff);
+        let (mut low, mut high) = (0u16, largest);
         while low < high {
             let mid = (low + high).div_ceil(2);
             if value(mid) <= magnitude {
@@ -469,6 +283,22 @@ mod tests {
             }
         };
         if s < 0.0 { m | 0x8000 } else { m }
+    }
+
+    /// The f16 nearest to `s` (at least 65520 in magnitude: infinity).
+    fn nearest_f16(s: f64) -> u16 {
+        nearest(s, 0x7bff, |m| match m {
+            0x7c00 => 65536.0,
+            _ => half::f16::from_bits(m).to_f64(),
+        })
+    }
+
+    /// The bfloat16 nearest to `s` (at least (2 - 2^-8) * 2^127 in magnitude: infinity).
+    fn nearest_bf16(s: f64) -> u16 {
+        nearest(s, 0x7f7f, |m| match m {
+            0x7f80 => 2f64.powi(128),
+            _ => half::bf16::from_bits(m).to_f64(),
+        })
     }
 
     fn is_finite_f16(h: u16) -> bool {
@@ -553,6 +383,83 @@ mod tests {
     }
 
     #[test]
+    fn bf16_add_and_mul_are_correctly_rounded() {
+        // The exact sum or product of two bfloat16s in f64 (the product exact, a sum of far
+        // apart magnitudes rounded once); f32 then bfloat16 (two roundings) must give the
+        // bfloat16 nearest to it (24 >= 2 * 8 + 2).
+        let mut rng = Rng(0x0fed_cba9_8765_4321);
+        let check = |a: u16, b: u16| {
+            let finite = |h: u16| h & 0x7f80 != 0x7f80;
+            if !finite(a) || !finite(b) {
+                return;
+            }
+            let (x, y) = (
+                half::bf16::from_bits(a).to_f64(),
+                half::bf16::from_bits(b).to_f64(),
+            );
+            let sum = x + y;
+            let want = if sum == 0.0 {
+                // An exact zero sum is +0, unless both are -0.
+                if a == 0x8000 && b == 0x8000 {
+                    0x8000
+                } else {
+                    0
+                }
+            } else {
+                nearest_bf16(sum)
+            };
+            assert_eq!(bf16r(Reduction::Add, a, b), want, "{a:#06x} + {b:#06x}");
+            let product = x * y;
+            let want = if product == 0.0 {
+                (a ^ b) & 0x8000
+            } else {
+                nearest_bf16(product)
+            };
+            assert_eq!(bf16r(Reduction::Mul, a, b), want, "{a:#06x} * {b:#06x}");
+        };
+        for _ in 0..100_000 {
+            let r = rng.next();
+            check(r as u16, (r >> 16) as u16);
+            // Exponents close together, where rounding decides more often; and products near
+            // the ends of the range (exponent fields summing to about 127 or 254).
+            let a = (r >> 32) as u16;
+            let field = ((a >> 7) & 0xff) as i32;
+            let bits = rng.next() as u16 & 0x807f;
+            let near = (field + ((r >> 48) % 17) as i32 - 8).clamp(0, 254);
+            check(a, bits | ((near as u16) << 7));
+            let far = (127 - field + ((r >> 56) % 17) as i32 - 8).clamp(0, 254);
+            check(a, bits | ((far as u16) << 7));
+        }
+    }
+
+    #[test]
+    fn bf16_add_and_mul_round_the_f32_result_to_nearest_even() {
+        // 1 + 2^-8: halfway between 1 and 1 + 2^-7: the even 1.0.
+        assert_eq!(bf16r(Reduction::Add, 0x3f80, 0x3b80), 0x3f80);
+        // (1 + 2^-7) + 2^-8: halfway between 0x3f81 and 0x3f82: 0x3f82.
+        assert_eq!(bf16r(Reduction::Add, 0x3f81, 0x3b80), 0x3f82);
+        // 256 + 1 = 257: halfway, down to 256; 256 + 3 = 259: up to 260.
+        assert_eq!(bf16r(Reduction::Add, 0x4380, 0x3f80), 0x4380);
+        assert_eq!(bf16r(Reduction::Add, 0x4380, 0x4040), 0x4382);
+        // The largest plus half its ulp (2^119): infinity; plus a quarter (2^118): itself.
+        assert_eq!(bf16r(Reduction::Add, 0x7f7f, 0x7b00), 0x7f80);
+        assert_eq!(bf16r(Reduction::Add, 0xff7f, 0xfa80), 0xff7f);
+        // Subnormals: 2^-133 + 2^-133 = 2^-132; 2^-126 * 0.5 = 2^-127.
+        assert_eq!(bf16r(Reduction::Add, 0x0001, 0x0001), 0x0002);
+        assert_eq!(bf16r(Reduction::Mul, 0x0080, 0x3f00), 0x0040);
+        // 2^-133 * 0.5 = 2^-134: a tie, to 0; 3 * 2^-133 * 0.5: a tie between 1 and 2 units, 2.
+        assert_eq!(bf16r(Reduction::Mul, 0x0001, 0x3f00), 0x0000);
+        assert_eq!(bf16r(Reduction::Mul, 0x0003, 0x3f00), 0x0002);
+        assert_eq!(bf16r(Reduction::Mul, 0x8001, 0x3e80), 0x8000);
+        // 2^64 * 2^64 = 2^128: infinity; 1 + -1 = +0; -0 + -0 = -0.
+        assert_eq!(bf16r(Reduction::Mul, 0x5f80, 0xdf80), 0xff80);
+        assert_eq!(bf16r(Reduction::Add, 0x3f80, 0xbf80), 0x0000);
+        assert_eq!(bf16r(Reduction::Add, 0x8000, 0x8000), 0x8000);
+        // 1.0078125 * 1.0078125 = 1.01568603515625: 0x3f82 (1.015625).
+        assert_eq!(bf16r(Reduction::Mul, 0x3f81, 0x3f81), 0x3f82);
+    }
+
+    #[test]
     fn f32_and_f64_arithmetic_keeps_subnormals() {
         // The smallest subnormals add exactly (no flush to zero).
         assert_eq!(f32r(Reduction::Add, 1, 1), 2);
@@ -582,6 +489,9 @@ mod tests {
         assert_eq!(f16r(Reduction::Add, 0x7c01, 0x3c00), 0x7e01);
         assert_eq!(f16r(Reduction::Mul, 0xfd55, 0x7c00), 0xff55);
         assert_eq!(f16r(Reduction::Add, 0x7e00, 0x7d00), 0x7e00);
+        assert_eq!(bf16r(Reduction::Add, 0x7f81, 0x3f80), 0x7fc1);
+        assert_eq!(bf16r(Reduction::Mul, 0xffaa, 0x7f80), 0xffea);
+        assert_eq!(bf16r(Reduction::Add, 0x7fc0, 0x7fa0), 0x7fc0);
     }
 
     #[test]
@@ -594,6 +504,8 @@ mod tests {
         );
         assert_eq!(f16r(Reduction::Mul, 0x3c00, 0x7d00), 0x7f00);
         assert_eq!(f16r(Reduction::Add, 0xfc00, 0xfc01), 0xfe01);
+        assert_eq!(bf16r(Reduction::Mul, 0x3f80, 0x7fa0), 0x7fe0);
+        assert_eq!(bf16r(Reduction::Add, 0xff80, 0xff81), 0xffc1);
     }
 
     #[test]
@@ -608,6 +520,10 @@ mod tests {
         assert_eq!(f64r(Reduction::Mul, 0, neg_inf), 0x7ff8_0000_0000_0000);
         assert_eq!(f16r(Reduction::Add, 0x7c00, 0xfc00), 0x7e00);
         assert_eq!(f16r(Reduction::Mul, 0x8000, 0x7c00), 0x7e00);
+        assert_eq!(bf16r(Reduction::Add, 0x7f80, 0xff80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Add, 0xff80, 0x7f80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Mul, 0x8000, 0x7f80), 0x7fc0);
+        assert_eq!(bf16r(Reduction::Mul, 0xff80, 0x0000), 0x7fc0);
         // Not invalid: inf + inf, and overflow, give infinities.
         assert_eq!(f32r(Reduction::Add, 0x7f80_0000, 0x7f80_0000), 0x7f80_0000);
         assert_eq!(f32r(Reduction::Mul, 0x7f7f_ffff, 0xc000_0000), 0xff80_0000);
@@ -622,6 +538,8 @@ mod tests {
             assert_eq!(f64r(reduction, 1 << 63, 0), 1 << 63);
             assert_eq!(f16r(reduction, 0x0000, 0x8000), 0x0000);
             assert_eq!(f16r(reduction, 0x8000, 0x0000), 0x8000);
+            assert_eq!(bf16r(reduction, 0x0000, 0x8000), 0x0000);
+            assert_eq!(bf16r(reduction, 0x8000, 0x0000), 0x8000);
         }
     }
 
@@ -637,6 +555,11 @@ mod tests {
         assert_eq!(f16r(Reduction::Min, 0x3800, 0xbc00), 0xbc00);
         assert_eq!(f16r(Reduction::Min, 0xfc00, 0xfbff), 0xfc00); // -inf < -65504
         assert_eq!(f16r(Reduction::Min, 0x0001, 0x8001), 0x8001); // subnormals
+        assert_eq!(bf16r(Reduction::Max, 0xbf80, 0x3f00), 0x3f00);
+        assert_eq!(bf16r(Reduction::Min, 0x3f00, 0xbf80), 0xbf80);
+        assert_eq!(bf16r(Reduction::Min, 0xff80, 0xff7f), 0xff80); // -inf < the lowest
+        assert_eq!(bf16r(Reduction::Max, 0x0001, 0x0002), 0x0002); // subnormals
+        assert_eq!(bf16r(Reduction::Min, 0x0001, 0x8001), 0x8001);
         let (one, minus_two) = (0x3ff0_0000_0000_0000u64, 0xc000_0000_0000_0000u64);
         assert_eq!(f64r(Reduction::Min, one, minus_two), minus_two);
         assert_eq!(f64r(Reduction::Max, minus_two, one), one);
@@ -648,6 +571,8 @@ mod tests {
         assert_eq!(f32r(Reduction::Max, 0x3f80_0000, 0x7f80_0001), 0x7f80_0001);
         assert_eq!(f32r(Reduction::Min, 0xff80_0000, 0xffc0_0002), 0xffc0_0002);
         assert_eq!(f16r(Reduction::Max, 0x7c00, 0x7c01), 0x7c01);
+        assert_eq!(bf16r(Reduction::Max, 0x7f80, 0x7f81), 0x7f81);
+        assert_eq!(bf16r(Reduction::Min, 0x3f80, 0xffc3), 0xffc3);
         assert_eq!(
             f64r(Reduction::Min, 0, 0x7ff0_0000_0000_0001),
             0x7ff0_0000_0000_0001
@@ -656,6 +581,8 @@ mod tests {
         assert_eq!(f32r(Reduction::Min, 0x7f80_0001, 0xff80_0000), 0x7f80_0001);
         assert_eq!(f32r(Reduction::Max, 0xffc0_0000, 0x7fc0_0001), 0xffc0_0000);
         assert_eq!(f16r(Reduction::Min, 0xfe00, 0xfc00), 0xfe00);
+        assert_eq!(bf16r(Reduction::Max, 0xff81, 0x7f80), 0xff81);
+        assert_eq!(bf16r(Reduction::Min, 0x7fc0, 0x7f81), 0x7fc0);
         assert_eq!(
             f64r(Reduction::Max, 0xfff0_0000_0000_0002, 0x7ff0_0000_0000_0000),
             0xfff0_0000_0000_0002

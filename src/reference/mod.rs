@@ -17,23 +17,26 @@
 //!   into an empty dimension is out of range.
 //!
 //! [`DuplicateMode::InOrder`]: crate::DuplicateMode::InOrder
-//! * Float16 arithmetic and conversions are written out here by hand ([`f16_to_f32`],
-//!   [`f32_to_f16`]), not taken from a library, and NaN bits are defined explicitly, never
-//!   left to the hardware.
+//! * Float16 and BFloat16 arithmetic and conversions are written out here by hand
+//!   ([`f16_to_f32`], [`f32_to_f16`], [`bf16_to_f32`], [`f32_to_bf16`]), not taken from a
+//!   library, and NaN bits are defined explicitly, never left to the hardware.
 //!
 //! The files: this one the entry points ([`run`], [`run_with_status`]), the slices and the
 //! coordinate walk; `index.rs` reading, normalising and clamping indices; `gather.rs` and
 //! `scatter.rs` the gathers and the scatters' writes; `arithmetic.rs` the scatter
 //! reductions' arithmetic, software float included (the CPU twin of
-//! `shaders/arithmetic.wgsl`).
+//! `shaders/arithmetic.wgsl`); `narrow_floats.rs` the 16-bit formats' conversions to and from
+//! f32.
 
 mod arithmetic;
 mod gather;
 mod index;
+mod narrow_floats;
 mod scatter;
 
-pub use arithmetic::{f16_to_f32, f32_to_f16, reduce_element, reduce_into};
+pub use arithmetic::{reduce_element, reduce_into};
 pub use index::clamp_index;
+pub use narrow_floats::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 pub use scatter::{ScatterWrite, ScatterWrites, scatter_writes};
 
 use crate::error::{Error, Result};

@@ -176,6 +176,7 @@ fn float_class(data_type: DataType, bytes: &[u8]) -> Option<&'static str> {
         .fold(0u64, |acc, &b| (acc << 8) | b as u64);
     let (exponent_bits, fraction_bits) = match data_type {
         DataType::Float16 => (5, 10),
+        DataType::BFloat16 => (8, 7),
         DataType::Float32 => (8, 23),
         _ => (11, 52),
     };
