@@ -683,6 +683,11 @@ const WORKLOADS: &[(&str, Prepare)] = &[
     ("gather_elements_rows_f16_odd", |d| {
         odd_rows(d, DataType::Float16, true)
     }),
+];
+
+/// The decode-step appends, after everything else: workloads draw their data from one seeded
+/// stream in order, so new ones go last and leave the others' data as it was.
+const DECODE_WORKLOADS: &[(&str, Prepare)] = &[
     ("decode_step_3d_scatter_nd", |d| {
         decode_step(d, &[16, 2048, 4096], false)
     }),
@@ -1138,6 +1143,10 @@ fn main() {
             }
         }
         run_reductions(&mut b, &mut data, wanted);
+        for &(name, prepare) in DECODE_WORKLOADS.iter().filter(|(name, _)| wanted(name)) {
+            let prepared = prepare(&mut data);
+            b.operator(name, &prepared);
+        }
     }
     let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;
     if let Some(path) = &o.json {
