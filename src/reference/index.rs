@@ -55,24 +55,25 @@ pub(super) fn normalise(
                 None
             }
         }
-        OutOfRange::Clamp => Some(clamp_index(value, bound, signed)),
+        OutOfRange::Clamp => clamp_index(value, bound, signed),
     }
 }
 
 /// [`OutOfRange::Clamp`]'s index rule: an index `value` (read whole, as a wide integer: no
-/// 64-bit index is ever truncated) into a dimension of `bound >= 1` elements. A negative
-/// value of a signed index type is first counted from the end (`value + bound`); the result
-/// is then clamped into `[0, bound)`: below 0 gives 0, `bound` or more gives `bound - 1`.
-/// So for `bound = 5`: -2 gives 3, -100 and `i64::MIN` give 0, 100 and `u64::MAX` give 4.
-pub fn clamp_index(value: i128, bound: u32, signed: bool) -> u32 {
-    assert!(bound >= 1, "a dimension has at least one element");
-    let bound = bound as i128;
+/// 64-bit index is ever truncated) into a dimension of `bound` elements. A negative value
+/// of a signed index type is first counted from the end (`value + bound`); the result is
+/// then clamped into `[0, bound)`: below 0 gives 0, `bound` or more gives `bound - 1`. So
+/// for `bound = 5`: -2 gives 3, -100 and `i64::MIN` give 0, 100 and `u64::MAX` give 4. An
+/// empty dimension (`bound` 0) has nothing to clamp to: `None` (descriptors that would
+/// clamp into one are refused by `validate`).
+pub fn clamp_index(value: i128, bound: u32, signed: bool) -> Option<u32> {
+    let last = (bound as i128).checked_sub(1).filter(|&last| last >= 0)?;
     let counted = if signed && value < 0 {
-        value + bound
+        value + bound as i128
     } else {
         value
     };
-    counted.clamp(0, bound - 1) as u32
+    Some(counted.clamp(0, last) as u32)
 }
 
 pub(super) fn first_error(status: &mut Result<()>, position: Vec<u32>, value: i128, bound: u32) {
@@ -92,19 +93,24 @@ mod tests {
 
     #[test]
     fn clamp_index_counts_negatives_from_the_end_then_clamps() {
-        assert_eq!(clamp_index(-100, 5, true), 0);
-        assert_eq!(clamp_index(-2, 5, true), 3);
-        assert_eq!(clamp_index(-5, 5, true), 0);
-        assert_eq!(clamp_index(-6, 5, true), 0);
-        assert_eq!(clamp_index(100, 5, true), 4);
-        assert_eq!(clamp_index(5, 5, false), 4);
-        assert_eq!(clamp_index(i64::MIN as i128, 5, true), 0);
-        assert_eq!(clamp_index(i64::MAX as i128, 5, true), 4);
-        assert_eq!(clamp_index(u64::MAX as i128, 5, false), 4);
+        assert_eq!(clamp_index(-100, 5, true), Some(0));
+        assert_eq!(clamp_index(-2, 5, true), Some(3));
+        assert_eq!(clamp_index(-5, 5, true), Some(0));
+        assert_eq!(clamp_index(-6, 5, true), Some(0));
+        assert_eq!(clamp_index(100, 5, true), Some(4));
+        assert_eq!(clamp_index(5, 5, false), Some(4));
+        assert_eq!(clamp_index(i64::MIN as i128, 5, true), Some(0));
+        assert_eq!(clamp_index(i64::MAX as i128, 5, true), Some(4));
+        assert_eq!(clamp_index(u64::MAX as i128, 5, false), Some(4));
         // 2^32 + 1 would be 1 if truncated to 32 bits.
-        assert_eq!(clamp_index((1 << 32) + 1, 5, false), 4);
-        assert_eq!(clamp_index(-1, 1, true), 0);
-        assert_eq!(clamp_index(7, 1, true), 0);
-        assert_eq!(clamp_index(u32::MAX as i128, u32::MAX, false), u32::MAX - 1);
+        assert_eq!(clamp_index((1 << 32) + 1, 5, false), Some(4));
+        assert_eq!(clamp_index(-1, 1, true), Some(0));
+        assert_eq!(clamp_index(7, 1, true), Some(0));
+        assert_eq!(
+            clamp_index(u32::MAX as i128, u32::MAX, false),
+            Some(u32::MAX - 1)
+        );
+        assert_eq!(clamp_index(0, 0, true), None);
+        assert_eq!(clamp_index(-1, 0, true), None);
     }
 }
