@@ -5,7 +5,7 @@
 use super::Operator;
 use super::index_map::{IndexMap, SequenceMap};
 use super::scatter_lowering::{self, Scatter, output_copy};
-use super::validate::check_same_sizes;
+use super::validate::{check_same_kind, check_same_sizes};
 use crate::error::{Error, Result};
 use crate::kernels::Role;
 use crate::lowering::{DeviceFacts, Lowered};
@@ -145,16 +145,8 @@ impl TensorScatterDesc {
                 rule: "TensorScatter's sequence axis lies in [1, rank): dimension 0 is the batch",
             });
         }
-        for (tensor, desc) in [("updates", &self.updates), ("output", &self.output)] {
-            if desc.data_type != self.input.data_type {
-                return Err(Error::DataTypeMismatch {
-                    tensor,
-                    actual: desc.data_type,
-                    expected_from: "input",
-                    expected: self.input.data_type,
-                });
-            }
-        }
+        check_same_kind("updates", &self.updates, "input", &self.input)?;
+        check_same_kind("output", &self.output, "input", &self.input)?;
         check_same_sizes(
             "output",
             &self.output,
@@ -163,7 +155,7 @@ impl TensorScatterDesc {
         )?;
         let axis = self.axis as usize;
         let mut expected = self.input.sizes.clone();
-        expected[axis] = self.updates.sizes.get(axis).copied().unwrap_or(0);
+        expected[axis] = self.updates.sizes[axis];
         check_same_sizes(
             "updates",
             &self.updates,
