@@ -3,8 +3,9 @@
 # and doc tests natively, then again on wgpu's GL backend (llvmpipe through EGL without a
 # GPU); the application example (examples/decode.rs); then the browser tests (tests/web.rs,
 # wasm32 in headless Chromium on WebGPU) and the tour page (examples/web, loaded in headless
-# Chromium and checked). A missing adapter, native, GL or WebGPU, fails the tests; nothing
-# is skipped.
+# Chromium and checked); then the npm package (npm/), built, installed into a fresh folder,
+# type-checked with tsc and used from a plain page in headless Chromium. A missing adapter,
+# native, GL or WebGPU, fails the tests; nothing is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lavapipe.sh
@@ -24,3 +25,6 @@ cargo test --target wasm32-unknown-unknown --test web -- --nocapture
 echo "== browser: the tour page (examples/web) in headless Chromium"
 bash scripts/web.sh --build-only
 python3 scripts/web_test.py
+echo "== browser: the npm package, installed in a fresh folder and used from a plain page (scripts/npm_test.py)"
+bash scripts/npm.sh
+python3 scripts/npm_test.py

@@ -1,4 +1,5 @@
-# Sourced by scripts/test.sh, scripts/web.sh and .ci/run: what running in a browser takes.
+# Sourced by scripts/test.sh, scripts/web.sh, scripts/npm.sh and .ci/run: what running in a
+# browser takes.
 # Chromium and its chromedriver (Debian packages; Chromium's SwiftShader WebGPU adapter
 # serves machines without a GPU), the wasm32-unknown-unknown target, and wasm-bindgen-cli
 # of exactly the wasm-bindgen version in Cargo.lock, installed into .tools/ (git-ignored).
@@ -8,32 +9,39 @@ wasm_bindgen_version() {
     awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
 
-# Installs what is missing (system packages only as root or with password-less sudo;
-# otherwise prints the exact commands and fails), then exports PATH, CHROMEDRIVER and the
-# wasm-bindgen-test settings.
-ensure_wasm_tools() {
+# Installs Debian packages (as root or with password-less sudo); otherwise prints the exact
+# command, with why they are needed ($1), and fails.
+install_debian_packages() {
+    local why="$1"
+    shift
+    local install="apt-get install -y --no-install-recommends $*"
+    if command -v apt-get >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ]; then
+            echo "Installing: $install"
+            (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && return 0
+        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            echo "Installing: sudo $install"
+            (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && return 0
+        fi
+    fi
+    echo "$why. On Debian:" >&2
+    echo "    sudo apt-get update && sudo $install" >&2
+    return 1
+}
+
+# Node.js and npm, to pack the npm package and test it installed (scripts/npm.sh).
+ensure_node() {
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        install_debian_packages "The npm package needs Node.js and npm" nodejs npm
+    fi
+}
+
+# What building for the browser takes (no browser): the wasm32-unknown-unknown target and
+# wasm-bindgen-cli of Cargo.lock's wasm-bindgen version (into .tools/, on PATH).
+ensure_wasm_build_tools() {
     if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
         echo "Adding the Rust target: rustup target add wasm32-unknown-unknown"
         rustup target add wasm32-unknown-unknown
-    fi
-
-    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-        local install="apt-get install -y --no-install-recommends chromium chromium-driver"
-        local done=false
-        if command -v apt-get >/dev/null 2>&1; then
-            if [ "$(id -u)" = 0 ]; then
-                echo "Installing Chromium and chromedriver: $install"
-                (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && done=true
-            elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-                echo "Installing Chromium and chromedriver: sudo $install"
-                (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && done=true
-            fi
-        fi
-        if [ "$done" != true ]; then
-            echo "The browser tests need Chromium and chromedriver. On Debian:" >&2
-            echo "    sudo apt-get update && sudo $install" >&2
-            return 1
-        fi
     fi
 
     local version
@@ -50,6 +58,18 @@ ensure_wasm_tools() {
     fi
 
     export PATH="$tools/bin:$PATH"
+}
+
+# Installs what is missing (system packages only as root or with password-less sudo;
+# otherwise prints the exact commands and fails), then exports PATH, CHROMEDRIVER and the
+# wasm-bindgen-test settings.
+ensure_wasm_tools() {
+    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+        install_debian_packages "The browser tests need Chromium and chromedriver" \
+            chromium chromium-driver
+    fi
+
+    ensure_wasm_build_tools
     CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
     export CHROMEDRIVER
     # Chromium's flags: --enable-unsafe-webgpu lets it offer its CPU (SwiftShader) adapter.

@@ -3,23 +3,16 @@
 Chromium through chromedriver's WebDriver API, and checks what it shows: WebGPU's adapter,
 every example done, and the seed pages' outputs. Fails when the page has no WebGPU.
 
-Only localhost traffic: the page is served from 127.0.0.1 and Chromium is told not to reach
-the network (the flags in webdriver.json).
+Only localhost traffic (scripts/chromium.py).
 """
 
-import functools
-import http.server
-import json
 import os
 import re
-import socket
-import subprocess
 import sys
-import threading
-import time
-import urllib.request
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import chromium
+
+ROOT = chromium.ROOT
 # scripts/web.sh builds into $CARGO_TARGET_DIR/web (target/web by default).
 SITE = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR", "target"), "web")
 
@@ -49,79 +42,10 @@ return {state: status.dataset.state, status: status.textContent,
 """
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def webdriver(port, method, path, body=None):
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}",
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=120) as response:
-        return json.load(response)["value"]
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".js": "text/javascript"}
-
-    def log_message(self, *args):
-        pass
-
-
 def main():
     if not os.path.exists(os.path.join(SITE, "pkg", "web.js")):
         sys.exit(f"{SITE} is not built: run `bash scripts/web.sh --build-only` first")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(QuietHandler, directory=SITE))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    page = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-
-    flags = os.environ.get("WASM_BINDGEN_TEST_WEBDRIVER_JSON", os.path.join(ROOT, "webdriver.json"))
-    with open(flags) as f:
-        options = json.load(f)["goog:chromeOptions"]
-    options["args"] = options["args"] + ["--headless=new", "--no-sandbox"]
-    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-    if os.path.exists(chromium):
-        options["binary"] = chromium
-
-    port = free_port()
-    driver = subprocess.Popen(
-        [os.environ.get("CHROMEDRIVER", "chromedriver"), f"--port={port}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    session = None
-    try:
-        for _ in range(100):
-            try:
-                if webdriver(port, "GET", "/status").get("ready"):
-                    break
-            except OSError:
-                pass
-            time.sleep(0.1)
-        session = webdriver(port, "POST", "/session", {
-            "capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})["sessionId"]
-        webdriver(port, "POST", f"/session/{session}/url", {"url": page})
-        deadline = time.time() + 300
-        while True:
-            shown = webdriver(port, "POST", f"/session/{session}/execute/sync",
-                              {"script": READ_PAGE, "args": []})
-            if shown["state"] != "running" or time.time() > deadline:
-                break
-            time.sleep(0.5)
-    finally:
-        if session:
-            try:
-                webdriver(port, "DELETE", f"/session/{session}")
-            except OSError:
-                pass
-        driver.terminate()
-        driver.wait()
-        server.shutdown()
+    shown = chromium.load_page(SITE, "index.html", READ_PAGE)
 
     print(f"page: {shown['adapter']}")
     print(f"page: {shown['gpu']}")
