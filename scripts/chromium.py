@@ -88,7 +88,7 @@ def load_page(site, page, read_script, timeout=300):
             shown = webdriver(port, "POST", f"/session/{session}/execute/sync",
                               {"script": read_script, "args": []})
             # A WebDriver error (the page still loading, say) reads as running.
-            running = not isinstance(shown, dict) or "error" in shown or shown.get("state") == "running"
+            running = not isinstance(shown, dict) or shown.get("state", "running") == "running"
             if not running or time.time() > deadline:
                 break
             time.sleep(0.5)

@@ -7,6 +7,8 @@
 #![cfg(target_arch = "wasm32")]
 
 mod arrays;
+#[cfg(feature = "bench")]
+mod bench;
 mod buffer;
 mod desc;
 mod errors;
