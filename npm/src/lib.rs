@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use dml_wgsl::{CompiledOperator, DataType, Error};
+use dml_wgsl::{CompiledOperator, Error};
 use js_sys::{Array, Object, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
@@ -448,14 +448,4 @@ impl Operator {
     pub fn has_status(&self) -> bool {
         self.compiled.has_status()
     }
-}
-
-/// Data types that `DataType` names; checked by the page test against every one.
-#[doc(hidden)]
-#[wasm_bindgen(js_name = dataTypes, skip_typescript)]
-pub fn data_types() -> Vec<String> {
-    DataType::ALL
-        .iter()
-        .map(|t| arrays::data_type_name(*t).to_string())
-        .collect()
 }
