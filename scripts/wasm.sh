@@ -9,30 +9,12 @@ wasm_bindgen_version() {
     awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
 }
 
-# Installs Debian packages (as root or with password-less sudo); otherwise prints the exact
-# command, with why they are needed ($1), and fails.
-install_debian_packages() {
-    local why="$1"
-    shift
-    local install="apt-get install -y --no-install-recommends $*"
-    if command -v apt-get >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ]; then
-            echo "Installing: $install"
-            (apt-get update -qq || true) && DEBIAN_FRONTEND=noninteractive $install && return 0
-        elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-            echo "Installing: sudo $install"
-            (sudo apt-get update -qq || true) && sudo DEBIAN_FRONTEND=noninteractive $install && return 0
-        fi
-    fi
-    echo "$why. On Debian:" >&2
-    echo "    sudo apt-get update && sudo $install" >&2
-    return 1
-}
+. "$(dirname "${BASH_SOURCE[0]}")/debian.sh"
 
 # Node.js and npm, to pack the npm package and test it installed (scripts/npm.sh).
 ensure_node() {
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-        install_debian_packages "The npm package needs Node.js and npm" nodejs npm
+        install_debian_packages "Node.js and npm (for the npm package)" nodejs npm
     fi
 }
 
@@ -65,7 +47,7 @@ ensure_wasm_build_tools() {
 # wasm-bindgen-test settings.
 ensure_wasm_tools() {
     if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-        install_debian_packages "The browser tests need Chromium and chromedriver" \
+        install_debian_packages "Chromium and chromedriver (for the browser tests)" \
             chromium chromium-driver
     fi
 

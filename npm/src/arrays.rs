@@ -138,34 +138,12 @@ pub(crate) fn byte_array(bytes: &[u8]) -> Uint8Array {
 pub(crate) fn typed_array(bytes: &[u8], data_type: DataType) -> JsValue {
     let (_, _, class, size) = entry(data_type);
     let raw = byte_array(bytes);
-    let buffer = raw.buffer();
-    let length = bytes.len() as u32 / size;
-    match class {
-        "Float64Array" => js_sys::Float64Array::new_with_byte_offset_and_length(&buffer, 0, length)
-            .unchecked_into(),
-        "Float32Array" => js_sys::Float32Array::new_with_byte_offset_and_length(&buffer, 0, length)
-            .unchecked_into(),
-        "BigInt64Array" => {
-            js_sys::BigInt64Array::new_with_byte_offset_and_length(&buffer, 0, length)
-                .unchecked_into()
-        }
-        "BigUint64Array" => {
-            js_sys::BigUint64Array::new_with_byte_offset_and_length(&buffer, 0, length)
-                .unchecked_into()
-        }
-        "Int32Array" => {
-            js_sys::Int32Array::new_with_byte_offset_and_length(&buffer, 0, length).unchecked_into()
-        }
-        "Uint32Array" => js_sys::Uint32Array::new_with_byte_offset_and_length(&buffer, 0, length)
-            .unchecked_into(),
-        "Int16Array" => {
-            js_sys::Int16Array::new_with_byte_offset_and_length(&buffer, 0, length).unchecked_into()
-        }
-        "Uint16Array" => js_sys::Uint16Array::new_with_byte_offset_and_length(&buffer, 0, length)
-            .unchecked_into(),
-        "Int8Array" => {
-            js_sys::Int8Array::new_with_byte_offset_and_length(&buffer, 0, length).unchecked_into()
-        }
-        _ => raw.into(),
-    }
+    // The class's constructor, from the global object: `new Float32Array(buffer, 0, length)`.
+    let length = JsValue::from(bytes.len() as u32 / size);
+    let arguments = js_sys::Array::of3(&raw.buffer(), &JsValue::from(0), &length);
+    Reflect::get(&js_sys::global(), &class.into())
+        .ok()
+        .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
+        .and_then(|c| Reflect::construct(&c, &arguments).ok())
+        .unwrap_or_else(|| raw.into())
 }

@@ -31,41 +31,20 @@ impl Operator {
         output: JsValue,
         count: u32,
     ) -> Promise {
-        let shared = self.shared.clone();
-        let compiled = self.compiled.clone();
+        let resolved = self.resolve(&inputs, &output);
+        let operator = Operator {
+            compiled: self.compiled.clone(),
+            shared: self.shared.clone(),
+            input_names: self.input_names.clone(),
+        };
         future_to_promise(async move {
-            let inputs = js_sys::Array::from(&inputs);
-            let bound: Vec<_> = inputs
-                .iter()
-                .map(|value| shared.binding(&value, "inputs"))
-                .collect::<Result<_, _>>()?;
-            let output = shared.binding(&output, "output")?;
-            let context = &shared.context;
+            let (inputs, output) = resolved?;
             let start = performance_now();
             for _ in 0..count {
-                let input_bindings: Vec<wgpu::BufferBinding> = bound
-                    .iter()
-                    .map(|(buffer, offset, _)| wgpu::BufferBinding {
-                        buffer,
-                        offset: *offset,
-                        size: None,
-                    })
-                    .collect();
-                let output_binding = wgpu::BufferBinding {
-                    buffer: &output.0,
-                    offset: output.1,
-                    size: None,
-                };
-                let mut encoder = context
-                    .device()
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-                compiled
-                    .record(&mut encoder, &input_bindings, output_binding)
-                    .map_err(|e| library_error(&e))?;
-                context.queue().submit([encoder.finish()]);
+                operator.submit(&inputs, &output)?;
             }
             let submitted = performance_now() - start;
-            queue_done(&shared).await?;
+            queue_done(&operator.shared).await?;
             let done = performance_now() - start;
             Ok(js_sys::Array::of2(&submitted.into(), &done.into()).into())
         })

@@ -311,11 +311,12 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
     let out_of_range = m.choice("outOfRange", &OUT_OF_RANGE, OutOfRange::Report)?;
     let input = m.tensor("input")?;
     let output = m.tensor("output")?;
+    let output_type = output.data_type;
     let mut inputs = vec![("input", input.data_type)];
     let desc: OperatorDesc = match *op {
         "slice" => SliceDesc::new(
             input,
-            output.clone(),
+            output,
             &m.u32_list("offsets")?,
             &m.u32_list("sizes")?,
             &m.u32_list("strides")?,
@@ -323,7 +324,7 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
         .into(),
         "slice1" => Slice1Desc::new(
             input,
-            output.clone(),
+            output,
             &m.u32_list("inputWindowOffsets")?,
             &m.u32_list("inputWindowSizes")?,
             &m.i32_list("inputWindowStrides")?,
@@ -337,7 +338,7 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
             let duplicates = m.choice("duplicates", &DUPLICATES, DuplicateMode::AnyUpdate)?;
             let reduction = m.choice("reduction", &REDUCTIONS, Reduction::None)?;
             if *op == "scatterElements" {
-                ScatterElementsDesc::new(input, indices, updates, output.clone(), m.u32("axis")?)
+                ScatterElementsDesc::new(input, indices, updates, output, m.u32("axis")?)
                     .with_duplicates(duplicates)
                     .with_reduction(reduction)
                     .with_out_of_range(out_of_range)
@@ -347,7 +348,7 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
                     input,
                     indices,
                     updates,
-                    output.clone(),
+                    output,
                     m.u32("inputDimensionCount")?,
                     m.u32("indicesDimensionCount")?,
                 )
@@ -364,21 +365,19 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
                 "gather" => GatherDesc::new(
                     input,
                     indices,
-                    output.clone(),
+                    output,
                     m.u32("axis")?,
                     m.u32("indexDimensions")?,
                 )
                 .with_out_of_range(out_of_range)
                 .into(),
-                "gatherElements" => {
-                    GatherElementsDesc::new(input, indices, output.clone(), m.u32("axis")?)
-                        .with_out_of_range(out_of_range)
-                        .into()
-                }
+                "gatherElements" => GatherElementsDesc::new(input, indices, output, m.u32("axis")?)
+                    .with_out_of_range(out_of_range)
+                    .into(),
                 _ => GatherNdDesc::new(
                     input,
                     indices,
-                    output.clone(),
+                    output,
                     m.u32("inputDimensionCount")?,
                     m.u32("indicesDimensionCount")?,
                     m.u32("batchDimensionCount")?,
@@ -399,21 +398,15 @@ pub(crate) fn operator_desc(value: &JsValue) -> Result<Parsed> {
                 None
             };
             let mode = m.choice("mode", &MODES, TensorScatterMode::Linear)?;
-            TensorScatterDesc::new(
-                input,
-                updates,
-                write_indices,
-                output.clone(),
-                m.u32("axis")?,
-            )
-            .with_mode(mode)
-            .with_out_of_range(out_of_range)
-            .into()
+            TensorScatterDesc::new(input, updates, write_indices, output, m.u32("axis")?)
+                .with_mode(mode)
+                .with_out_of_range(out_of_range)
+                .into()
         }
     };
     Ok(Parsed {
         desc,
         inputs,
-        output: output.data_type,
+        output: output_type,
     })
 }

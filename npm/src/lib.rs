@@ -351,61 +351,8 @@ impl Operator {
         #[wasm_bindgen(unchecked_param_type = "(Binding | null)[]")] inputs: JsValue,
         #[wasm_bindgen(unchecked_param_type = "Binding | null")] output: JsValue,
     ) -> Result<(), JsValue> {
-        if !Array::is_array(&inputs) {
-            return Err(invalid_argument(
-                "inputs",
-                &inputs,
-                "an array of bindings, one per input tensor",
-            ));
-        }
-        let given = Array::from(&inputs);
-        let sizes = self.compiled.input_sizes();
-        if given.length() as usize != sizes.len() {
-            return Err(library_error(&Error::InputCount {
-                expected: sizes.len(),
-                actual: given.length() as usize,
-            }));
-        }
-        let placeholder = || (self.shared.placeholder.clone(), 0, None);
-        let resolve = |value: &JsValue, field: &str, empty: bool| {
-            if empty && (value.is_null() || value.is_undefined()) {
-                Ok(placeholder())
-            } else {
-                self.shared.binding(value, field)
-            }
-        };
-        let mut bound = Vec::with_capacity(sizes.len());
-        for (i, size) in sizes.iter().enumerate() {
-            let name = self.input_names.get(i).copied().unwrap_or("input");
-            let field = format!("inputs[{i}] ({name})");
-            bound.push(resolve(&given.get(i as u32), &field, *size == 0)?);
-        }
-        let output = resolve(&output, "output", self.compiled.output_size() == 0)?;
-        let input_bindings: Vec<wgpu::BufferBinding> = bound
-            .iter()
-            .map(|(buffer, offset, size)| wgpu::BufferBinding {
-                buffer,
-                offset: *offset,
-                size: size.and_then(wgpu::BufferSize::new),
-            })
-            .collect();
-        let output_binding = wgpu::BufferBinding {
-            buffer: &output.0,
-            offset: output.1,
-            size: output.2.and_then(wgpu::BufferSize::new),
-        };
-        let context = &self.shared.context;
-        let mut encoder =
-            context
-                .device()
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("dml-wgsl-js dispatch"),
-                });
-        self.compiled
-            .record(&mut encoder, &input_bindings, output_binding)
-            .map_err(|e| library_error(&e))?;
-        context.queue().submit([encoder.finish()]);
-        Ok(())
+        let (inputs, output) = self.resolve(&inputs, &output)?;
+        self.submit(&inputs, &output)
     }
 
     /// Resolves once the last dispatch is done if its indices were all in range; rejects
@@ -447,5 +394,70 @@ impl Operator {
     #[wasm_bindgen(getter, js_name = hasStatus)]
     pub fn has_status(&self) -> bool {
         self.compiled.has_status()
+    }
+}
+
+/// A binding resolved: its buffer, byte offset and byte size (`None`: to the buffer's end).
+type Bound = (wgpu::Buffer, u64, Option<u64>);
+
+impl Operator {
+    /// The bindings `dispatch` takes, resolved: one per input tensor and the output's (an
+    /// empty tensor's may be `null`; the placeholder stands in).
+    fn resolve(&self, inputs: &JsValue, output: &JsValue) -> Result<(Vec<Bound>, Bound), JsValue> {
+        if !Array::is_array(inputs) {
+            return Err(invalid_argument(
+                "inputs",
+                inputs,
+                "an array of bindings, one per input tensor",
+            ));
+        }
+        let given = Array::from(inputs);
+        let sizes = self.compiled.input_sizes();
+        if given.length() as usize != sizes.len() {
+            return Err(library_error(&Error::InputCount {
+                expected: sizes.len(),
+                actual: given.length() as usize,
+            }));
+        }
+        let resolve = |value: &JsValue, field: &str, empty: bool| {
+            if empty && (value.is_null() || value.is_undefined()) {
+                Ok((self.shared.placeholder.clone(), 0, None))
+            } else {
+                self.shared.binding(value, field)
+            }
+        };
+        let mut bound = Vec::with_capacity(sizes.len());
+        for (i, size) in sizes.iter().enumerate() {
+            let name = self.input_names.get(i).copied().unwrap_or("input");
+            let field = format!("inputs[{i}] ({name})");
+            bound.push(resolve(&given.get(i as u32), &field, *size == 0)?);
+        }
+        let output = resolve(output, "output", self.compiled.output_size() == 0)?;
+        Ok((bound, output))
+    }
+
+    /// Records the operator on resolved bindings into a new encoder and submits it.
+    fn submit(&self, inputs: &[Bound], output: &Bound) -> Result<(), JsValue> {
+        let input_bindings: Vec<wgpu::BufferBinding> = inputs.iter().map(buffer_binding).collect();
+        let context = &self.shared.context;
+        let mut encoder =
+            context
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("dml-wgsl-js dispatch"),
+                });
+        self.compiled
+            .record(&mut encoder, &input_bindings, buffer_binding(output))
+            .map_err(|e| library_error(&e))?;
+        context.queue().submit([encoder.finish()]);
+        Ok(())
+    }
+}
+
+fn buffer_binding((buffer, offset, size): &Bound) -> wgpu::BufferBinding<'_> {
+    wgpu::BufferBinding {
+        buffer,
+        offset: *offset,
+        size: size.and_then(wgpu::BufferSize::new),
     }
 }
