@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
-//!     [--repeat N] [--copy-method kernel|command|measure]
+//!     [--repeat N] [--copy-method kernel|command|measure] [--sweep]
 //! ```
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
@@ -15,6 +15,9 @@
 //! each in the default `DuplicateMode::AnyUpdate` under its name and in
 //! `DuplicateMode::InOrder` under `<name>_in_order`. `--only NAME` selects both modes of a
 //! reduction workload; `--only NAME_in_order` the in-order one alone.
+//!
+//! `--sweep` runs the narrow-element sweep of `bench/sweep.rs` instead (peer:
+//! `bench/torch_sweep.py`); `--only` selects among its shapes.
 // Native adapters only; no main in wasm32.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -37,6 +40,9 @@ use wgpu::util::DeviceExt;
 mod cases;
 use cases::{Rng, le_bytes};
 
+#[path = "bench/sweep.rs"]
+mod sweep;
+
 struct Options {
     quick: bool,
     reps: usize,
@@ -46,6 +52,8 @@ struct Options {
     repeat: usize,
     /// How contiguous copies are made: measured by the context (`None`), or as chosen.
     copy_method: Option<CopyMethod>,
+    /// Runs the narrow-element sweep (`bench/sweep.rs`) instead of the workloads.
+    sweep: bool,
 }
 
 fn options() -> Options {
@@ -56,6 +64,7 @@ fn options() -> Options {
         only: None,
         repeat: 1,
         copy_method: None,
+        sweep: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -83,6 +92,7 @@ fn options() -> Options {
                     other => panic!("--copy-method kernel|command|measure, not {other:?}"),
                 }
             }
+            "--sweep" => o.sweep = true,
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -1115,6 +1125,23 @@ fn main() {
             .as_ref()
             .is_none_or(|only| only.iter().any(|w| w == name))
     };
+    if o.sweep {
+        let mut rng = Rng::new(0x5EED);
+        for shape in sweep::shapes() {
+            let name = shape.name();
+            if !wanted(&name) {
+                continue;
+            }
+            // Every shape's buffers share names: drop the last shape's first.
+            b.inputs.borrow_mut().clear();
+            let prepared = shape.prepare(&mut rng);
+            b.operator(&name, &prepared);
+        }
+        if let Some(path) = &o.json {
+            b.write_json(path, f64::NAN);
+        }
+        return;
+    }
     let mut data = Data::new(o.quick);
     let mut roof_ms = f64::NAN;
     for round in 0..o.repeat {

@@ -33,10 +33,12 @@ fn scatter(
     }
 }
 
+// Units a thread takes at once: scatter_rows' neighbours along a row, scatter_copy_rows' round.
+const GROUP: u32 = 4u;
+
 // @word-begin
 // 4-byte elements, GROUP neighbours along a row a thread: the row position is worked out
 // once, the indices one by one.
-const GROUP: u32 = 4u;
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_rows(
@@ -107,7 +109,8 @@ fn scatter_blocks(
 // The units of a row (a pipeline constant: params.copy.length), and the threads of a
 // workgroup (params.copy.threads, up to 1024): one row of workgroup memory a workgroup caps
 // how many workgroups an SM holds, so a workgroup brings many threads (an H100 took 0.91 ms
-// with 256, 0.44 ms with 1024).
+// with 256, 0.44 ms with 1024). 1- and 2-byte units take a word of workgroup memory each
+// (stored without atomics) and go out as whole words.
 override ROW_CAPACITY: u32 = 1u;
 override ROW_THREADS: u32 = 64u;
 var<workgroup> row_units: array<u32, ROW_CAPACITY>;
@@ -175,10 +178,45 @@ fn scatter_copy_rows(
         }
     }
     workgroupBarrier();
+    store_row(start, length, local);
+}
+
+// @word-begin
+fn store_row(start: u32, length: u32, local: u32) {
     for (var u = local; u < length; u += ROW_THREADS) {
         store_output(start + u, row_units[u]);
     }
 }
+// @word-end
+
+// @sub-word-begin
+// Rows of 1- and 2-byte units, one unit a word of workgroup memory: the row's output words
+// stored whole, but for the first and last where a row shares them with its neighbours
+// (rows that are not whole words), whose bits go by compare-exchange.
+fn store_row(start: u32, length: u32, local: u32) {
+    let end = start + length;
+    let first_word = start / ELEMENTS_PER_WORD;
+    let words = (end - 1u) / ELEMENTS_PER_WORD - first_word + 1u;
+    for (var w = local; w < words; w += ROW_THREADS) {
+        let word_start = (first_word + w) * ELEMENTS_PER_WORD;
+        var word = 0u;
+        var mask = 0u;
+        for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+            let element = word_start + e;
+            if element >= start && element < end {
+                let shift = e * ELEMENT_BITS;
+                word |= (row_units[element - start] & ELEMENT_MASK) << shift;
+                mask |= ELEMENT_MASK << shift;
+            }
+        }
+        if mask == 0xffffffffu {
+            store_output_word(first_word + w, word);
+        } else {
+            store_output_bits(first_word + w, mask, word);
+        }
+    }
+}
+// @sub-word-end
 // @copy-rows-end
 
 // @sub-word-begin

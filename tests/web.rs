@@ -14,13 +14,16 @@ mod cases;
 #[allow(dead_code)]
 #[path = "common/check.rs"]
 mod check;
+#[path = "common/narrow.rs"]
+mod narrow;
 
 use cases::{OperatorKind, Rng, Worked, one_target_case, out_of_range_scatter, random_case};
-use check::{Expect, check_on, check_run_on};
+use check::{Expect, check_in_place_on, check_on, check_run_on};
 use dml_wgsl::{
     Context, DataType, DuplicateMode, Error, GatherNdDesc, INDEX_TYPES, OperatorDesc, Reduction,
     ScatterNdDesc, Slice1Desc, SliceDesc, TensorDesc, TensorScatterDesc, reference,
 };
+use narrow::{NarrowRun, narrow_cases};
 use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -490,5 +493,34 @@ async fn runs_of_tens_of_thousands_of_updates_on_one_target_reduce_exactly() {
         check_on(&context, &case.desc, &case.slices(), Expect::ByMode)
             .await
             .unwrap_or_else(|e| panic!("{e} for {:?}", case.desc));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
+    // The narrow sweep's classes (tests/common/narrow.rs), as the native tests run them: out
+    // of place copying by kernel and by copy command, in place.
+    let by_kernel = context().await;
+    by_kernel.set_copy_method(dml_wgsl::CopyMethod::Kernel);
+    let by_command = context().await;
+    by_command.set_copy_method(dml_wgsl::CopyMethod::CopyBufferToBuffer);
+    let mut rng = Rng::new(28);
+    for (run, case) in narrow_cases(&mut rng) {
+        let slices = case.slices();
+        match run {
+            NarrowRun::ScatterInPlace => check_in_place_on(&by_kernel, &case.desc, &slices).await,
+            NarrowRun::ScatterOutOfPlace | NarrowRun::Gather => {
+                let expect = if run == NarrowRun::Gather {
+                    Expect::Exact
+                } else {
+                    Expect::AnyUpdate
+                };
+                for on in [&by_kernel, &by_command] {
+                    check_on(on, &case.desc, &slices, expect)
+                        .await
+                        .expect("compile and record");
+                }
+            }
+        }
     }
 }

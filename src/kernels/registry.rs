@@ -14,7 +14,7 @@ pub(crate) enum Kernel {
     StridedCopy(Unit),
     /// ScatterElements and ScatterND: the single any-update pass (`shaders/scatter.wgsl`) or
     /// the two in-order passes (`shaders/scatter_in_order.wgsl`); with `copy_rows` (any
-    /// update, 4-byte units), also the input bound and `scatter_copy_rows`, which copies as
+    /// update, units of at most 4 bytes), also the input bound and `scatter_copy_rows`, which copies as
     /// it scatters.
     Scatter {
         unit: Unit,
@@ -198,7 +198,7 @@ impl Kernel {
                     copy_rows: false,
                 });
             }
-            if unit == Unit::Word {
+            if unit.bytes() <= 4 {
                 all.push(Kernel::Scatter {
                     unit,
                     in_order: false,

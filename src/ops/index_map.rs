@@ -319,8 +319,9 @@ impl IndexMap {
     /// output's rows and their length in units, if every update of outer coordinate `r`
     /// lands in row `r` of an output packed like the input (ScatterElements along an inner
     /// axis), a row holds at least a workgroup's worth of units and fits workgroup memory,
-    /// and the device copies faster by kernel. 4-byte units only: narrower ones would share
-    /// words across rows.
+    /// and the device copies faster by kernel. Units of at most 4 bytes, each a word of
+    /// workgroup memory (rows of 1- and 2-byte units may share their end words with their
+    /// neighbours: the kernel merges those).
     pub fn copy_rows(
         &self,
         input: &TensorDesc,
@@ -330,7 +331,7 @@ impl IndexMap {
         let packed = |t: &TensorDesc| t.effective_strides() == packed_strides(&t.sizes);
         if !device.copies_in_kernels
             || device.per_element
-            || self.element_bytes != 4
+            || self.element_bytes > 4
             || self.sizes.len() < 2
             || !packed(input)
             || !packed(output)
@@ -355,7 +356,7 @@ impl IndexMap {
             .fold(0u64, |sum, term| sum.saturating_add(term));
         // The tensor's own bytes (a larger total size leaves bytes past them untouched).
         let bytes = output.element_count() * output.data_type.size_in_bytes() as u64;
-        let units = bytes / 4;
+        let units = bytes / self.element_bytes as u64;
         let workgroup = device.workgroup_size as u64;
         let rows = units / length.max(1);
         // A thread's loop over its row's updates runs at most COPY_ROW_ROUNDS rounds (of
@@ -366,7 +367,7 @@ impl IndexMap {
             && row_updates <= round * COPY_ROW_ROUNDS
             && length >= workgroup
             && length * 4 <= device.max_workgroup_storage_bytes as u64
-            && bytes.is_multiple_of(4)
+            && bytes.is_multiple_of(self.element_bytes as u64)
             && units.is_multiple_of(length)
             && rows >= self.sizes[0] as u64
             // A workgroup a row: the dispatch's threads within the u32 index space.
@@ -537,6 +538,20 @@ mod tests {
                 Entry::DescribeStatus
             ]
         );
+        // Narrow elements too, rows of whole words or not (their end words shared).
+        for (data_type, columns) in [
+            (DataType::Float16, 8192),
+            (DataType::Int8, 4097),
+            (DataType::Int8, 4098),
+        ] {
+            let narrow = along(data_type, &[63, columns], &[63, 2048], 1);
+            let lowered = entries(&narrow, &fusing);
+            assert_eq!(
+                lowered[0],
+                Entry::ScatterCopyRows,
+                "{narrow:?}: {lowered:?}"
+            );
+        }
         for (desc, device) in [
             // The device copies faster by command.
             (f32_rows.clone(), DEVICE),
@@ -551,11 +566,6 @@ mod tests {
             // Along the outer axis every update may land in any row.
             (
                 along(DataType::Float32, &[64, 8192], &[32, 8192], 0),
-                fusing,
-            ),
-            // Narrow elements would share words across rows.
-            (
-                along(DataType::Float16, &[64, 8192], &[64, 4096], 1),
                 fusing,
             ),
             // Rows larger than workgroup memory, or shorter than a workgroup.

@@ -96,10 +96,8 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
     let mut chosen = choose(scatter, device)?;
     if !device.per_element {
         let (scratch, links) = chosen.strategy.scratch(chosen.output_units);
-        let kernels = [
-            chosen.kernel,
-            copy_kernel(scatter, &chosen.strategy, device),
-        ];
+        let mut kernels = vec![chosen.kernel];
+        kernels.extend(copy_kernels(scatter, &chosen.strategy, device));
         if device.binds_partially(&kernels, scratch, links) {
             let per_element = DeviceFacts {
                 per_element: true,
@@ -118,7 +116,7 @@ fn copy_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
         Vec::new()
     } else {
         let copy = output_copy(scatter.input, scatter.output);
-        let device = device.for_kernels(&[copy.kernel(device)], 0, 0);
+        let device = device.for_kernels(&copy.kernels(device), 0, 0);
         copy.steps(&device, Placement::OutOfPlace)
     };
     Lowered {
@@ -178,19 +176,19 @@ fn in_place(scatter: &Scatter) -> InPlace {
     }
 }
 
-/// The kernel that copies `input` to `output` under `strategy`: the copy's own, or the one
+/// The kernels that copy `input` to `output` under `strategy`: the copy's own, or the one
 /// that copies rows as it scatters.
-fn copy_kernel(scatter: &Scatter, strategy: &Strategy, device: &DeviceFacts) -> Kernel {
+fn copy_kernels(scatter: &Scatter, strategy: &Strategy, device: &DeviceFacts) -> Vec<Kernel> {
     match strategy {
         Strategy::AnyUpdate {
             copy_rows: Some(_),
             grouping: _,
-        } => Kernel::Scatter {
+        } => vec![Kernel::Scatter {
             unit: optimised(&scatter.map, device).unit(),
             in_order: false,
             copy_rows: true,
-        },
-        _ => output_copy(scatter.input, scatter.output).kernel(device),
+        }],
+        _ => output_copy(scatter.input, scatter.output).kernels(device),
     }
 }
 

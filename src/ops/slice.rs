@@ -364,6 +364,6 @@ impl Operator for Slice1Desc {
 /// A slice's one step: its copy (element by element where its kernel binds only some
 /// windows of a tensor).
 fn lower_copy(copy: &StridedCopy, device: &DeviceFacts) -> Lowered {
-    let device = device.for_kernels(&[copy.kernel(device)], 0, 0);
+    let device = device.for_kernels(&copy.kernels(device), 0, 0);
     Lowered::steps(copy.steps(&device, Placement::Always))
 }

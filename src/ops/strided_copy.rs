@@ -110,10 +110,54 @@ impl StridedCopy {
         self
     }
 
-    /// The kernel this copy runs on `device` (its unit once merged and widened).
-    pub fn kernel(&self, device: &DeviceFacts) -> Kernel {
-        let copy = self.merged().widened(device.unit_alignment);
-        Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes))
+    /// The kernels this copy runs on `device` (their units once merged and widened): one,
+    /// or a body's and a tail's (see [`StridedCopy::split_tail`]).
+    pub fn kernels(&self, device: &DeviceFacts) -> Vec<Kernel> {
+        let kernel = |copy: &StridedCopy| {
+            let copy = copy.merged().widened(device.unit_alignment);
+            Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes))
+        };
+        match self.split_tail(device) {
+            Some((body, tail)) => vec![kernel(&body), kernel(&tail)],
+            None => vec![kernel(self)],
+        }
+    }
+
+    /// A contiguous run of 1- or 2-byte elements that stays narrow only because of its length
+    /// (a total that is not a whole number of wide units: odd rows of odd length), split into
+    /// a body of whole wide units and a tail of its last few elements. Narrow units are
+    /// stored by compare-exchange, sharing words with their neighbours; the body's wide units
+    /// are stored whole, and the tail (under 16 bytes) writes words the body does not touch.
+    /// `None` where no split helps, or where the device asks for one element a thread.
+    fn split_tail(&self, device: &DeviceFacts) -> Option<(StridedCopy, StridedCopy)> {
+        let copy = self.merged();
+        if device.per_element
+            || copy.element_bytes >= 4
+            || copy.sizes.len() != 1
+            || copy.input_strides[0] != 1
+            || copy.output_strides[0] != 1
+            || copy.widened(device.unit_alignment).element_bytes >= 4
+        {
+            return None;
+        }
+        // The widest unit both bases are aligned to, of at least 4 bytes.
+        let per_unit = (4..=device.unit_alignment.min(16))
+            .rev()
+            .filter(|unit| unit.is_power_of_two())
+            .map(|unit| (unit / copy.element_bytes) as u64)
+            .find(|&k| copy.input_base.is_multiple_of(k) && copy.output_base.is_multiple_of(k))?;
+        let length = copy.sizes[0] as u64;
+        let body_length = length - length % per_unit;
+        if body_length == 0 {
+            return None;
+        }
+        let mut body = copy.clone();
+        body.sizes[0] = body_length as u32;
+        let mut tail = copy;
+        tail.sizes[0] = (length - body_length) as u32;
+        tail.input_base += body_length;
+        tail.output_base += body_length;
+        Some((body, tail))
     }
 
     /// Whether the copy is one contiguous run of bytes in both tensors (which a copy command
@@ -126,8 +170,20 @@ impl StridedCopy {
             && copy.output_strides[inner] == 1
     }
 
-    /// The kernel dispatch for this copy, merged and widened, run where `placement` says.
+    /// The kernel dispatches for this copy, merged and widened (a body and a tail where
+    /// [`StridedCopy::split_tail`] splits it), run where `placement` says.
     pub fn steps(&self, device: &DeviceFacts, placement: Placement) -> Vec<Step> {
+        match self.split_tail(device) {
+            Some((body, tail)) => [body, tail]
+                .iter()
+                .map(|copy| copy.step(device, placement))
+                .collect(),
+            None => vec![self.step(device, placement)],
+        }
+    }
+
+    /// One dispatch of this copy, merged and widened.
+    fn step(&self, device: &DeviceFacts, placement: Placement) -> Step {
         let copy = self.merged().widened(device.unit_alignment);
         let unit = Unit::from_bytes(copy.element_bytes);
         let inner = *copy.sizes.last().expect("rank >= 1");
@@ -177,13 +233,13 @@ impl StridedCopy {
             output_strides: PerDimension::strides(&copy.output_strides),
             ..Default::default()
         };
-        vec![Step::Dispatch {
+        Step::Dispatch {
             kernel: Kernel::StridedCopy(unit),
             entry,
             params: Parameters::StridedCopy(params),
             grid,
             placement,
-        }]
+        }
     }
 }
 
@@ -308,9 +364,8 @@ mod tests {
         assert_eq!(reversed.widened(16).element_bytes, 4);
     }
 
-    #[test]
-    fn planes_take_four_units_a_thread_only_where_enough_workgroups_remain() {
-        let device = DeviceFacts {
+    fn device() -> DeviceFacts {
+        DeviceFacts {
             unit_alignment: 16,
             workgroup_size: 256,
             row_threads: 1024,
@@ -319,7 +374,56 @@ mod tests {
             copies_in_kernels: true,
             per_element: false,
             bindings: None,
+        }
+    }
+
+    #[test]
+    fn runs_of_narrow_elements_with_ragged_totals_split_into_a_wide_body_and_a_tail() {
+        let device = device();
+        // 4095 rows of 4097 bytes: an odd total, which alone kept every unit a byte wide.
+        let odd = slice(DataType::Int8, &[4095, 4097], &[0, 0], &[4095, 4097]);
+        let total = 4095 * 4097u64;
+        let (body, tail) = odd.split_tail(&device).expect("a split");
+        let body = body.merged().widened(16);
+        assert_eq!(body.element_bytes, 16);
+        assert_eq!(body.sizes, [(total / 16) as u32]);
+        assert_eq!(tail.element_bytes, 1);
+        assert_eq!(tail.sizes, [(total % 16) as u32]);
+        assert_eq!(
+            (tail.input_base, tail.output_base),
+            (total / 16 * 16, total / 16 * 16)
+        );
+        assert_eq!(
+            odd.kernels(&device),
+            [
+                Kernel::StridedCopy(Unit::QuadWord),
+                Kernel::StridedCopy(Unit::Byte)
+            ]
+        );
+        assert_eq!(odd.steps(&device, Placement::Always).len(), 2);
+        // 2-byte elements: a body of 16-byte units, a tail of 2-byte ones.
+        let half = slice(DataType::Float16, &[3, 5], &[0, 0], &[3, 5]);
+        let (body, tail) = half.split_tail(&device).expect("a split");
+        assert_eq!((body.sizes[0], tail.sizes[0]), (8, 7));
+        // No split where the run already widens, is too short for one wide unit, is not one
+        // run, or where each element checks its own windows.
+        let even = slice(DataType::Int8, &[4095, 4096], &[0, 0], &[4095, 4096]);
+        assert_eq!(even.split_tail(&device), None);
+        let short = slice(DataType::Int8, &[3], &[0], &[3]);
+        assert_eq!(short.split_tail(&device), None);
+        let rows = slice(DataType::Int8, &[5, 7], &[0, 1], &[5, 5]);
+        assert_eq!(rows.split_tail(&device), None);
+        let per_element = DeviceFacts {
+            per_element: true,
+            ..device
         };
+        assert_eq!(odd.split_tail(&per_element), None);
+        assert_eq!(odd.steps(&per_element, Placement::Always).len(), 1);
+    }
+
+    #[test]
+    fn planes_take_four_units_a_thread_only_where_enough_workgroups_remain() {
+        let device = device();
         // The NCHW crop of the benchmark: 2^16 planes' worth of units, four a thread.
         let crop = slice(
             DataType::Float32,

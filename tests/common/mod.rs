@@ -8,6 +8,7 @@ use std::sync::{Mutex, OnceLock};
 pub mod cases;
 pub mod check;
 pub mod fuzzing;
+pub mod narrow;
 
 pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
@@ -132,71 +133,10 @@ pub fn check_run(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
     pollster::block_on(check::check_run_on(context(), desc, &slices, Expect::Exact));
 }
 
-/// Runs a scatter in place (its output bound to its input's own range, inside a guarded
-/// buffer) through `record` and holds the buffer to the reference: covered bytes as the
-/// reference's output, bytes no element covers as the input left them, guard bands intact.
+/// [`check::check_in_place_on`] on the test binary's context, blocking.
 pub fn check_in_place(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
-    use wgpu::util::DeviceExt;
-    let device = context().device();
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-    let expected = reference::run(desc, &slices).expect("reference");
-    let operator = context().compile(desc).expect("compile");
-    let guard = guard_size() as usize;
-    let mut data = vec![SENTINEL; guard * 2 + inputs[0].len()];
-    data[guard..guard + inputs[0].len()].copy_from_slice(&inputs[0]);
-    let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-    let tensor = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some("in place"),
-        contents: &data,
-        usage,
-    });
-    let others: Vec<wgpu::Buffer> = inputs[1..]
-        .iter()
-        .map(|d| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("input"),
-                contents: d,
-                usage,
-            })
-        })
-        .collect();
-    let binding = wgpu::BufferBinding {
-        buffer: &tensor,
-        offset: guard as u64,
-        size: None,
-    };
-    let readback = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size: data.len() as u64,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut bindings = vec![binding.clone()];
-    bindings.extend(others.iter().map(|b| b.as_entire_buffer_binding()));
-    let mut encoder = device.create_command_encoder(&Default::default());
-    operator
-        .record(&mut encoder, &bindings, binding)
-        .expect("record in place");
-    encoder.copy_buffer_to_buffer(&tensor, 0, &readback, 0, data.len() as u64);
-    context().queue().submit([encoder.finish()]);
-    let got = read_buffer(&readback);
-    assert!(
-        got[..guard]
-            .iter()
-            .chain(&got[guard + expected.len()..])
-            .all(|&b| b == SENTINEL),
-        "guard bands of {desc:?}"
-    );
-    // Bytes no element covers keep the input's contents (the reference zeroes them).
-    let covered = covered_bytes(desc.output());
-    for (i, &byte) in got[guard..guard + expected.len()].iter().enumerate() {
-        let want = if covered[i] {
-            expected[i]
-        } else {
-            inputs[0][i]
-        };
-        assert_eq!(byte, want, "byte {i} of {desc:?}");
-    }
+    pollster::block_on(check::check_in_place_on(context(), desc, &slices));
 }
 
 /// Maps a MAP_READ buffer of the test binary's device and returns its bytes (blocking).

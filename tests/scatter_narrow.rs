@@ -1,0 +1,40 @@
+//! ScatterElements and GatherElements of 1- and 2-byte elements over every shape class of
+//! the narrow sweep (`tests/common/narrow.rs`): rows that are and are not whole words, totals
+//! that are and are not, both axes, both index widths, in place and out of place. Out of
+//! place on a context that copies by copy command where it can and on one that copies by
+//! kernel (where ScatterElements along the inner axis copies rows in its own kernel, and a
+//! contiguous copy of a ragged total goes as a wide body and a narrow tail).
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
+
+mod common;
+
+use common::narrow::{NarrowRun, narrow_cases};
+use common::{Expect, Rng, check_in_place, check_on, context};
+use dml_wgsl::CopyMethod;
+
+#[test]
+fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
+    let by_kernel = common::limited_context(|_| {});
+    by_kernel.set_copy_method(CopyMethod::Kernel);
+    let by_command = common::limited_context(|_| {});
+    by_command.set_copy_method(CopyMethod::CopyBufferToBuffer);
+    let mut rng = Rng::new(28);
+    let cases = narrow_cases(&mut rng);
+    assert_eq!(cases.len(), 144);
+    for (run, case) in &cases {
+        let slices = case.slices();
+        match run {
+            NarrowRun::ScatterInPlace => check_in_place(&case.desc, &case.inputs),
+            NarrowRun::ScatterOutOfPlace | NarrowRun::Gather => {
+                let expect = if *run == NarrowRun::Gather {
+                    Expect::Exact
+                } else {
+                    Expect::AnyUpdate
+                };
+                for on in [context(), &by_kernel, &by_command] {
+                    check_on(on, &case.desc, &slices, expect).expect("compile and record");
+                }
+            }
+        }
+    }
+}
