@@ -52,9 +52,9 @@ def main():
         print(f"| {key} | " + " | ".join(f"{r:.2f}x" for r, _ in low) + f" | {low[-1][1]} |")
         overall = [min(o, l) for o, l in zip(overall, low)]
     print()
-    for label, (ratio, name) in zip(["before", "after"] if before else ["sweep"], overall):
-        below = sum(1 for n in names if n in runs[-1 if label != "before" else 0]
-                    and torch[n]["ms"] / runs[-1 if label != "before" else 0][n]["ms"] < 1.0)
+    labels = ["before", "after"] if before else ["sweep"]
+    for label, run, (ratio, name) in zip(labels, runs, overall):
+        below = sum(1 for n in names if n in run and torch[n]["ms"] / run[n]["ms"] < 1.0)
         print(f"minimum ratio ({label}): {ratio:.2f}x at {name}; "
               f"{below} of {len(names)} shapes below 1.0x")
 

@@ -141,9 +141,9 @@ impl StridedCopy {
             return None;
         }
         // The widest unit both bases are aligned to, of at least 4 bytes.
-        let per_unit = (4..=device.unit_alignment.min(16))
-            .rev()
-            .filter(|unit| unit.is_power_of_two())
+        let per_unit = [16, 8, 4]
+            .into_iter()
+            .filter(|&unit| unit <= device.unit_alignment)
             .map(|unit| (unit / copy.element_bytes) as u64)
             .find(|&k| copy.input_base.is_multiple_of(k) && copy.output_base.is_multiple_of(k))?;
         let length = copy.sizes[0] as u64;
