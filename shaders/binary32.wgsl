@@ -209,10 +209,12 @@ fn binary32_step(a: u32, b: u32) -> u32 {
             return bits;
         }
     }
-    if REDUCTION == ADD {
-        return add_binary32(a, b);
-    }
+// @add-begin
+    return add_binary32(a, b);
+// @add-end
+// @not-add-begin
     return mul_binary32(a, b);
+// @not-add-end
 }
 
 // Binary16 bits widened to binary32 (exact): bit moves for normal numbers.

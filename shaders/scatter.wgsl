@@ -106,10 +106,11 @@ fn scatter_blocks(
 // writes the row out whole. Memory then sees only whole, coalesced rows; scattered 4-byte
 // stores to memory cost a cache transaction each (ScatterElements along axis 1 of an 8192 x
 // 8192 f32 tensor: 1.08 ms on an H100 with them, 0.18 ms of it the copy; 0.44 ms so).
-// The units of a row (a pipeline constant: params.copy.length), and the threads of a
-// workgroup (params.copy.threads, up to 1024): one row of workgroup memory a workgroup caps
-// how many workgroups an SM holds, so a workgroup brings many threads (an H100 took 0.91 ms
-// with 256, 0.44 ms with 1024). 1- and 2-byte units take a word of workgroup memory each
+// Room for a row's units (a pipeline constant: params.copy.length rounded up to a bucket by
+// row_capacity in src/kernels/params.rs, so that row lengths share pipelines), and the
+// threads of a workgroup (params.copy.threads, up to 1024): one row of workgroup memory a
+// workgroup caps how many workgroups an SM holds, so a workgroup brings many threads (an
+// H100 took 0.91 ms with 256, 0.44 ms with 1024). 1- and 2-byte units take a word of workgroup memory each
 // (stored without atomics) and go out as whole words.
 override ROW_CAPACITY: u32 = 1u;
 override ROW_THREADS: u32 = 64u;

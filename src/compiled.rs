@@ -39,7 +39,8 @@ pub(crate) enum CompiledStep {
         kernel: Kernel,
         windowing: Windowing,
         pipeline: Arc<Pipeline>,
-        params: wgpu::Buffer,
+        /// The step's parameters in the operator's uniform buffer.
+        params: UniformRange,
         workgroups: [u32; 3],
         placement: Placement,
         /// One dispatch each (several where split tensors are bound a slab at a time).
@@ -57,7 +58,53 @@ pub(crate) enum CompiledStep {
 #[derive(Debug)]
 pub(crate) struct CompiledPass {
     pub first: [u32; ROLES],
-    pub windows: Option<wgpu::Buffer>,
+    pub windows: Option<UniformRange>,
+}
+
+/// Where a uniform lies in the operator's one uniform buffer (one buffer for every step and
+/// pass: creating buffers is most of what a compile of a known desc costs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct UniformRange {
+    pub offset: u64,
+    pub size: u64,
+}
+
+/// The uniforms of an operator's steps, packed at the device's uniform offset alignment.
+#[derive(Debug)]
+pub(crate) struct Uniforms {
+    bytes: Vec<u8>,
+    alignment: u64,
+}
+
+impl Uniforms {
+    pub fn new(alignment: u32) -> Uniforms {
+        Uniforms {
+            bytes: Vec::new(),
+            alignment: u64::from(alignment.max(16)),
+        }
+    }
+
+    pub fn push(&mut self, contents: &[u8]) -> UniformRange {
+        let offset = (self.bytes.len() as u64).next_multiple_of(self.alignment);
+        self.bytes.resize(offset as usize, 0);
+        self.bytes.extend_from_slice(contents);
+        UniformRange {
+            offset,
+            size: contents.len() as u64,
+        }
+    }
+
+    /// The buffer holding them all (`None` for an operator without dispatches).
+    pub fn into_buffer(self, device: &wgpu::Device) -> Option<wgpu::Buffer> {
+        use wgpu::util::DeviceExt;
+        (!self.bytes.is_empty()).then(|| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("dml-wgsl params"),
+                contents: &self.bytes,
+                usage: wgpu::BufferUsages::UNIFORM,
+            })
+        })
+    }
 }
 
 /// A validated operator with its pipelines and parameters on the device, ready to be
@@ -67,6 +114,8 @@ pub struct CompiledOperator {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) steps: Vec<CompiledStep>,
+    /// Every step's and pass's uniforms ([`UniformRange`]).
+    pub(crate) uniforms: Option<wgpu::Buffer>,
     pub(crate) inputs: Vec<TensorBinding>,
     /// The role each input is bound as.
     pub(crate) input_roles: &'static [Role],
@@ -75,9 +124,11 @@ pub struct CompiledOperator {
     pub(crate) status: Option<wgpu::Buffer>,
     /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
     pub(crate) placeholder: Option<wgpu::Buffer>,
-    pub(crate) scratch: Option<wgpu::Buffer>,
-    /// An in-order reduction's per-update links.
-    pub(crate) links: Option<wgpu::Buffer>,
+    /// The scratch of in-order and row-list scatters, and its bytes: the context's, shared
+    /// by its operators (each clears or writes what it reads, every time it runs).
+    pub(crate) scratch: Option<(Arc<wgpu::Buffer>, u64)>,
+    /// An in-order reduction's per-update links (shared as the scratch is).
+    pub(crate) links: Option<(Arc<wgpu::Buffer>, u64)>,
     /// The indices where the caller gives none (TensorScatter's write indices, all 0).
     pub(crate) zero_indices: Option<wgpu::Buffer>,
     pub(crate) index_report: Option<IndexReport>,
@@ -260,14 +311,19 @@ impl CompiledOperator {
             fn own(buffer: &Option<wgpu::Buffer>) -> Option<(&wgpu::Buffer, u64, u64)> {
                 buffer.as_ref().map(|b| (b, 0, b.size()))
             }
+            fn shared(
+                buffer: &Option<(Arc<wgpu::Buffer>, u64)>,
+            ) -> Option<(&wgpu::Buffer, u64, u64)> {
+                buffer.as_ref().map(|(b, bytes)| (&**b, 0, *bytes))
+            }
             let (buffer, offset, bytes) = match role {
                 Role::Input | Role::Updates => caller(role),
                 Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
                 Role::Output if self.output.is_empty() => placeholder(),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
                 Role::Status => own(&self.status),
-                Role::Winners | Role::Heads => own(&self.scratch),
-                Role::Links => own(&self.links),
+                Role::Winners | Role::Heads => shared(&self.scratch),
+                Role::Links => shared(&self.links),
             }
             .ok_or_else(|| Error::Wgpu(format!("internal: no buffer for the {role:?} binding")))?;
             Ok(wgpu::BufferBinding {
@@ -304,7 +360,10 @@ impl CompiledOperator {
         };
         for step in &self.steps {
             if let CompiledStep::Clear(role) = step {
-                encoder.clear_buffer(bound(*role)?.buffer, 0, None);
+                // The operator's bytes of it only (the scratch is shared and may be longer).
+                let binding = bound(*role)?;
+                let size = binding.size.map(NonZeroU64::get);
+                encoder.clear_buffer(binding.buffer, binding.offset, size);
             }
         }
         let mut timestamp_writes = timestamp_writes;
@@ -394,10 +453,20 @@ impl CompiledOperator {
                 && placement.runs(in_place)
             {
                 let (numbers, windows_binding) = kernel.binding_numbers(windowing);
+                let uniforms = self.uniforms.as_ref().ok_or_else(|| {
+                    Error::Wgpu("internal: a dispatch without uniforms".to_string())
+                })?;
+                let uniform = |range: &UniformRange| {
+                    wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: uniforms,
+                        offset: range.offset,
+                        size: NonZeroU64::new(range.size),
+                    })
+                };
                 for pass in passes {
                     let mut entries = vec![wgpu::BindGroupEntry {
                         binding: 0,
-                        resource: params.as_entire_binding(),
+                        resource: uniform(params),
                     }];
                     for (binding, number) in kernel.bindings().iter().zip(&numbers) {
                         let whole = bound(binding.role)?;
@@ -437,7 +506,7 @@ impl CompiledOperator {
                     if let Some(windows) = &pass.windows {
                         entries.push(wgpu::BindGroupEntry {
                             binding: windows_binding,
-                            resource: windows.as_entire_binding(),
+                            resource: uniform(windows),
                         });
                     }
                     step_groups.push(self.device.create_bind_group(&wgpu::BindGroupDescriptor {

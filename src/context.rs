@@ -1,20 +1,21 @@
 //! `Context`: a device, its queue and the pipeline cache; `compile` and `run`.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use wgpu::util::DeviceExt;
 
 use crate::compiled::{
-    CompiledOperator, CompiledPass, CompiledStep, PLACEHOLDER_BYTES, TensorBinding,
+    CompiledOperator, CompiledPass, CompiledStep, PLACEHOLDER_BYTES, TensorBinding, Uniforms,
 };
+use crate::context_options::ContextOptions;
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
 use crate::kernels::params::{ContiguousRun, Parameters};
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
-use crate::lowering::{BindingFacts, DeviceFacts, Step};
+use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
-use crate::pipeline::PipelineCache;
+use crate::pipeline::{self, Pipeline, PipelineKey, Pipelines};
 use crate::readback::read_back;
 use crate::status::STATUS_BYTES;
 use crate::tensor::{DataType, TensorDesc};
@@ -22,6 +23,56 @@ use crate::windows::{Pass, WindowPlan};
 
 /// A dispatch step's windowing and its dispatches.
 type Planned = (Windowing, Vec<Pass>);
+
+/// Buffers a context's operators share: each operator clears or writes the part it uses
+/// before reading it, every time it runs, and a queue runs one submission's commands after
+/// another's, so no operator sees another's bytes. Sharing them spares a compile the
+/// buffers' creation (most of what compiling a known desc costs).
+#[derive(Clone, Copy)]
+enum SharedBuffer {
+    /// In-order and row-list scatters' per-output scratch (`Role::Winners`, `Role::Heads`).
+    Scratch,
+    /// In-order reductions' per-update links (`Role::Links`).
+    Links,
+}
+
+/// A desc lowered and checked, before anything is created on the device.
+struct Prepared {
+    tensors: Vec<TensorBinding>,
+    output: TensorBinding,
+    input_roles: &'static [Role],
+    copy_method: Option<CopyMethod>,
+    lowered: Lowered,
+    plan: WindowPlan,
+    /// Each step's windowing and dispatches (`None` for clears).
+    passes: Vec<Option<Planned>>,
+    workgroups: Vec<[u32; 3]>,
+    /// Whether a kernel binds an empty tensor (bound to a placeholder instead).
+    binds_empty: bool,
+}
+
+impl Prepared {
+    /// The pipeline of every dispatch step.
+    fn pipeline_keys(&self) -> Vec<PipelineKey> {
+        self.lowered
+            .steps
+            .iter()
+            .zip(&self.passes)
+            .filter_map(|(step, planned)| match (step, planned) {
+                (
+                    Step::Dispatch {
+                        kernel,
+                        entry,
+                        params,
+                        ..
+                    },
+                    Some((windowing, _)),
+                ) => Some((*kernel, *windowing, *entry, params.pipeline_constants())),
+                _ => None,
+            })
+            .collect()
+    }
+}
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
@@ -32,6 +83,7 @@ const ROW_THREADS: u32 = 1024;
 /// A wgpu device and queue with this library's compiled kernels.
 ///
 /// Cheap to share between threads (`&Context` is enough); kernels are compiled on first use
+/// (several at once) or ahead of it ([`Context::precompile`])
 /// and cached for the context's lifetime.
 #[derive(Debug)]
 pub struct Context {
@@ -39,16 +91,28 @@ pub struct Context {
     queue: wgpu::Queue,
     limits: wgpu::Limits,
     workgroup_size: u32,
-    pipelines: PipelineCache,
+    pipelines: Pipelines,
+    /// Whether the driver cache took the bytes the context was made with.
+    cache_seeded: bool,
+    /// The largest scratch and links buffers made so far ([`SharedBuffer`]), shared by the
+    /// operators that fit in them.
+    shared: Mutex<[Option<Arc<wgpu::Buffer>>; 2]>,
     copy_method: CopyMethodCell,
 }
 
 impl Context {
     /// Opens the default adapter. Honours `WGPU_BACKEND` (for example `vulkan`, `gl`),
     /// `WGPU_ADAPTER_NAME` (a case-insensitive part of the adapter's name; an error if none
-    /// matches) and `WGPU_POWER_PREF`. The device gets the adapter's full limits, and its
-    /// timestamp-query features where the adapter has them (for benchmarks).
+    /// matches) and `WGPU_POWER_PREF`. The device gets the adapter's full limits, its
+    /// timestamp-query features where the adapter has them (for benchmarks), and its
+    /// pipeline cache where it has one (`wgpu::Features::PIPELINE_CACHE`, Vulkan). Then as
+    /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {
+        Context::new_with(ContextOptions::default()).await
+    }
+
+    /// [`Context::new`] with `options`.
+    pub async fn new_with(options: ContextOptions) -> Result<Context> {
         // Vulkan, Metal, DX12 and WebGPU first; GL only if none of them has an adapter
         // (or if WGPU_BACKEND asks for it).
         let chosen = wgpu::Backends::from_env();
@@ -59,7 +123,8 @@ impl Context {
         let adapter = adapter?;
         let wanted = wgpu::Features::TIMESTAMP_QUERY
             | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
-            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+            | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
+            | wgpu::Features::PIPELINE_CACHE;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("dml-wgsl"),
@@ -69,7 +134,7 @@ impl Context {
             })
             .await
             .map_err(|e| Error::RequestDevice(e.to_string()))?;
-        Ok(Context::from_device(device, queue))
+        Ok(Context::from_device_with(device, queue, options))
     }
 
     /// [`Context::new`], blocking until the device is open. Native targets only.
@@ -78,27 +143,63 @@ impl Context {
         pollster::block_on(Context::new())
     }
 
-    /// Wraps a device the application already owns. Its limits are read from the device.
+    /// [`Context::new_with`], blocking until the device is open. Native targets only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new_blocking_with(options: ContextOptions) -> Result<Context> {
+        pollster::block_on(Context::new_with(options))
+    }
+
+    /// Wraps a device the application already owns, with the default options: its limits
+    /// are read from the device, and the copy method is measured now (see
+    /// [`Context::from_device_with`]).
     pub fn from_device(device: wgpu::Device, queue: wgpu::Queue) -> Context {
+        Context::from_device_with(device, queue, ContextOptions::default())
+    }
+
+    /// Wraps a device the application already owns. Its limits are read from the device.
+    ///
+    /// Unless `options` gives a [`CopyMethod`], the context measures which copy is faster
+    /// here and now (native targets: it compiles the copy kernel, submits a few copies each
+    /// way and waits for the device, which also waits for work already queued on it; a few
+    /// milliseconds, about 20 on an NVIDIA GPU with a cold driver). In a browser, which
+    /// cannot wait, the kernel is chosen. Where the device was created with
+    /// `wgpu::Features::PIPELINE_CACHE`, pipelines are built through a driver pipeline
+    /// cache, seeded with `options`' bytes if given (see
+    /// [`ContextOptions::with_pipeline_cache_data`]).
+    pub fn from_device_with(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        options: ContextOptions,
+    ) -> Context {
         let limits = device.limits();
         let workgroup_size = WORKGROUP_SIZE
             .min(limits.max_compute_invocations_per_workgroup)
             .min(limits.max_compute_workgroup_size_x)
             .max(1);
-        Context {
+        let (driver_cache, cache_seeded) =
+            pipeline::driver_cache(&device, options.pipeline_cache_data.as_deref());
+        let context = Context {
             device,
             queue,
             limits,
             workgroup_size,
-            pipelines: PipelineCache::default(),
+            pipelines: Pipelines::new(driver_cache, workgroup_size),
+            cache_seeded,
+            shared: Mutex::default(),
             copy_method: CopyMethodCell::default(),
+        };
+        match options.copy_method {
+            Some(method) => context.copy_method.set(method),
+            None => {
+                context.copy_method();
+            }
         }
+        context
     }
 
     /// How this context's operators move contiguous runs of bytes (see [`CopyMethod`]): as
-    /// set by [`Context::set_copy_method`], else measured now if not yet (both ways, a few
-    /// milliseconds on a CPU adapter, waiting for the device to finish its queued work), once
-    /// per context. The browser cannot wait: there the kernel is used unless set otherwise.
+    /// given when it was made or set by [`Context::set_copy_method`], else as it measured
+    /// when it was made.
     pub fn copy_method(&self) -> CopyMethod {
         self.copy_method.get(|| {
             copy_method::measure(&self.device, &self.queue, &self.limits, |bytes| {
@@ -110,9 +211,53 @@ impl Context {
     }
 
     /// Chooses how operators compiled from now on move contiguous runs of bytes, instead of
-    /// measuring (operators compiled before keep their method).
+    /// what was measured (operators compiled before keep their method).
     pub fn set_copy_method(&self, method: CopyMethod) {
         self.copy_method.set(method);
+    }
+
+    /// Builds every pipeline the operators of `descs` need, natively on several threads at
+    /// once (a driver compiles a pipeline on the thread that asks for it), so that a
+    /// `compile` of any of them afterwards only looks its pipelines up. Pipelines depend on
+    /// the data types, ranks, index formats, layout classes and options of a desc, not on
+    /// its sizes, with two exceptions: the smallest sizes (a single row, a single update)
+    /// may lower to simpler kernels of their own, and a scatter that copies rows in its
+    /// kernel has a pipeline per power of two of row length (up to 4096 units, then per
+    /// 4096). Precompile a desc at the sizes an application will meet. Each desc is
+    /// validated as by `compile`; the first error is returned (the pipelines of the others
+    /// are still built). In a browser, the pipelines are built one after another.
+    pub fn precompile(&self, descs: &[OperatorDesc]) -> Result<()> {
+        let mut keys = Vec::new();
+        let mut first_error = None;
+        for desc in descs {
+            match self.plan(desc) {
+                Ok(planned) => keys.extend(planned.pipeline_keys()),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        self.pipelines.build_all(&self.device, &keys);
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// The bytes of this context's driver pipeline cache (every pipeline it has built, as
+    /// the driver compiled it), for [`ContextOptions::with_pipeline_cache_data`] in a later
+    /// run: `None` where the device has no pipeline cache (wgpu's
+    /// `Features::PIPELINE_CACHE`: Vulkan has it; Metal, DX12, GL and WebGPU do not), or
+    /// where the driver gives no data. The bytes are tied to the adapter, its driver's
+    /// version and wgpu's cache format: a context given bytes from another starts with an
+    /// empty cache instead. Write them to disk with the adapter's name and driver in the
+    /// file's name, as `wgpu::util::pipeline_cache_key` does.
+    pub fn pipeline_cache_data(&self) -> Option<Vec<u8>> {
+        self.pipelines.driver_cache_data()
+    }
+
+    /// Whether this context was made with pipeline cache bytes that its device took (`false`
+    /// without bytes, without a pipeline cache on the device, or with bytes from another
+    /// adapter, driver or wgpu version, which are ignored).
+    pub fn pipeline_cache_seeded(&self) -> bool {
+        self.cache_seeded
     }
 
     pub fn device(&self) -> &wgpu::Device {
@@ -133,6 +278,12 @@ impl Context {
         self.pipelines.module_count()
     }
 
+    /// How many pipelines (a kernel variant's entry point with its pipeline constants) this
+    /// context has built so far. A compile of a desc whose sizes alone changed builds none.
+    pub fn compiled_pipeline_count(&self) -> usize {
+        self.pipelines.pipeline_count()
+    }
+
     /// Validates `desc` against its rules and this device's limits, and prepares everything
     /// `record` needs except the bind groups (which depend on the caller's buffers).
     ///
@@ -140,7 +291,86 @@ impl Context {
     /// several windows of its buffer (see the crate docs); only a tensor past
     /// `max_buffer_size` is refused (`Error::TensorTooLarge`).
     pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
+        let prepared = self.plan(desc)?;
+        // Every pipeline missing, at once: a first compile costs its slowest pipeline, not
+        // their sum.
+        let mut pipelines = self
+            .pipelines
+            .build_all(&self.device, &prepared.pipeline_keys())
+            .into_iter();
+        let Prepared {
+            tensors,
+            output,
+            input_roles,
+            copy_method,
+            lowered,
+            plan,
+            passes,
+            workgroups,
+            binds_empty,
+        } = prepared;
+        // Contiguous runs by copy command, where this device runs those faster.
+        let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
+        let mut uniforms = Uniforms::new(self.limits.min_uniform_buffer_offset_alignment);
+        let steps = lowered
+            .steps
+            .into_iter()
+            .zip(workgroups)
+            .zip(passes)
+            .map(|((step, workgroups), planned)| {
+                let run = contiguous_run(&step).filter(|_| by_command);
+                // In the order of `pipeline_keys`: one for each planned dispatch.
+                let pipeline = planned.as_ref().and_then(|_| pipelines.next());
+                self.compile_step(step, workgroups, planned, run, pipeline, &mut uniforms)
+            })
+            .collect();
+        let own_buffer = |label, size| {
+            self.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            })
+        };
+        Ok(CompiledOperator {
+            device: self.device.clone(),
+            queue: self.queue.clone(),
+            steps,
+            uniforms: uniforms.into_buffer(&self.device),
+            inputs: tensors,
+            input_roles,
+            output,
+            storage_alignment: self.limits.min_storage_buffer_offset_alignment,
+            status: lowered
+                .index_report
+                .as_ref()
+                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
+            placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
+            scratch: (lowered.scratch_bytes > 0).then(|| {
+                let buffer = self.shared_buffer(SharedBuffer::Scratch, lowered.scratch_bytes);
+                (buffer, lowered.scratch_bytes)
+            }),
+            links: (lowered.links_bytes > 0).then(|| {
+                let buffer = self.shared_buffer(SharedBuffer::Links, lowered.links_bytes);
+                (buffer, lowered.links_bytes)
+            }),
+            // New buffers hold zeros.
+            zero_indices: (lowered.zero_indices_bytes > 0)
+                .then(|| own_buffer("dml-wgsl zero indices", lowered.zero_indices_bytes)),
+            index_report: lowered.index_report,
+            in_place: lowered.in_place,
+            windows: plan,
+            bind_groups: Mutex::default(),
+        })
+    }
+
+    /// Everything of `compile` that creates nothing on the device: validation, lowering,
+    /// the windows, every limit checked.
+    fn plan(&self, desc: &OperatorDesc) -> Result<Prepared> {
         desc.validate()?;
+
         let limits = &self.limits;
         // Sizes before lowering: lowering may then take every offset to fit the device.
         let mut tensors = Vec::new();
@@ -264,53 +494,47 @@ impl Context {
             }),
             Step::Clear(_) => false,
         });
-        // Contiguous runs by copy command, where this device runs those faster.
-        let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
-        let steps = lowered
-            .steps
-            .into_iter()
-            .zip(workgroups)
-            .zip(passes)
-            .map(|((step, workgroups), planned)| {
-                let run = contiguous_run(&step).filter(|_| by_command);
-                self.compile_step(step, workgroups, planned, run)
-            })
-            .collect();
-        let own_buffer = |label, size| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
-        Ok(CompiledOperator {
-            device: self.device.clone(),
-            queue: self.queue.clone(),
-            steps,
-            inputs: tensors,
-            input_roles,
+        Ok(Prepared {
+            tensors,
             output,
-            storage_alignment: limits.min_storage_buffer_offset_alignment,
-            status: lowered
-                .index_report
-                .as_ref()
-                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
-            placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
-            scratch: (lowered.scratch_bytes > 0)
-                .then(|| own_buffer("dml-wgsl scratch", lowered.scratch_bytes)),
-            links: (lowered.links_bytes > 0)
-                .then(|| own_buffer("dml-wgsl links", lowered.links_bytes)),
-            // New buffers hold zeros.
-            zero_indices: (lowered.zero_indices_bytes > 0)
-                .then(|| own_buffer("dml-wgsl zero indices", lowered.zero_indices_bytes)),
-            index_report: lowered.index_report,
-            in_place: lowered.in_place,
-            windows: plan,
-            bind_groups: Mutex::default(),
+            input_roles,
+            copy_method,
+            lowered,
+            plan,
+            passes,
+            workgroups,
+            binds_empty,
         })
+    }
+
+    /// A shared buffer of at least `bytes` (checked against `max_buffer_size` by `plan`):
+    /// the context's, or a new one twice as large (up to the limit) that replaces it.
+    // In a browser wgpu's handles are not Send: one thread uses the context there.
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+    fn shared_buffer(&self, which: SharedBuffer, bytes: u64) -> Arc<wgpu::Buffer> {
+        let mut shared = self.shared.lock().unwrap_or_else(|p| p.into_inner());
+        let slot = &mut shared[which as usize];
+        if let Some(buffer) = slot.as_ref().filter(|b| b.size() >= bytes) {
+            return buffer.clone();
+        }
+        let old = slot.as_ref().map_or(0, |b| b.size());
+        let size = bytes
+            .max(old.saturating_mul(2).min(self.limits.max_buffer_size))
+            .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let label = match which {
+            SharedBuffer::Scratch => "dml-wgsl scratch",
+            SharedBuffer::Links => "dml-wgsl links",
+        };
+        let buffer = Arc::new(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage: wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        }));
+        *slot = Some(buffer.clone());
+        buffer
     }
 
     /// Each dispatch step's windowing and dispatches (`None` for clears).
@@ -388,6 +612,8 @@ impl Context {
         workgroups: [u32; 3],
         planned: Option<Planned>,
         contiguous: Option<ContiguousRun>,
+        pipeline: Option<Arc<Pipeline>>,
+        uniforms: &mut Uniforms,
     ) -> CompiledStep {
         match (step, planned) {
             (
@@ -400,34 +626,24 @@ impl Context {
                 },
                 Some((windowing, passes)),
             ) => {
-                let pipeline = self.pipelines.get(
-                    &self.device,
-                    kernel,
-                    windowing,
-                    entry,
-                    params.pipeline_constants(),
-                    self.workgroup_size,
-                );
-                let uniform = |contents: &[u8]| {
-                    self.device
-                        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                            label: Some("dml-wgsl params"),
-                            contents,
-                            usage: wgpu::BufferUsages::UNIFORM,
-                        })
-                };
+                let pipeline = pipeline.unwrap_or_else(|| {
+                    self.pipelines.get(
+                        &self.device,
+                        &(kernel, windowing, entry, params.pipeline_constants()),
+                    )
+                });
                 let passes = passes
                     .into_iter()
                     .map(|pass| CompiledPass {
                         first: pass.first,
-                        windows: pass.params.map(|p| uniform(bytemuck::bytes_of(&p))),
+                        windows: pass.params.map(|p| uniforms.push(bytemuck::bytes_of(&p))),
                     })
                     .collect();
                 CompiledStep::Dispatch {
                     kernel,
                     windowing,
                     pipeline,
-                    params: uniform(params.bytes()),
+                    params: uniforms.push(params.bytes()),
                     workgroups,
                     placement,
                     passes,

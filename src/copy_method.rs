@@ -9,8 +9,9 @@ use crate::compiled::CompiledOperator;
 /// are packed alike, a slice of consecutive elements): the library's copy kernel, or the
 /// API's `copy_buffer_to_buffer`. Which is faster depends on the adapter (an NVIDIA GPU runs
 /// the kernel about 5x faster; a CPU adapter such as lavapipe the copy command), so a context
-/// measures both once, on the first `compile` that has such a copy
-/// ([`crate::Context::copy_method`]), unless [`crate::Context::set_copy_method`] chose first.
+/// measures both when it is made ([`crate::Context::copy_method`]), unless its
+/// [`crate::ContextOptions::with_copy_method`] chose; [`crate::Context::set_copy_method`]
+/// changes it for operators compiled later.
 ///
 /// The copy command is used only where the caller's input buffer has `COPY_SRC` usage, the
 /// output buffer `COPY_DST`, and the run's offsets and length are multiples of 4 bytes;

@@ -86,6 +86,7 @@
 
 mod compiled;
 mod context;
+mod context_options;
 mod copy_method;
 mod error;
 mod kernels;
@@ -102,6 +103,7 @@ mod windows;
 
 pub use compiled::CompiledOperator;
 pub use context::{Context, CopyMethod};
+pub use context_options::ContextOptions;
 pub use error::{Error, Result};
 pub use ops::{
     DuplicateMode, GatherDesc, GatherElementsDesc, GatherNdDesc, INDEX_TYPES, OperatorDesc,

@@ -1,7 +1,9 @@
-//! The pipeline cache: each kernel variant is compiled once per context, on first use.
+//! A context's pipelines: each kernel variant is compiled once per context, on first use or
+//! ahead of it, several at once on native targets.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::kernels::params::PipelineConstants;
 use crate::kernels::{Entry, Kernel, Windowing};
@@ -21,42 +23,112 @@ struct Module {
     layout: wgpu::PipelineLayout,
 }
 
+/// What identifies a pipeline: the kernel variant, its windowing, the entry point and the
+/// pipeline constants' values (`Parameters::pipeline_constants`, small bounded sets only).
+pub(crate) type PipelineKey = (Kernel, Windowing, Entry, PipelineConstants);
+
+/// A value built once by whichever thread asks first; others asking meanwhile wait for it.
+type Cell<T> = Arc<OnceLock<T>>;
+
 #[derive(Debug, Default)]
 struct Entries {
-    modules: HashMap<(Kernel, Windowing), Module>,
-    /// Keyed also by the pipeline constants' values (`Parameters::pipeline_constants`).
-    pipelines: HashMap<(Kernel, Windowing, Entry, PipelineConstants), Arc<Pipeline>>,
+    modules: HashMap<(Kernel, Windowing), Cell<Arc<Module>>>,
+    pipelines: HashMap<PipelineKey, Cell<Arc<Pipeline>>>,
 }
 
-/// Lazily built, insert-once, shared between threads.
-#[derive(Debug, Default)]
-pub(crate) struct PipelineCache {
+/// The pipelines of a context: built lazily, each once, shared between threads. The map's
+/// lock is held only to find a pipeline's cell, never while a pipeline is built, so different
+/// pipelines build at once on different threads ([`Pipelines::build_all`]).
+#[derive(Debug)]
+pub(crate) struct Pipelines {
     entries: Mutex<Entries>,
+    /// The driver's cache of compiled pipelines, where the device has one (wgpu's
+    /// `Features::PIPELINE_CACHE`): every pipeline is created through it.
+    driver_cache: Option<wgpu::PipelineCache>,
+    workgroup_size: u32,
+    built: AtomicUsize,
 }
 
-impl PipelineCache {
-    /// The pipeline for `kernel`'s `entry` under `windowing` with `constants`, built now if
-    /// this is its first use. Building happens under the lock, so two threads asking at once
-    /// build it only once.
-    pub fn get(
+impl Pipelines {
+    pub fn new(driver_cache: Option<wgpu::PipelineCache>, workgroup_size: u32) -> Pipelines {
+        Pipelines {
+            entries: Mutex::default(),
+            driver_cache,
+            workgroup_size,
+            built: AtomicUsize::new(0),
+        }
+    }
+
+    fn cells(&self, key: &PipelineKey) -> (Cell<Arc<Module>>, Cell<Arc<Pipeline>>) {
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let module = entries.modules.entry((key.0, key.1)).or_default().clone();
+        let pipeline = entries.pipelines.entry(*key).or_default().clone();
+        (module, pipeline)
+    }
+
+    /// The pipeline of `key`, built now if this is its first use (and by one thread only
+    /// when several ask at once).
+    pub fn get(&self, device: &wgpu::Device, key: &PipelineKey) -> Arc<Pipeline> {
+        let (module, pipeline) = self.cells(key);
+        pipeline
+            .get_or_init(|| {
+                let module = module
+                    .get_or_init(|| {
+                        Arc::new(build_module(device, key.0, &key.1, self.workgroup_size))
+                    })
+                    .clone();
+                self.built.fetch_add(1, Ordering::Relaxed);
+                Arc::new(self.build_pipeline(device, key, &module))
+            })
+            .clone()
+    }
+
+    /// The pipelines of `keys`, in their order, building those not built yet on as many
+    /// threads as the machine has cores (a driver compiles each pipeline on the thread that
+    /// creates it). In a browser, one after another.
+    pub fn build_all(&self, device: &wgpu::Device, keys: &[PipelineKey]) -> Vec<Arc<Pipeline>> {
+        // The common case, every pipeline built: one lock, no clones of cells.
+        let built: Vec<Option<Arc<Pipeline>>> = {
+            let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+            keys.iter()
+                .map(|key| entries.pipelines.get(key).and_then(|c| c.get()).cloned())
+                .collect()
+        };
+        let mut missing: Vec<PipelineKey> = Vec::new();
+        for (key, pipeline) in keys.iter().zip(&built) {
+            if pipeline.is_none() && !missing.contains(key) {
+                missing.push(*key);
+            }
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if missing.len() > 1 {
+            let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let next = AtomicUsize::new(0);
+            std::thread::scope(|scope| {
+                for _ in 0..threads.min(missing.len()) {
+                    scope.spawn(|| {
+                        while let Some(key) = missing.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            self.get(device, key);
+                        }
+                    });
+                }
+            });
+        }
+        keys.iter()
+            .zip(built)
+            .map(|(key, pipeline)| pipeline.unwrap_or_else(|| self.get(device, key)))
+            .collect()
+    }
+
+    fn build_pipeline(
         &self,
         device: &wgpu::Device,
-        kernel: Kernel,
-        windowing: Windowing,
-        entry: Entry,
-        constants: PipelineConstants,
-        workgroup_size: u32,
-    ) -> Arc<Pipeline> {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let key = (kernel, windowing, entry, constants);
-        if let Some(p) = entries.pipelines.get(&key) {
-            return p.clone();
-        }
-        let module = entries
-            .modules
-            .entry((kernel, windowing))
-            .or_insert_with(|| build_module(device, kernel, &windowing, workgroup_size));
-        let label = format!("{} {}", kernel.windowed_label(&windowing), entry.name());
+        key: &PipelineKey,
+        module: &Module,
+    ) -> Pipeline {
+        let (kernel, windowing, entry, constants) = key;
+        let label = format!("{} {}", kernel.windowed_label(windowing), entry.name());
+        log::debug!("building pipeline {label} {:?}", constants.entries());
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&module.layout),
@@ -72,20 +144,32 @@ impl PipelineCache {
                 // compiler took 47 s to build for a 2048-entry array.
                 zero_initialize_workgroup_memory: false,
             },
-            cache: None,
+            cache: self.driver_cache.as_ref(),
         });
-        let pipeline = Arc::new(Pipeline {
+        Pipeline {
             pipeline,
             bind_group_layout: module.bind_group_layout.clone(),
-        });
-        entries.pipelines.insert(key, pipeline.clone());
-        pipeline
+        }
+    }
+
+    /// The driver cache's bytes, where the device has one.
+    pub fn driver_cache_data(&self) -> Option<Vec<u8>> {
+        Some(seal(&self.driver_cache.as_ref()?.get_data()?))
     }
 
     /// How many shader modules have been built (for tests of the cache).
     pub fn module_count(&self) -> usize {
         let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        entries.modules.len()
+        entries
+            .modules
+            .values()
+            .filter(|m| m.get().is_some())
+            .count()
+    }
+
+    /// How many pipelines have been built.
+    pub fn pipeline_count(&self) -> usize {
+        self.built.load(Ordering::Relaxed)
     }
 }
 
@@ -156,5 +240,106 @@ fn build_module(
         module,
         bind_group_layout,
         layout,
+    }
+}
+
+/// The device's driver pipeline cache where it has one (`Features::PIPELINE_CACHE`), seeded
+/// with `data` (from [`seal`]) where the device takes it; and whether it did.
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn driver_cache(
+    device: &wgpu::Device,
+    data: Option<&[u8]>,
+) -> (Option<wgpu::PipelineCache>, bool) {
+    if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
+        return (None, false);
+    }
+    let create = |data: Option<&[u8]>| {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        // SAFETY: `data` is what `PipelineCache::get_data` gave an earlier context: `open`
+        // found the checksum `seal` wrote over it, so these are that call's bytes unless made
+        // on purpose to pass (the docs of `Context::pipeline_cache_data` say to trust them as
+        // far as their source). wgpu checks their header against this adapter, its driver
+        // and wgpu's format, and without `fallback` refuses them with a validation error
+        // where they do not match, caught here.
+        let cache = unsafe {
+            device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                label: Some("dml-wgsl pipelines"),
+                data,
+                fallback: false,
+            })
+        };
+        pollster::block_on(scope.pop()).is_none().then_some(cache)
+    };
+    match data
+        .and_then(open)
+        .and_then(|payload| create(Some(payload)))
+    {
+        Some(seeded) => (Some(seeded), true),
+        None => (create(None), false),
+    }
+}
+
+/// No pipeline cache in a browser (WebGPU has none).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn driver_cache(
+    _: &wgpu::Device,
+    _: Option<&[u8]>,
+) -> (Option<wgpu::PipelineCache>, bool) {
+    (None, false)
+}
+
+/// The start of the bytes `Context::pipeline_cache_data` hands out: a name and a version.
+const SEAL_MAGIC: [u8; 8] = *b"DMLWGPC1";
+/// The magic, the payload's length and its checksum.
+const SEAL_BYTES: usize = 8 + 8 + 8;
+
+/// wgpu's cache bytes behind a header of ours: a magic, their length and a checksum, so that
+/// truncated or damaged bytes never reach the driver.
+pub(crate) fn seal(payload: &[u8]) -> Vec<u8> {
+    let mut sealed = Vec::with_capacity(SEAL_BYTES + payload.len());
+    sealed.extend_from_slice(&SEAL_MAGIC);
+    sealed.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    sealed.extend_from_slice(&checksum(payload).to_le_bytes());
+    sealed.extend_from_slice(payload);
+    sealed
+}
+
+/// The payload of `sealed` if its header holds: `None` for anything else.
+// A browser has no pipeline cache to seed.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+pub(crate) fn open(sealed: &[u8]) -> Option<&[u8]> {
+    let (header, payload) = sealed.split_at_checked(SEAL_BYTES)?;
+    let word = |k: usize| u64::from_le_bytes(header[k..k + 8].try_into().expect("8 bytes"));
+    (header[..8] == SEAL_MAGIC && word(8) == payload.len() as u64 && word(16) == checksum(payload))
+        .then_some(payload)
+}
+
+/// 64-bit FNV-1a: catches damage, not forgery.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sealed_cache_bytes_open_to_their_payload_and_damaged_ones_do_not() {
+        let payload: Vec<u8> = (0..200u32).map(|k| (k * 7 + 3) as u8).collect();
+        let sealed = seal(&payload);
+        assert_eq!(open(&sealed), Some(payload.as_slice()));
+        assert_eq!(open(&seal(&[])), Some(&[][..]));
+        // Truncated, extended, a payload byte or a header byte changed, nothing at all.
+        assert_eq!(open(&sealed[..sealed.len() - 1]), None);
+        assert_eq!(open(&[sealed.as_slice(), &[0]].concat()), None);
+        for at in [0, 9, 17, SEAL_BYTES, sealed.len() - 1] {
+            let mut damaged = sealed.clone();
+            damaged[at] ^= 0x10;
+            assert_eq!(open(&damaged), None, "byte {at} changed");
+        }
+        assert_eq!(open(&[]), None);
+        assert_eq!(open(&sealed[..SEAL_BYTES - 1]), None);
     }
 }

@@ -1,5 +1,6 @@
 //! Context and CompiledOperator: recording into the caller's encoder, binding checks,
-//! device limits (dispatch folding, binding sizes) and the pipeline cache.
+//! device limits (dispatch folding, binding sizes) and the copy methods (the pipelines:
+//! tests/pipelines.rs).
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
@@ -334,28 +335,6 @@ fn layouts_past_32_bit_element_offsets_are_refused() {
             limit: 1 << 32,
         }
     );
-}
-
-#[test]
-fn pipelines_are_built_once_per_variant_across_threads() {
-    let fresh = limited_context(|_| {});
-    let desc = small_slice();
-    std::thread::scope(|s| {
-        for _ in 0..4 {
-            s.spawn(|| fresh.compile(&desc).unwrap());
-        }
-    });
-    assert_eq!(fresh.compiled_kernel_count(), 1);
-    let bytes = OperatorDesc::Slice(SliceDesc::new(
-        TensorDesc::new(DataType::UInt8, &[4, 4]),
-        TensorDesc::new(DataType::UInt8, &[2, 2]),
-        &[1, 1],
-        &[2, 2],
-        &[2, 2],
-    ));
-    fresh.compile(&bytes).unwrap();
-    fresh.compile(&bytes).unwrap();
-    assert_eq!(fresh.compiled_kernel_count(), 2);
 }
 
 #[test]

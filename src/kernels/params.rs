@@ -234,6 +234,19 @@ pub(crate) fn wgsl_constants() -> String {
     .collect()
 }
 
+/// The workgroup memory (in units) of `scatter_copy_rows` for rows of `length` units: the next
+/// power of two up to 4096 units (16 KiB, WebGPU's least `max_compute_workgroup_storage_size`),
+/// past it the next multiple of 4096. The row's length itself is a uniform: rows of any
+/// length up to a device's limit share at most a handful of pipelines (7 under 48 KiB).
+pub(crate) fn row_capacity(length: u32) -> u32 {
+    const STEP: u32 = 4096;
+    if length <= STEP {
+        length.max(1).next_power_of_two()
+    } else {
+        length.div_ceil(STEP).saturating_mul(STEP)
+    }
+}
+
 impl Parameters {
     /// The pipeline constants of a dispatch with these parameters. Every kernel is
     /// specialised by its rank (`RANK`), and the index-map kernels also by their tuple size
@@ -250,11 +263,12 @@ impl Parameters {
                     .with("TUPLE_SIZE", p.tuple_size)
                     .with("INDEX_FLAGS", p.index_flags & !INDEX_CLAMP)
                     .with("CLAMP_INDICES", u32::from(p.index_flags & INDEX_CLAMP != 0));
-                // scatter_copy_rows holds a row in workgroup memory sized by a constant, in
-                // workgroups of a size of its own.
+                // scatter_copy_rows holds a row in workgroup memory sized by a constant (the
+                // row's length rounded up, so that lengths share pipelines), in workgroups of
+                // a size of its own.
                 if p.copy.length != 0 {
                     constants
-                        .with("ROW_CAPACITY", p.copy.length)
+                        .with("ROW_CAPACITY", row_capacity(p.copy.length))
                         .with("ROW_THREADS", p.copy.threads)
                 } else {
                     constants

@@ -284,6 +284,22 @@ impl Kernel {
                 ),
                 Section::DoubleWord => unit == Unit::DoubleWord,
                 Section::Narrow => unit.bytes() <= 4,
+                // A reduction's arithmetic: its kind of number and its operation only.
+                Section::Float | Section::Integer => match self {
+                    Kernel::ScatterReduce { data_type, .. } => {
+                        data_type.is_float() == (*section == Section::Float)
+                    }
+                    _ => false,
+                },
+                Section::MinMax | Section::AddMul | Section::Add | Section::NotAdd => match self {
+                    Kernel::ScatterReduce { reduction, .. } => match section {
+                        Section::MinMax => matches!(reduction, Reduction::Min | Reduction::Max),
+                        Section::AddMul => matches!(reduction, Reduction::Add | Reduction::Mul),
+                        Section::Add => reduction == Reduction::Add,
+                        _ => reduction != Reduction::Add,
+                    },
+                    _ => false,
+                },
             })
             .collect()
     }

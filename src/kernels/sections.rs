@@ -16,16 +16,35 @@ pub(crate) enum Section {
     DoubleWord,
     /// Units of at most 4 bytes, held in one word.
     Narrow,
+    /// Scatter reductions of floating-point numbers: their arithmetic.
+    Float,
+    /// Scatter reductions of integers: their arithmetic.
+    Integer,
+    /// Scatter reductions Min and Max.
+    MinMax,
+    /// Scatter reductions Add and Mul.
+    AddMul,
+    /// Scatter reduction Add.
+    Add,
+    /// Every scatter reduction but Add: Mul's arithmetic (Min and Max keep it too, never
+    /// reaching it, so that a function holding an Add and a Mul section stays whole).
+    NotAdd,
 }
 
 impl Section {
-    pub const ALL: [Section; 6] = [
+    pub const ALL: [Section; 12] = [
         Section::Word,
         Section::SubWord,
         Section::CopyRows,
         Section::Ties,
         Section::DoubleWord,
         Section::Narrow,
+        Section::Float,
+        Section::Integer,
+        Section::MinMax,
+        Section::AddMul,
+        Section::Add,
+        Section::NotAdd,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -36,6 +55,12 @@ impl Section {
             Section::Ties => "ties",
             Section::DoubleWord => "double-word",
             Section::Narrow => "narrow",
+            Section::Float => "float",
+            Section::Integer => "integer",
+            Section::MinMax => "min-max",
+            Section::AddMul => "add-mul",
+            Section::Add => "add",
+            Section::NotAdd => "not-add",
         }
     }
 }

@@ -13,7 +13,7 @@
 use super::strided_copy::merge_dimensions;
 use crate::kernels::params::{
     CopyRowParams, INDEX_CIRCULAR, INDEX_CLAMP, INDEX_SEQUENCE, INDEX_SIGNED, INDEX_WORD_PAIRS,
-    InOrderParams, IndexParams, Parameters, PerDimension, SequenceParams,
+    InOrderParams, IndexParams, Parameters, PerDimension, SequenceParams, row_capacity,
 };
 use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
@@ -366,7 +366,8 @@ impl IndexMap {
         (reach < length
             && row_updates <= round * COPY_ROW_ROUNDS
             && length >= workgroup
-            && length * 4 <= device.max_workgroup_storage_bytes as u64
+            && length <= u32::MAX as u64
+            && row_capacity(length as u32) as u64 * 4 <= device.max_workgroup_storage_bytes as u64
             && bytes.is_multiple_of(self.element_bytes as u64)
             && units.is_multiple_of(length)
             && rows >= self.sizes[0] as u64

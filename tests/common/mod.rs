@@ -31,6 +31,12 @@ pub fn context() -> &'static Context {
     })
 }
 
+/// A context of its own on the default adapter, made with `options`.
+pub fn context_with(options: dml_wgsl::ContextOptions) -> Context {
+    let _opening = OPENING_DEVICES.lock().unwrap_or_else(|p| p.into_inner());
+    Context::new_blocking_with(options).expect("an adapter")
+}
+
 /// A second context on the same adapter kind with some limits lowered (never raised past the
 /// adapter's: `change` sees the adapter's limits).
 pub fn limited_context(change: impl Fn(&mut wgpu::Limits)) -> Context {

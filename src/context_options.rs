@@ -1,0 +1,47 @@
+//! [`ContextOptions`]: how a context is made, beyond its device.
+
+#[cfg(doc)]
+use crate::Context;
+use crate::copy_method::CopyMethod;
+
+/// How a [`Context`] is made, beyond its device.
+///
+/// ```no_run
+/// # fn main() -> dml_wgsl::Result<()> {
+/// use dml_wgsl::{Context, ContextOptions, CopyMethod};
+/// // An earlier run's pipelines, saved from `Context::pipeline_cache_data`.
+/// let saved = std::fs::read("pipelines.bin").ok();
+/// let mut options = ContextOptions::default().with_copy_method(CopyMethod::Kernel);
+/// if let Some(bytes) = saved {
+///     options = options.with_pipeline_cache_data(bytes);
+/// }
+/// let context = Context::new_blocking_with(options)?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct ContextOptions {
+    /// How contiguous runs are copied; `None` (the default) measures when the context is made.
+    pub copy_method: Option<CopyMethod>,
+    /// Bytes of an earlier context's [`Context::pipeline_cache_data`].
+    pub pipeline_cache_data: Option<Vec<u8>>,
+}
+
+impl ContextOptions {
+    /// Copies contiguous runs by `method`, without measuring.
+    pub fn with_copy_method(mut self, method: CopyMethod) -> ContextOptions {
+        self.copy_method = Some(method);
+        self
+    }
+
+    /// Seeds the device's pipeline cache with `data` from [`Context::pipeline_cache_data`]
+    /// of an earlier context on the same adapter and driver: pipelines it holds are not
+    /// compiled again by the driver. Bytes the device cannot use (another adapter, driver or
+    /// wgpu version, truncated or corrupt bytes) are ignored and the cache starts empty
+    /// ([`Context::pipeline_cache_seeded`] says which); on a device without a pipeline cache
+    /// they are ignored too. Wrong bytes never fail or change an operator's results.
+    pub fn with_pipeline_cache_data(mut self, data: Vec<u8>) -> ContextOptions {
+        self.pipeline_cache_data = Some(data);
+        self
+    }
+}

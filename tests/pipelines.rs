@@ -1,0 +1,334 @@
+//! A context's pipelines: each built once (across threads too), sizes never building new
+//! ones, `precompile` ahead of `compile`, the copy method measured when a context is made, and
+//! the driver's pipeline cache handed out and taken back.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
+
+mod common;
+
+use common::{
+    Expect, Rng, check_on, context_with, limited_context, random_inputs, read_on, write_indices,
+};
+use dml_wgsl::{
+    Context, ContextOptions, CopyMethod, DataType, DuplicateMode, GatherElementsDesc, OperatorDesc,
+    Reduction, ScatterElementsDesc, SliceDesc, TensorDesc,
+};
+use wgpu::util::DeviceExt;
+
+/// A context that measures nothing when made: every pipeline it holds is one a test built.
+fn quiet_context() -> Context {
+    context_with(ContextOptions::default().with_copy_method(CopyMethod::Kernel))
+}
+
+fn small_slice(data_type: DataType) -> OperatorDesc {
+    OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(data_type, &[4, 4]),
+        TensorDesc::new(data_type, &[2, 2]),
+        &[1, 1],
+        &[2, 2],
+        &[2, 2],
+    ))
+}
+
+/// ScatterElements of `rows` x `length` along the inner axis (out of place: with the copy
+/// method `Kernel` its rows are copied in the scatter's kernel from 256 units on), `width`
+/// updates a row.
+fn inner_axis_scatter(data_type: DataType, rows: u32, length: u32, width: u32) -> OperatorDesc {
+    let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
+    ScatterElementsDesc::new(
+        tensor(&[rows, length]),
+        TensorDesc::new(DataType::Int32, &[rows, width]),
+        tensor(&[rows, width]),
+        tensor(&[rows, length]),
+        1,
+    )
+    .into()
+}
+
+/// ScatterElements along axis 0 of `length` x 8 with `reduction` in `duplicates` mode.
+fn reducing_scatter(length: u32, reduction: Reduction, duplicates: DuplicateMode) -> OperatorDesc {
+    let tensor = |sizes: &[u32]| TensorDesc::new(DataType::Float32, sizes);
+    ScatterElementsDesc::new(
+        tensor(&[length, 8]),
+        TensorDesc::new(DataType::Int64, &[length.min(5), 8]),
+        tensor(&[length.min(5), 8]),
+        tensor(&[length, 8]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+    .into()
+}
+
+fn gather_elements(length: u32) -> OperatorDesc {
+    GatherElementsDesc::new(
+        TensorDesc::new(DataType::Float16, &[3, length, 4]),
+        TensorDesc::new(DataType::Int64, &[3, length, 4]),
+        TensorDesc::new(DataType::Float16, &[3, length, 4]),
+        1,
+    )
+    .into()
+}
+
+/// Random inputs with every index in range (along the scatter's or gather's axis, whose
+/// bound is `bound`).
+fn inputs_in_range(rng: &mut Rng, desc: &OperatorDesc, bound: u32) -> Vec<Vec<u8>> {
+    let mut inputs = random_inputs(rng, desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |_| {
+        rng.range(0, bound as u64 - 1) as i128
+    });
+    inputs
+}
+
+#[test]
+fn pipelines_are_built_once_per_variant_across_threads() {
+    let fresh = quiet_context();
+    let desc = small_slice(DataType::Float32);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| fresh.compile(&desc).unwrap());
+        }
+    });
+    assert_eq!(fresh.compiled_kernel_count(), 1);
+    assert_eq!(fresh.compiled_pipeline_count(), 1);
+    let bytes = small_slice(DataType::UInt8);
+    fresh.compile(&bytes).unwrap();
+    fresh.compile(&bytes).unwrap();
+    assert_eq!(fresh.compiled_kernel_count(), 2);
+    assert_eq!(fresh.compiled_pipeline_count(), 2);
+}
+
+#[test]
+fn a_growing_sequence_builds_no_pipeline_past_its_first_length() {
+    let fresh = quiet_context();
+    // What a decoder's growing length changes: every length from 1 to 300 (strided
+    // gathers, reductions in both modes).
+    for desc_at in [
+        gather_elements as fn(u32) -> OperatorDesc,
+        |n| reducing_scatter(n, Reduction::Add, DuplicateMode::AnyUpdate),
+        |n| reducing_scatter(n, Reduction::Max, DuplicateMode::InOrder),
+    ] {
+        // A few lengths first: the smallest take other lowerings (a single row, one update).
+        for n in 1..=8 {
+            fresh.compile(&desc_at(n)).unwrap();
+        }
+        let built = fresh.compiled_pipeline_count();
+        for n in 9..=300 {
+            fresh.compile(&desc_at(n)).unwrap();
+        }
+        assert_eq!(fresh.compiled_pipeline_count(), built, "{:?}", desc_at(300));
+    }
+}
+
+#[test]
+fn rows_copied_in_the_scatter_kernel_share_a_pipeline_per_power_of_two() {
+    let fresh = quiet_context();
+    let mut rng = Rng::new(2701);
+    for data_type in [DataType::Float32, DataType::Int8, DataType::Float16] {
+        fresh
+            .compile(&inner_axis_scatter(data_type, 2, 256, 3))
+            .unwrap();
+        let before = fresh.compiled_pipeline_count();
+        // Row lengths of 257 to 1100 units: capacities of 512, 1024 and 2048 units.
+        for length in (257..=1100).step_by(7) {
+            fresh
+                .compile(&inner_axis_scatter(data_type, 2, length, 3))
+                .unwrap();
+        }
+        let built = fresh.compiled_pipeline_count() - before;
+        assert!(
+            built <= 3,
+            "{data_type:?}: {built} pipelines for 121 lengths"
+        );
+        // Rows shorter than their capacity (and one exactly as long) scatter bit-exact.
+        for length in [257, 300, 512, 777, 1100] {
+            let desc = inner_axis_scatter(data_type, 3, length, 5);
+            let inputs = inputs_in_range(&mut rng, &desc, length);
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            check_on(&fresh, &desc, &slices, Expect::AnyUpdate)
+                .unwrap_or_else(|e| panic!("{data_type:?} rows of {length}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn precompiled_operators_compile_without_building_a_pipeline() {
+    let fresh = quiet_context();
+    let descs = [
+        small_slice(DataType::Float32),
+        gather_elements(5),
+        inner_axis_scatter(DataType::Int8, 2, 300, 4),
+        reducing_scatter(6, Reduction::Add, DuplicateMode::AnyUpdate),
+        reducing_scatter(6, Reduction::Mul, DuplicateMode::InOrder),
+        reducing_scatter(6, Reduction::Max, DuplicateMode::InOrder),
+    ];
+    fresh.precompile(&descs).unwrap();
+    let built = fresh.compiled_pipeline_count();
+    assert!(built >= descs.len(), "{built} pipelines");
+    for desc in &descs {
+        fresh.compile(desc).unwrap();
+    }
+    // Other sizes of the same descs too.
+    fresh.compile(&gather_elements(77)).unwrap();
+    fresh
+        .compile(&reducing_scatter(
+            40,
+            Reduction::Max,
+            DuplicateMode::InOrder,
+        ))
+        .unwrap();
+    assert_eq!(fresh.compiled_pipeline_count(), built);
+    // Precompiling again builds nothing.
+    fresh.precompile(&descs).unwrap();
+    assert_eq!(fresh.compiled_pipeline_count(), built);
+}
+
+#[test]
+fn precompile_reports_an_invalid_desc_and_still_builds_the_others() {
+    let fresh = quiet_context();
+    let invalid = OperatorDesc::Slice(SliceDesc::new(
+        TensorDesc::new(DataType::Float32, &[4, 4]),
+        TensorDesc::new(DataType::Float32, &[2, 2]),
+        &[3, 3],
+        &[2, 2],
+        &[1, 1],
+    ));
+    let expected = fresh.compile(&invalid).unwrap_err();
+    let valid = gather_elements(9);
+    assert_eq!(
+        fresh.precompile(&[invalid, valid.clone()]).unwrap_err(),
+        expected
+    );
+    let built = fresh.compiled_pipeline_count();
+    assert!(built >= 1);
+    fresh.compile(&valid).unwrap();
+    assert_eq!(fresh.compiled_pipeline_count(), built);
+}
+
+#[test]
+fn a_context_measures_its_copy_method_when_made_unless_given_one() {
+    let measuring = limited_context(|_| {});
+    // The measurement compiled the copy kernel and ran it.
+    assert!(measuring.compiled_pipeline_count() >= 1);
+    let measured = measuring.copy_method();
+    assert_eq!(measuring.copy_method(), measured);
+    for method in [CopyMethod::Kernel, CopyMethod::CopyBufferToBuffer] {
+        let given = context_with(ContextOptions::default().with_copy_method(method));
+        assert_eq!(given.compiled_pipeline_count(), 0);
+        assert_eq!(given.copy_method(), method);
+    }
+}
+
+#[test]
+fn the_pipeline_cache_round_trips_into_a_new_context() {
+    let first = quiet_context();
+    let name = first.adapter_info().name;
+    let has_cache = first
+        .device()
+        .features()
+        .contains(wgpu::Features::PIPELINE_CACHE);
+    let descs = [
+        small_slice(DataType::Float32),
+        gather_elements(6),
+        reducing_scatter(7, Reduction::Min, DuplicateMode::InOrder),
+    ];
+    first.precompile(&descs).unwrap();
+    let Some(data) = first.pipeline_cache_data() else {
+        // No pipeline cache on this adapter (GL, Metal, DX12, WebGPU): the calls say so.
+        assert!(!has_cache, "{name}: a pipeline cache that gives no data");
+        eprintln!("{name}: no pipeline cache (wgpu::Features::PIPELINE_CACHE absent)");
+        let given = context_with(
+            ContextOptions::default()
+                .with_copy_method(CopyMethod::Kernel)
+                .with_pipeline_cache_data(vec![1, 2, 3]),
+        );
+        assert!(!given.pipeline_cache_seeded());
+        assert_eq!(given.pipeline_cache_data(), None);
+        return;
+    };
+    assert!(has_cache);
+    assert!(!first.pipeline_cache_seeded());
+    let with = |data: Vec<u8>| {
+        context_with(
+            ContextOptions::default()
+                .with_copy_method(CopyMethod::Kernel)
+                .with_pipeline_cache_data(data),
+        )
+    };
+    let mut damaged = data.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x40;
+    let mut rng = Rng::new(2702);
+    for (data, seeded) in [
+        (data.clone(), true),
+        (damaged, false),
+        (data[..data.len() - 1].to_vec(), false),
+        (b"not a pipeline cache".to_vec(), false),
+        (Vec::new(), false),
+    ] {
+        let second = with(data);
+        assert_eq!(second.pipeline_cache_seeded(), seeded, "{name}");
+        // The second context builds its pipelines (through the driver's cache) and gets
+        // the reference's bytes either way.
+        for length in [6, 40] {
+            let desc = gather_elements(length);
+            let inputs = inputs_in_range(&mut rng, &desc, length);
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            check_on(&second, &desc, &slices, Expect::Exact).unwrap();
+        }
+        assert!(second.pipeline_cache_data().is_some());
+    }
+}
+
+#[test]
+fn operators_sharing_the_contexts_scratch_each_get_their_own_results_in_one_encoder() {
+    let fresh = quiet_context();
+    let device = fresh.device();
+    let mut rng = Rng::new(2703);
+    // In-order reductions (scratch and links, shared by the context's operators) of two
+    // sizes, the smaller compiled after the larger, recorded larger, smaller, larger.
+    let mut runs = Vec::new();
+    for (length, reduction) in [
+        (40, Reduction::Add),
+        (9, Reduction::Mul),
+        (40, Reduction::Max),
+    ] {
+        let desc = reducing_scatter(length, reduction, DuplicateMode::InOrder);
+        // Random bits (NaNs, subnormals): the in-order result is exact for every pattern.
+        let inputs = inputs_in_range(&mut rng, &desc, length);
+        let operator = fresh.compile(&desc).unwrap();
+        let buffers: Vec<wgpu::Buffer> = inputs
+            .iter()
+            .map(|data| {
+                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: None,
+                    contents: data,
+                    usage: wgpu::BufferUsages::STORAGE,
+                })
+            })
+            .collect();
+        let output = device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: operator.output_size(),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
+        runs.push((operator, buffers, output, expected));
+    }
+    let mut encoder = device.create_command_encoder(&Default::default());
+    for (operator, buffers, output, _) in &runs {
+        let bindings: Vec<wgpu::BufferBinding> = buffers
+            .iter()
+            .map(|b| b.as_entire_buffer_binding())
+            .collect();
+        operator
+            .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
+            .unwrap();
+    }
+    fresh.queue().submit([encoder.finish()]);
+    for (k, (_, _, output, expected)) in runs.iter().enumerate() {
+        assert_eq!(&read_on(&fresh, output), expected, "operator {k}");
+    }
+}
