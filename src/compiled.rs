@@ -10,6 +10,7 @@ use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
+use crate::shared::StatusSlot;
 use crate::status::{IndexReport, STATUS_BYTES};
 use crate::windows::WindowPlan;
 
@@ -94,16 +95,9 @@ impl Uniforms {
         }
     }
 
-    /// The buffer holding them all (`None` for an operator without dispatches).
-    pub fn into_buffer(self, device: &wgpu::Device) -> Option<wgpu::Buffer> {
-        use wgpu::util::DeviceExt;
-        (!self.bytes.is_empty()).then(|| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("dml-wgsl params"),
-                contents: &self.bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            })
-        })
+    /// The bytes of them all (`None` for an operator without dispatches).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        (!self.bytes.is_empty()).then_some(self.bytes.as_slice())
     }
 }
 
@@ -114,14 +108,16 @@ pub struct CompiledOperator {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) steps: Vec<CompiledStep>,
-    /// Every step's and pass's uniforms ([`UniformRange`]).
-    pub(crate) uniforms: Option<wgpu::Buffer>,
+    /// Every step's and pass's uniforms ([`UniformRange`]), shared with operators of the
+    /// same parameters.
+    pub(crate) uniforms: Option<Arc<wgpu::Buffer>>,
     pub(crate) inputs: Vec<TensorBinding>,
     /// The role each input is bound as.
     pub(crate) input_roles: &'static [Role],
     pub(crate) output: TensorBinding,
     pub(crate) storage_alignment: u32,
-    pub(crate) status: Option<wgpu::Buffer>,
+    /// The status words, a slot of a buffer shared with other operators' slots.
+    pub(crate) status: Option<StatusSlot>,
     /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
     pub(crate) placeholder: Option<wgpu::Buffer>,
     /// The scratch of in-order and row-list scatters, and its bytes: the context's, shared
@@ -321,7 +317,10 @@ impl CompiledOperator {
                 Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
                 Role::Output if self.output.is_empty() => placeholder(),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
-                Role::Status => own(&self.status),
+                Role::Status => self
+                    .status
+                    .as_ref()
+                    .map(|slot| (&*slot.buffer, slot.offset, STATUS_BYTES)),
                 Role::Winners | Role::Heads => shared(&self.scratch),
                 Role::Links => shared(&self.links),
             }
@@ -556,7 +555,7 @@ impl CompiledOperator {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_buffer_to_buffer(status, 0, &readback, 0, STATUS_BYTES);
+        encoder.copy_buffer_to_buffer(&status.buffer, status.offset, &readback, 0, STATUS_BYTES);
         Some(readback)
     }
 

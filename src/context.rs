@@ -17,24 +17,13 @@ use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
 use crate::pipeline::{self, Pipeline, PipelineKey, Pipelines};
 use crate::readback::read_back;
+use crate::shared::{Scratch, Shared};
 use crate::status::STATUS_BYTES;
 use crate::tensor::{DataType, TensorDesc};
 use crate::windows::{Pass, WindowPlan};
 
 /// A dispatch step's windowing and its dispatches.
 type Planned = (Windowing, Vec<Pass>);
-
-/// Buffers a context's operators share: each operator clears or writes the part it uses
-/// before reading it, every time it runs, and a queue runs one submission's commands after
-/// another's, so no operator sees another's bytes. Sharing them spares a compile the
-/// buffers' creation (most of what compiling a known desc costs).
-#[derive(Clone, Copy)]
-enum SharedBuffer {
-    /// In-order and row-list scatters' per-output scratch (`Role::Winners`, `Role::Heads`).
-    Scratch,
-    /// In-order reductions' per-update links (`Role::Links`).
-    Links,
-}
 
 /// A desc lowered and checked, before anything is created on the device.
 struct Prepared {
@@ -94,9 +83,8 @@ pub struct Context {
     pipelines: Pipelines,
     /// Whether the driver cache took the bytes the context was made with.
     cache_seeded: bool,
-    /// The largest scratch and links buffers made so far ([`SharedBuffer`]), shared by the
-    /// operators that fit in them.
-    shared: Mutex<[Option<Arc<wgpu::Buffer>>; 2]>,
+    /// Buffers its operators share (uniforms, scratch, status slots).
+    shared: Shared,
     copy_method: CopyMethodCell,
 }
 
@@ -178,6 +166,7 @@ impl Context {
             .max(1);
         let (driver_cache, cache_seeded) =
             pipeline::driver_cache(&device, options.pipeline_cache_data.as_deref());
+        let shared = Shared::new(&limits);
         let context = Context {
             device,
             queue,
@@ -185,7 +174,7 @@ impl Context {
             workgroup_size,
             pipelines: Pipelines::new(driver_cache, workgroup_size),
             cache_seeded,
-            shared: Mutex::default(),
+            shared,
             copy_method: CopyMethodCell::default(),
         };
         match options.copy_method {
@@ -338,7 +327,9 @@ impl Context {
             device: self.device.clone(),
             queue: self.queue.clone(),
             steps,
-            uniforms: uniforms.into_buffer(&self.device),
+            uniforms: uniforms
+                .bytes()
+                .map(|bytes| self.shared.uniforms(&self.device, bytes)),
             inputs: tensors,
             input_roles,
             output,
@@ -346,15 +337,21 @@ impl Context {
             status: lowered
                 .index_report
                 .as_ref()
-                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
+                .map(|_| self.shared.status_slot(&self.device)),
             placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
             scratch: (lowered.scratch_bytes > 0).then(|| {
-                let buffer = self.shared_buffer(SharedBuffer::Scratch, lowered.scratch_bytes);
-                (buffer, lowered.scratch_bytes)
+                let bytes = lowered.scratch_bytes;
+                (
+                    self.shared.scratch(&self.device, Scratch::PerOutput, bytes),
+                    bytes,
+                )
             }),
             links: (lowered.links_bytes > 0).then(|| {
-                let buffer = self.shared_buffer(SharedBuffer::Links, lowered.links_bytes);
-                (buffer, lowered.links_bytes)
+                let bytes = lowered.links_bytes;
+                (
+                    self.shared.scratch(&self.device, Scratch::Links, bytes),
+                    bytes,
+                )
             }),
             // New buffers hold zeros.
             zero_indices: (lowered.zero_indices_bytes > 0)
@@ -505,36 +502,6 @@ impl Context {
             workgroups,
             binds_empty,
         })
-    }
-
-    /// A shared buffer of at least `bytes` (checked against `max_buffer_size` by `plan`):
-    /// the context's, or a new one twice as large (up to the limit) that replaces it.
-    // In a browser wgpu's handles are not Send: one thread uses the context there.
-    #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
-    fn shared_buffer(&self, which: SharedBuffer, bytes: u64) -> Arc<wgpu::Buffer> {
-        let mut shared = self.shared.lock().unwrap_or_else(|p| p.into_inner());
-        let slot = &mut shared[which as usize];
-        if let Some(buffer) = slot.as_ref().filter(|b| b.size() >= bytes) {
-            return buffer.clone();
-        }
-        let old = slot.as_ref().map_or(0, |b| b.size());
-        let size = bytes
-            .max(old.saturating_mul(2).min(self.limits.max_buffer_size))
-            .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-        let label = match which {
-            SharedBuffer::Scratch => "dml-wgsl scratch",
-            SharedBuffer::Links => "dml-wgsl links",
-        };
-        let buffer = Arc::new(self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_SRC
-                | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        }));
-        *slot = Some(buffer.clone());
-        buffer
     }
 
     /// Each dispatch step's windowing and dispatches (`None` for clears).

@@ -96,6 +96,7 @@ mod options;
 mod pipeline;
 mod readback;
 pub mod reference;
+mod shared;
 mod status;
 mod tensor;
 mod typed;

@@ -27,13 +27,36 @@ struct Module {
 /// pipeline constants' values (`Parameters::pipeline_constants`, small bounded sets only).
 pub(crate) type PipelineKey = (Kernel, Windowing, Entry, PipelineConstants);
 
+/// A quick hasher for the maps a compile looks its pipelines and uniforms up in (keys our
+/// own code makes, so no defence against chosen collisions is needed; std's SipHash of the
+/// keys' names was a tenth of a cached compile).
+#[derive(Default)]
+pub(crate) struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FastHash = std::hash::BuildHasherDefault<FastHasher>;
+
 /// A value built once by whichever thread asks first; others asking meanwhile wait for it.
 type Cell<T> = Arc<OnceLock<T>>;
 
 #[derive(Debug, Default)]
 struct Entries {
-    modules: HashMap<(Kernel, Windowing), Cell<Arc<Module>>>,
-    pipelines: HashMap<PipelineKey, Cell<Arc<Pipeline>>>,
+    modules: HashMap<(Kernel, Windowing), Cell<Arc<Module>>, FastHash>,
+    pipelines: HashMap<PipelineKey, Cell<Arc<Pipeline>>, FastHash>,
 }
 
 /// The pipelines of a context: built lazily, each once, shared between threads. The map's

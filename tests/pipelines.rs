@@ -9,8 +9,8 @@ use common::{
     Expect, Rng, check_on, context_with, limited_context, random_inputs, read_on, write_indices,
 };
 use dml_wgsl::{
-    Context, ContextOptions, CopyMethod, DataType, DuplicateMode, GatherElementsDesc, OperatorDesc,
-    Reduction, ScatterElementsDesc, SliceDesc, TensorDesc,
+    CompiledOperator, Context, ContextOptions, CopyMethod, DataType, DuplicateMode,
+    GatherElementsDesc, OperatorDesc, Reduction, ScatterElementsDesc, SliceDesc, TensorDesc,
 };
 use wgpu::util::DeviceExt;
 
@@ -78,6 +78,50 @@ fn inputs_in_range(rng: &mut Rng, desc: &OperatorDesc, bound: u32) -> Vec<Vec<u8
         rng.range(0, bound as u64 - 1) as i128
     });
     inputs
+}
+
+/// `operator`'s inputs in new buffers, and an output buffer (readable back).
+fn upload(
+    context: &Context,
+    operator: &CompiledOperator,
+    inputs: &[Vec<u8>],
+) -> (Vec<wgpu::Buffer>, wgpu::Buffer) {
+    let device = context.device();
+    let buffers = inputs
+        .iter()
+        .map(|data| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data,
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        })
+        .collect();
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: operator.output_size(),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    (buffers, output)
+}
+
+/// Records every operator of `runs` (with its buffers) into one encoder and submits it.
+fn record_together(
+    context: &Context,
+    runs: &[(CompiledOperator, Vec<wgpu::Buffer>, wgpu::Buffer)],
+) {
+    let mut encoder = context.device().create_command_encoder(&Default::default());
+    for (operator, buffers, output) in runs {
+        let bindings: Vec<wgpu::BufferBinding> = buffers
+            .iter()
+            .map(|b| b.as_entire_buffer_binding())
+            .collect();
+        operator
+            .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
+            .unwrap();
+    }
+    context.queue().submit([encoder.finish()]);
 }
 
 #[test]
@@ -283,11 +327,11 @@ fn the_pipeline_cache_round_trips_into_a_new_context() {
 #[test]
 fn operators_sharing_the_contexts_scratch_each_get_their_own_results_in_one_encoder() {
     let fresh = quiet_context();
-    let device = fresh.device();
     let mut rng = Rng::new(2703);
     // In-order reductions (scratch and links, shared by the context's operators) of two
     // sizes, the smaller compiled after the larger, recorded larger, smaller, larger.
     let mut runs = Vec::new();
+    let mut expected = Vec::new();
     for (length, reduction) in [
         (40, Reduction::Add),
         (9, Reduction::Mul),
@@ -297,38 +341,62 @@ fn operators_sharing_the_contexts_scratch_each_get_their_own_results_in_one_enco
         // Random bits (NaNs, subnormals): the in-order result is exact for every pattern.
         let inputs = inputs_in_range(&mut rng, &desc, length);
         let operator = fresh.compile(&desc).unwrap();
-        let buffers: Vec<wgpu::Buffer> = inputs
-            .iter()
-            .map(|data| {
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: None,
-                    contents: data,
-                    usage: wgpu::BufferUsages::STORAGE,
-                })
-            })
-            .collect();
-        let output = device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: operator.output_size(),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
+        let (buffers, output) = upload(&fresh, &operator, &inputs);
         let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-        let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
-        runs.push((operator, buffers, output, expected));
+        expected.push(dml_wgsl::reference::run(&desc, &slices).unwrap());
+        runs.push((operator, buffers, output));
     }
-    let mut encoder = device.create_command_encoder(&Default::default());
-    for (operator, buffers, output, _) in &runs {
-        let bindings: Vec<wgpu::BufferBinding> = buffers
-            .iter()
-            .map(|b| b.as_entire_buffer_binding())
-            .collect();
-        operator
-            .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
-            .unwrap();
-    }
-    fresh.queue().submit([encoder.finish()]);
-    for (k, (_, _, output, expected)) in runs.iter().enumerate() {
+    record_together(&fresh, &runs);
+    for (k, ((_, _, output), expected)) in runs.iter().zip(&expected).enumerate() {
         assert_eq!(&read_on(&fresh, output), expected, "operator {k}");
     }
+}
+
+#[test]
+fn operators_report_their_own_out_of_range_indices_from_shared_status_slots() {
+    let fresh = quiet_context();
+    let mut rng = Rng::new(2704);
+    // Seventy operators (more than a status buffer's slots), every third with an index out
+    // of range, all recorded into one encoder; then some dropped and their slots reused.
+    let mut compile = |length: u32, bad: bool| {
+        let desc = gather_elements(length);
+        let mut inputs = inputs_in_range(&mut rng, &desc, length);
+        if bad {
+            let indices = desc.inputs()[1].1.clone();
+            write_indices(&indices, &mut inputs[1], |c| {
+                if c == [1, 2, 3] { 99 } else { 0 }
+            });
+        }
+        let operator = fresh.compile(&desc).unwrap();
+        let (buffers, output) = upload(&fresh, &operator, &inputs);
+        ((operator, buffers, output), bad)
+    };
+    let (mut runs, mut bad): (Vec<_>, Vec<bool>) =
+        (0..70u32).map(|k| compile(5 + k % 3, k % 3 == 0)).unzip();
+    let check = |runs: &[(CompiledOperator, Vec<wgpu::Buffer>, wgpu::Buffer)], bad: &[bool]| {
+        record_together(&fresh, runs);
+        for (k, ((operator, _, _), bad)) in runs.iter().zip(bad).enumerate() {
+            let status = operator.check_status_blocking();
+            assert_eq!(status.is_err(), *bad, "operator {k}: {status:?}");
+        }
+    };
+    check(&runs, &bad);
+    // Drop 20 of the good ones and compile bad ones into their slots.
+    let mut dropped = 0;
+    let mut k = 0;
+    while dropped < 20 {
+        if bad[k] {
+            k += 1;
+            continue;
+        }
+        runs.remove(k);
+        bad.remove(k);
+        dropped += 1;
+    }
+    for _ in 0..20 {
+        let (run, is_bad) = compile(5, true);
+        runs.push(run);
+        bad.push(is_bad);
+    }
+    check(&runs, &bad);
 }
