@@ -166,7 +166,7 @@ impl Context {
             .max(1);
         let (driver_cache, cache_seeded) =
             pipeline::driver_cache(&device, options.pipeline_cache_data.as_deref());
-        let shared = Shared::new(&limits);
+        let shared = Shared::new(&limits, &queue);
         let context = Context {
             device,
             queue,

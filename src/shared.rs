@@ -20,8 +20,13 @@ pub(crate) enum Scratch {
     Links,
 }
 
-/// Free status slots: a buffer and an offset in it.
-type FreeSlots = Arc<Mutex<Vec<(Arc<wgpu::Buffer>, u64)>>>;
+/// Free status slots (a buffer and an offset in it), and the queue that zeroes a slot given
+/// back: the next operator to take it reads no status before its first run.
+#[derive(Debug)]
+struct SlotPool {
+    free: Mutex<Vec<(Arc<wgpu::Buffer>, u64)>>,
+    queue: wgpu::Queue,
+}
 
 /// Uniform buffers by their bytes, while an operator holds them; and the map's length at
 /// which to forget those none holds.
@@ -35,24 +40,29 @@ pub(crate) struct Shared {
     /// The largest scratch buffers made so far, shared by the operators that fit in them.
     scratch: Mutex<[Option<Arc<wgpu::Buffer>>; 2]>,
     uniforms: Mutex<KnownUniforms>,
-    free_status: FreeSlots,
+    status_slots: Arc<SlotPool>,
     /// Bytes from one status slot to the next (the storage offset alignment).
     status_stride: u64,
     max_buffer_size: u64,
 }
 
 /// An operator's status words: `STATUS_BYTES` at `offset` of a buffer shared with other
-/// operators' slots, given back when the operator is dropped.
+/// operators' slots, zeroed and given back when the operator is dropped.
 #[derive(Debug)]
 pub(crate) struct StatusSlot {
     pub buffer: Arc<wgpu::Buffer>,
     pub offset: u64,
-    free: FreeSlots,
+    pool: Arc<SlotPool>,
 }
 
 impl Drop for StatusSlot {
     fn drop(&mut self) {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        // Zeroed before any later submission's commands run (as a new buffer's bytes are).
+        let zeros = [0; STATUS_BYTES as usize];
+        self.pool
+            .queue
+            .write_buffer(&self.buffer, self.offset, &zeros);
+        let mut free = self.pool.free.lock().unwrap_or_else(|p| p.into_inner());
         free.push((self.buffer.clone(), self.offset));
     }
 }
@@ -71,12 +81,15 @@ fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer
 // In a browser wgpu's handles are not Send: one thread uses the context there.
 #[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 impl Shared {
-    pub fn new(limits: &wgpu::Limits) -> Shared {
+    pub fn new(limits: &wgpu::Limits, queue: &wgpu::Queue) -> Shared {
         let alignment = u64::from(limits.min_storage_buffer_offset_alignment.max(4));
         Shared {
             scratch: Mutex::default(),
             uniforms: Mutex::default(),
-            free_status: Arc::default(),
+            status_slots: Arc::new(SlotPool {
+                free: Mutex::default(),
+                queue: queue.clone(),
+            }),
             status_stride: STATUS_BYTES.next_multiple_of(alignment),
             max_buffer_size: limits.max_buffer_size,
         }
@@ -130,7 +143,11 @@ impl Shared {
 
     /// A status slot of the operator's own, cleared by the operator before each run.
     pub fn status_slot(&self, device: &wgpu::Device) -> StatusSlot {
-        let mut free = self.free_status.lock().unwrap_or_else(|p| p.into_inner());
+        let mut free = self
+            .status_slots
+            .free
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         let (buffer, offset) = free.pop().unwrap_or_else(|| {
             let size = self.status_stride * STATUS_SLOTS;
             let buffer = Arc::new(storage_buffer(device, "dml-wgsl status", size));
@@ -140,7 +157,7 @@ impl Shared {
         StatusSlot {
             buffer,
             offset,
-            free: self.free_status.clone(),
+            pool: self.status_slots.clone(),
         }
     }
 }
