@@ -17,7 +17,7 @@ use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
 use crate::pipeline::{self, Pipeline, PipelineKey, Pipelines};
 use crate::readback::read_back;
-use crate::shared::{Scratch, Shared};
+use crate::shared::{Scratch, Shared, storage_buffer};
 use crate::status::STATUS_BYTES;
 use crate::tensor::{DataType, TensorDesc};
 use crate::windows::{Pass, WindowPlan};
@@ -313,16 +313,7 @@ impl Context {
                 self.compile_step(step, workgroups, planned, run, pipeline, &mut uniforms)
             })
             .collect();
-        let own_buffer = |label, size| {
-            self.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some(label),
-                size,
-                usage: wgpu::BufferUsages::STORAGE
-                    | wgpu::BufferUsages::COPY_SRC
-                    | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            })
-        };
+        let own_buffer = |label, size| storage_buffer(&self.device, label, size);
         Ok(CompiledOperator {
             device: self.device.clone(),
             queue: self.queue.clone(),

@@ -67,7 +67,8 @@ impl Drop for StatusSlot {
     }
 }
 
-fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
+/// A buffer the kernels bind as storage and `record` may clear or copy.
+pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> wgpu::Buffer {
     device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size,

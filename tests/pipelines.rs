@@ -6,13 +6,13 @@
 mod common;
 
 use common::{
-    Expect, Rng, check_on, context_with, limited_context, random_inputs, read_on, write_indices,
+    Expect, Rng, check_on, context_with, limited_context, random_inputs, read_on, upload,
+    write_indices,
 };
 use dml_wgsl::{
     CompiledOperator, Context, ContextOptions, CopyMethod, DataType, DuplicateMode,
     GatherElementsDesc, OperatorDesc, Reduction, ScatterElementsDesc, SliceDesc, TensorDesc,
 };
-use wgpu::util::DeviceExt;
 
 /// A context that measures nothing when made: every pipeline it holds is one a test built.
 fn quiet_context() -> Context {
@@ -78,32 +78,6 @@ fn inputs_in_range(rng: &mut Rng, desc: &OperatorDesc, bound: u32) -> Vec<Vec<u8
         rng.range(0, bound as u64 - 1) as i128
     });
     inputs
-}
-
-/// `operator`'s inputs in new buffers, and an output buffer (readable back).
-fn upload(
-    context: &Context,
-    operator: &CompiledOperator,
-    inputs: &[Vec<u8>],
-) -> (Vec<wgpu::Buffer>, wgpu::Buffer) {
-    let device = context.device();
-    let buffers = inputs
-        .iter()
-        .map(|data| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: data,
-                usage: wgpu::BufferUsages::STORAGE,
-            })
-        })
-        .collect();
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: operator.output_size(),
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    (buffers, output)
 }
 
 /// Records every operator of `runs` (with its buffers) into one encoder and submits it.

@@ -11,7 +11,7 @@ use common::{
     check_scatter_any_update, context, corrupt_one_index, le_bytes, random_index,
     random_reduction_case, random_scatter_elements, random_scatter_nd, run_guarded,
     scatter_nd_page_example, scatter_page_example_1, scatter_page_example_2, set_out_of_range,
-    write_indices,
+    upload, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, Error, INDEX_TYPES, OperatorDesc, OutOfRange, Reduction,
@@ -331,23 +331,7 @@ fn record_users_read_the_same_status() {
     assert_eq!(operator.check_status_blocking(), Ok(()));
     let e = reference::run(&desc, &slices).unwrap_err();
     let device = context().device();
-    let buffers: Vec<wgpu::Buffer> = slices
-        .iter()
-        .map(|data| {
-            use wgpu::util::DeviceExt;
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: data,
-                usage: wgpu::BufferUsages::STORAGE,
-            })
-        })
-        .collect();
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: operator.output_size(),
-        usage: wgpu::BufferUsages::STORAGE,
-        mapped_at_creation: false,
-    });
+    let (buffers, output) = upload(context(), &operator, &slices);
     let bindings: Vec<_> = buffers
         .iter()
         .map(|b| b.as_entire_buffer_binding())

@@ -31,6 +31,34 @@ pub fn context() -> &'static Context {
     })
 }
 
+/// `operator`'s inputs in new storage buffers, and an output buffer of its size (with
+/// `COPY_SRC`, to read it back).
+pub fn upload(
+    context: &Context,
+    operator: &dml_wgsl::CompiledOperator,
+    inputs: &[impl AsRef<[u8]>],
+) -> (Vec<wgpu::Buffer>, wgpu::Buffer) {
+    use wgpu::util::DeviceExt;
+    let device = context.device();
+    let buffers = inputs
+        .iter()
+        .map(|data| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data.as_ref(),
+                usage: wgpu::BufferUsages::STORAGE,
+            })
+        })
+        .collect();
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: operator.output_size(),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    (buffers, output)
+}
+
 /// A context of its own on the default adapter, made with `options`.
 pub fn context_with(options: dml_wgsl::ContextOptions) -> Context {
     let _opening = OPENING_DEVICES.lock().unwrap_or_else(|p| p.into_inner());
