@@ -337,7 +337,9 @@ mod api {
     pub fn open(cache_data: Option<Vec<u8>>) -> dml_wgsl::Result<Context> {
         let mut options = ContextOptions::default();
         if let Some(data) = cache_data {
-            options = options.with_pipeline_cache_data(data);
+            // SAFETY: the file an earlier run of this benchmark wrote from
+            // `pipeline_cache_data` (`--cache-out`).
+            options = unsafe { options.with_pipeline_cache_data(data) };
         }
         Context::new_blocking_with(options)
     }

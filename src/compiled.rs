@@ -10,7 +10,6 @@ use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
-use crate::shared::StatusSlot;
 use crate::status::{IndexReport, STATUS_BYTES};
 use crate::windows::WindowPlan;
 
@@ -116,8 +115,7 @@ pub struct CompiledOperator {
     pub(crate) input_roles: &'static [Role],
     pub(crate) output: TensorBinding,
     pub(crate) storage_alignment: u32,
-    /// The status words, a slot of a buffer shared with other operators' slots.
-    pub(crate) status: Option<StatusSlot>,
+    pub(crate) status: Option<wgpu::Buffer>,
     /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
     pub(crate) placeholder: Option<wgpu::Buffer>,
     /// The scratch of in-order and row-list scatters, and its bytes: the context's, shared
@@ -317,10 +315,7 @@ impl CompiledOperator {
                 Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
                 Role::Output if self.output.is_empty() => placeholder(),
                 Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
-                Role::Status => self
-                    .status
-                    .as_ref()
-                    .map(|slot| (&*slot.buffer, slot.offset, STATUS_BYTES)),
+                Role::Status => own(&self.status),
                 Role::Winners | Role::Heads => shared(&self.scratch),
                 Role::Links => shared(&self.links),
             }
@@ -555,7 +550,7 @@ impl CompiledOperator {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_buffer_to_buffer(&status.buffer, status.offset, &readback, 0, STATUS_BYTES);
+        encoder.copy_buffer_to_buffer(status, 0, &readback, 0, STATUS_BYTES);
         Some(readback)
     }
 

@@ -83,7 +83,7 @@ pub struct Context {
     pipelines: Pipelines,
     /// Whether the driver cache took the bytes the context was made with.
     cache_seeded: bool,
-    /// Buffers its operators share (uniforms, scratch, status slots).
+    /// Buffers its operators share (uniforms, scratch).
     shared: Shared,
     copy_method: CopyMethodCell,
 }
@@ -166,7 +166,7 @@ impl Context {
             .max(1);
         let (driver_cache, cache_seeded) =
             pipeline::driver_cache(&device, options.pipeline_cache_data.as_deref());
-        let shared = Shared::new(&limits, &queue);
+        let shared = Shared::new(&limits);
         let context = Context {
             device,
             queue,
@@ -208,11 +208,14 @@ impl Context {
     /// Builds every pipeline the operators of `descs` need, natively on several threads at
     /// once (a driver compiles a pipeline on the thread that asks for it), so that a
     /// `compile` of any of them afterwards only looks its pipelines up. Pipelines depend on
-    /// the data types, ranks, index formats, layout classes and options of a desc, not on
-    /// its sizes, with two exceptions: the smallest sizes (a single row, a single update)
-    /// may lower to simpler kernels of their own, and a scatter that copies rows in its
-    /// kernel has a pipeline per power of two of row length (up to 4096 units, then per
-    /// 4096). Precompile a desc at the sizes an application will meet. Each desc is
+    /// the data types, ranks, index formats and options of a desc and on its layout class,
+    /// never on a size as such: the class is what sizes select among a kernel's entry
+    /// points and lowerings (an inner size a multiple of 4 or of 1024 units walks blocks or
+    /// rows, other sizes single units; a single row or update lowers to simpler kernels;
+    /// tensors past the binding limit are bound as windows; a scatter that copies rows in
+    /// its kernel has a pipeline per power of two of row length, up to 4096 units, then per
+    /// 4096). A desc covers every size of its class: precompile one at each class an
+    /// application meets. Each desc is
     /// validated as by `compile`; the first error is returned (the pipelines of the others
     /// are still built). In a browser, the pipelines are built one after another.
     pub fn precompile(&self, descs: &[OperatorDesc]) -> Result<()> {
@@ -268,7 +271,8 @@ impl Context {
     }
 
     /// How many pipelines (a kernel variant's entry point with its pipeline constants) this
-    /// context has built so far. A compile of a desc whose sizes alone changed builds none.
+    /// context has built so far. A compile of a desc whose sizes changed within their layout
+    /// class (see [`Context::precompile`]) builds none.
     pub fn compiled_pipeline_count(&self) -> usize {
         self.pipelines.pipeline_count()
     }
@@ -328,7 +332,7 @@ impl Context {
             status: lowered
                 .index_report
                 .as_ref()
-                .map(|_| self.shared.status_slot(&self.device)),
+                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
             placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
             scratch: (lowered.scratch_bytes > 0).then(|| {
                 let bytes = lowered.scratch_bytes;

@@ -13,7 +13,8 @@ use crate::copy_method::CopyMethod;
 /// let saved = std::fs::read("pipelines.bin").ok();
 /// let mut options = ContextOptions::default().with_copy_method(CopyMethod::Kernel);
 /// if let Some(bytes) = saved {
-///     options = options.with_pipeline_cache_data(bytes);
+///     // SAFETY: the file is this application's own, written from `pipeline_cache_data`.
+///     options = unsafe { options.with_pipeline_cache_data(bytes) };
 /// }
 /// let context = Context::new_blocking_with(options)?;
 /// # Ok(()) }
@@ -23,8 +24,9 @@ use crate::copy_method::CopyMethod;
 pub struct ContextOptions {
     /// How contiguous runs are copied; `None` (the default) measures when the context is made.
     pub copy_method: Option<CopyMethod>,
-    /// Bytes of an earlier context's [`Context::pipeline_cache_data`].
-    pub pipeline_cache_data: Option<Vec<u8>>,
+    /// Bytes of an earlier context's [`Context::pipeline_cache_data`] (set only through the
+    /// unsafe [`ContextOptions::with_pipeline_cache_data`]).
+    pub(crate) pipeline_cache_data: Option<Vec<u8>>,
 }
 
 impl ContextOptions {
@@ -37,10 +39,18 @@ impl ContextOptions {
     /// Seeds the device's pipeline cache with `data` from [`Context::pipeline_cache_data`]
     /// of an earlier context on the same adapter and driver: pipelines it holds are not
     /// compiled again by the driver. Bytes the device cannot use (another adapter, driver or
-    /// wgpu version, truncated or corrupt bytes) are ignored and the cache starts empty
-    /// ([`Context::pipeline_cache_seeded`] says which); on a device without a pipeline cache
-    /// they are ignored too. Wrong bytes never fail or change an operator's results.
-    pub fn with_pipeline_cache_data(mut self, data: Vec<u8>) -> ContextOptions {
+    /// wgpu version; bytes truncated or damaged, which a checksum catches) are ignored and the
+    /// cache starts empty ([`Context::pipeline_cache_seeded`] says which); on a device
+    /// without a pipeline cache they are ignored too.
+    ///
+    /// # Safety
+    ///
+    /// `data` must be bytes that [`Context::pipeline_cache_data`] returned (read back from
+    /// where the application saved them). They go to the driver as they are, as wgpu's
+    /// `Device::create_pipeline_cache` requires: the checksum catches damage, not bytes made
+    /// on purpose to pass it, which could make the driver misbehave. Never load them from a
+    /// source you would not run code from.
+    pub unsafe fn with_pipeline_cache_data(mut self, data: Vec<u8>) -> ContextOptions {
         self.pipeline_cache_data = Some(data);
         self
     }

@@ -278,12 +278,12 @@ pub(crate) fn driver_cache(
     }
     let create = |data: Option<&[u8]>| {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        // SAFETY: `data` is what `PipelineCache::get_data` gave an earlier context: `open`
-        // found the checksum `seal` wrote over it, so these are that call's bytes unless made
-        // on purpose to pass (the docs of `Context::pipeline_cache_data` say to trust them as
-        // far as their source). wgpu checks their header against this adapter, its driver
-        // and wgpu's format, and without `fallback` refuses them with a validation error
-        // where they do not match, caught here.
+        // SAFETY: `ContextOptions::with_pipeline_cache_data`, an unsafe fn, is the only way
+        // bytes get here, and its caller promised they are what `pipeline_cache_data` (our
+        // header over `PipelineCache::get_data`) returned; `open` checked our header and its
+        // checksum. wgpu checks its own header against this adapter, its driver and its
+        // format, and without `fallback` refuses bytes that do not match with a validation
+        // error, caught here.
         let cache = unsafe {
             device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
                 label: Some("dml-wgsl pipelines"),
