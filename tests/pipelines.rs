@@ -332,11 +332,11 @@ fn operators_sharing_the_contexts_scratch_each_get_their_own_results_in_one_enco
 }
 
 #[test]
-fn operators_report_their_own_out_of_range_indices_from_shared_status_slots() {
+fn operators_report_their_own_out_of_range_indices_recorded_in_one_encoder() {
     let fresh = quiet_context();
     let mut rng = Rng::new(2704);
-    // Seventy operators (more than a status buffer's slots), every third with an index out
-    // of range, all recorded into one encoder; then some dropped and their slots reused.
+    // Seventy operators of few shapes (shared uniforms), every third with an index out
+    // of range, all recorded into one encoder; then some dropped and others compiled.
     let mut compile = |length: u32, bad: bool| {
         let desc = gather_elements(length);
         let mut inputs = inputs_in_range(&mut rng, &desc, length);
@@ -360,8 +360,8 @@ fn operators_report_their_own_out_of_range_indices_from_shared_status_slots() {
         }
     };
     check(&runs, &bad);
-    // Drop 20 of those that reported and compile good ones into their slots: before they
-    // run, they report nothing (a slot given back is zeroed).
+    // Drop 20 of those that reported and compile good ones in their place: before they run,
+    // they report nothing.
     let mut dropped = 0;
     let mut k = 0;
     while dropped < 20 {
