@@ -149,7 +149,7 @@ impl Context {
     /// Unless `options` gives a [`CopyMethod`], the context measures which copy is faster
     /// here and now (native targets: it compiles the copy kernel, submits a few copies each
     /// way and waits for the device, which also waits for work already queued on it; a few
-    /// milliseconds, about 20 on an NVIDIA GPU with a cold driver). In a browser, which
+    /// milliseconds on a CPU adapter, more where the driver compiles cold). In a browser, which
     /// cannot wait, the kernel is chosen. Where the device was created with
     /// `wgpu::Features::PIPELINE_CACHE`, pipelines are built through a driver pipeline
     /// cache, seeded with `options`' bytes if given (see
@@ -577,23 +577,18 @@ impl Context {
         pipeline: Option<Arc<Pipeline>>,
         uniforms: &mut Uniforms,
     ) -> CompiledStep {
-        match (step, planned) {
+        match (step, planned, pipeline) {
             (
                 Step::Dispatch {
                     kernel,
-                    entry,
+                    entry: _,
                     params,
                     grid: _,
                     placement,
                 },
                 Some((windowing, passes)),
+                Some(pipeline),
             ) => {
-                let pipeline = pipeline.unwrap_or_else(|| {
-                    self.pipelines.get(
-                        &self.device,
-                        &(kernel, windowing, entry, params.pipeline_constants()),
-                    )
-                });
                 let passes = passes
                     .into_iter()
                     .map(|pass| CompiledPass {
@@ -612,8 +607,11 @@ impl Context {
                     contiguous,
                 }
             }
-            (Step::Clear(role), _) => CompiledStep::Clear(role),
-            (Step::Dispatch { .. }, None) => unreachable!("every dispatch step is planned"),
+            (Step::Clear(role), _, _) => CompiledStep::Clear(role),
+            // `build_all` gives a pipeline for each planned dispatch, in `pipeline_keys`' order.
+            (Step::Dispatch { .. }, _, _) => {
+                unreachable!("every dispatch step is planned and has its pipeline")
+            }
         }
     }
 

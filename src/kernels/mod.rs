@@ -68,51 +68,65 @@ mod tests {
 
     #[test]
     fn a_reductions_entry_reaches_only_its_own_kind_of_arithmetic() {
-        use registry::ReduceOrder;
-        let reduce = |data_type, reduction| {
+        use registry::ReduceOrder::{Any, InOrder};
+        // (type, reduction, order, entry, a function it reaches, functions it must not).
+        let cases = [
+            (
+                DataType::Float32,
+                Reduction::Add,
+                Any,
+                Entry::ScatterReduce,
+                "add_binary32",
+                &[
+                    "add_binary64",
+                    "mul_binary32",
+                    "float_less",
+                    "widen_half",
+                    "mul64",
+                ][..],
+            ),
+            (
+                DataType::Float16,
+                Reduction::Max,
+                Any,
+                Entry::ScatterReduce,
+                "float_less",
+                &[
+                    "add_binary32",
+                    "mul_binary32",
+                    "add_binary64",
+                    "combine_integers",
+                ],
+            ),
+            (
+                DataType::Int32,
+                Reduction::Mul,
+                Any,
+                Entry::ScatterReduce,
+                "combine_integers",
+                &["combine_floats", "add_binary32", "is_nan"],
+            ),
+            (
+                DataType::Float64,
+                Reduction::Mul,
+                InOrder,
+                Entry::FoldRuns,
+                "mul_binary64",
+                &["binary32_step"],
+            ),
+        ];
+        for (data_type, reduction, order, entry, present, absent) in cases {
             let kernel = Kernel::ScatterReduce {
                 data_type,
                 reduction,
-                order: ReduceOrder::Any,
+                order,
             };
-            reached(kernel, Entry::ScatterReduce)
-        };
-        let has = |functions: &[String], name: &str| functions.iter().any(|f| f == name);
-        let f32_add = reduce(DataType::Float32, Reduction::Add);
-        assert!(has(&f32_add, "add_binary32"));
-        for absent in [
-            "add_binary64",
-            "mul_binary32",
-            "float_less",
-            "widen_half",
-            "mul64",
-        ] {
-            assert!(!has(&f32_add, absent), "Float32 Add reaches {absent}");
+            let functions = reached(kernel, entry);
+            let has = |name: &str| functions.iter().any(|f| f == name);
+            assert!(has(present), "{kernel:?} does not reach {present}");
+            for name in absent {
+                assert!(!has(name), "{kernel:?} reaches {name}");
+            }
         }
-        let f16_max = reduce(DataType::Float16, Reduction::Max);
-        assert!(has(&f16_max, "float_less"));
-        for absent in [
-            "add_binary32",
-            "mul_binary32",
-            "add_binary64",
-            "combine_integers",
-        ] {
-            assert!(!has(&f16_max, absent), "Float16 Max reaches {absent}");
-        }
-        let i32_mul = reduce(DataType::Int32, Reduction::Mul);
-        assert!(has(&i32_mul, "combine_integers"));
-        for absent in ["combine_floats", "add_binary32", "is_nan"] {
-            assert!(!has(&i32_mul, absent), "Int32 Mul reaches {absent}");
-        }
-        let f64_mul = reached(
-            Kernel::ScatterReduce {
-                data_type: DataType::Float64,
-                reduction: Reduction::Mul,
-                order: ReduceOrder::InOrder,
-            },
-            Entry::FoldRuns,
-        );
-        assert!(has(&f64_mul, "mul_binary64"));
-        assert!(!has(&f64_mul, "binary32_step"));
     }
 }
