@@ -4,12 +4,14 @@
 use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex};
 
+use crate::copy_method::CopyMethod;
 use crate::error::{Error, Result};
 use crate::kernels::params::ContiguousRun;
 use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
+use crate::shared::StatusSlot;
 use crate::status::{IndexReport, STATUS_BYTES};
 use crate::windows::WindowPlan;
 
@@ -100,35 +102,50 @@ impl Uniforms {
     }
 }
 
+/// What an operator takes from its desc alone, shared by the operators a context compiles
+/// from equal descs.
+#[derive(Debug)]
+pub(crate) struct OperatorPlan {
+    pub steps: Vec<CompiledStep>,
+    /// Every step's and pass's uniforms ([`UniformRange`]), shared with operators of the
+    /// same parameters.
+    pub uniforms: Option<Arc<wgpu::Buffer>>,
+    pub inputs: Vec<TensorBinding>,
+    /// The role each input is bound as.
+    pub input_roles: &'static [Role],
+    pub output: TensorBinding,
+    pub storage_alignment: u32,
+    /// How the plan copies contiguous runs, where it has one: a plan is used again only while
+    /// the context's method is the same.
+    pub copy_method: Option<CopyMethod>,
+    /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
+    pub placeholder: Option<wgpu::Buffer>,
+    /// The indices where the caller gives none (TensorScatter's write indices, all 0).
+    pub zero_indices: Option<wgpu::Buffer>,
+    pub index_report: Option<IndexReport>,
+    pub in_place: InPlace,
+    /// How tensors past the binding limit are split into windows.
+    pub windows: WindowPlan,
+    /// Bytes of the in-order and row-list scatters' scratch, and of the in-order
+    /// reductions' links (0: none).
+    pub scratch_bytes: u64,
+    pub links_bytes: u64,
+}
+
 /// A validated operator with its pipelines and parameters on the device, ready to be
 /// recorded any number of times into the application's command encoders.
 #[derive(Debug)]
 pub struct CompiledOperator {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
-    pub(crate) steps: Vec<CompiledStep>,
-    /// Every step's and pass's uniforms ([`UniformRange`]), shared with operators of the
-    /// same parameters.
-    pub(crate) uniforms: Option<Arc<wgpu::Buffer>>,
-    pub(crate) inputs: Vec<TensorBinding>,
-    /// The role each input is bound as.
-    pub(crate) input_roles: &'static [Role],
-    pub(crate) output: TensorBinding,
-    pub(crate) storage_alignment: u32,
-    pub(crate) status: Option<wgpu::Buffer>,
-    /// Bound in place of an empty tensor that a kernel still binds (see [`PLACEHOLDER_BYTES`]).
-    pub(crate) placeholder: Option<wgpu::Buffer>,
-    /// The scratch of in-order and row-list scatters, and its bytes: the context's, shared
-    /// by its operators (each clears or writes what it reads, every time it runs).
-    pub(crate) scratch: Option<(Arc<wgpu::Buffer>, u64)>,
+    pub(crate) plan: Arc<OperatorPlan>,
+    /// The operator's own status words, where it has indices.
+    pub(crate) status: Option<StatusSlot>,
+    /// The scratch of in-order and row-list scatters: the context's, shared by its
+    /// operators (each clears or writes what it reads, every time it runs).
+    pub(crate) scratch: Option<Arc<wgpu::Buffer>>,
     /// An in-order reduction's per-update links (shared as the scratch is).
-    pub(crate) links: Option<(Arc<wgpu::Buffer>, u64)>,
-    /// The indices where the caller gives none (TensorScatter's write indices, all 0).
-    pub(crate) zero_indices: Option<wgpu::Buffer>,
-    pub(crate) index_report: Option<IndexReport>,
-    pub(crate) in_place: InPlace,
-    /// How tensors past the binding limit are split into windows.
-    pub(crate) windows: WindowPlan,
+    pub(crate) links: Option<Arc<wgpu::Buffer>>,
     /// The bind groups of the last few binding sets `record` saw, least recent first.
     pub(crate) bind_groups: Mutex<Vec<(BindingKey, StepBindGroups)>>,
 }
@@ -169,19 +186,19 @@ impl CompiledOperator {
     /// The byte size each input binding must have at least, in `record`'s order: 0 for an
     /// empty tensor, whose binding `record` ignores.
     pub fn input_sizes(&self) -> Vec<u64> {
-        self.inputs.iter().map(|t| t.bytes).collect()
+        self.plan.inputs.iter().map(|t| t.bytes).collect()
     }
 
     /// The byte size the output binding must have at least: 0 for an empty output, whose
     /// binding `record` ignores.
     pub fn output_size(&self) -> u64 {
-        self.output.bytes
+        self.plan.output.bytes
     }
 
     pub(crate) fn check_input_count(&self, actual: usize) -> Result<()> {
-        if actual != self.inputs.len() {
+        if actual != self.plan.inputs.len() {
             return Err(Error::InputCount {
-                expected: self.inputs.len(),
+                expected: self.plan.inputs.len(),
                 actual,
             });
         }
@@ -242,20 +259,20 @@ impl CompiledOperator {
         }
         self.check_input_count(inputs.len())?;
         // Empty tensors' bindings are ignored.
-        for (t, b) in self.inputs.iter().zip(inputs) {
+        for (t, b) in self.plan.inputs.iter().zip(inputs) {
             if !t.is_empty() {
                 self.check_binding(t, b)?;
             }
         }
-        if !self.output.is_empty() {
-            self.check_binding(&self.output, &output)?;
+        if !self.plan.output.is_empty() {
+            self.check_binding(&self.plan.output, &output)?;
         }
         let mut in_place = false;
-        for (i, (t, b)) in self.inputs.iter().zip(inputs).enumerate() {
-            if t.is_empty() || self.output.is_empty() || b.buffer != output.buffer {
+        for (i, (t, b)) in self.plan.inputs.iter().zip(inputs).enumerate() {
+            if t.is_empty() || self.plan.output.is_empty() || b.buffer != output.buffer {
                 continue;
             }
-            let rule = match (i, self.in_place) {
+            let rule = match (i, self.plan.in_place) {
                 (0, InPlace::SameLayout) if b.offset == output.offset => {
                     in_place = true;
                     continue;
@@ -270,7 +287,7 @@ impl CompiledOperator {
             };
             return Err(Error::AliasedBindings {
                 tensor: t.tensor,
-                other: self.output.tensor,
+                other: self.plan.output.tensor,
                 rule,
             });
         }
@@ -280,7 +297,7 @@ impl CompiledOperator {
             CompiledStep::Dispatch { placement, .. } => placement.runs(in_place),
             CompiledStep::Clear(_) => true,
         };
-        if !self.steps.iter().any(runs) {
+        if !self.plan.steps.iter().any(runs) {
             if timestamp_writes.is_some() {
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                     label: Some("dml-wgsl (nothing to do)"),
@@ -292,11 +309,11 @@ impl CompiledOperator {
         // Each role's buffer: the caller's tensors in the desc's order (their roles the
         // operator's), the output, and the operator's own status, scratch and zeros; the
         // placeholder for an empty tensor.
-        let placeholder = || self.placeholder.as_ref().map(|b| (b, 0, b.size()));
+        let placeholder = || self.plan.placeholder.as_ref().map(|b| (b, 0, b.size()));
         let bound = |role: Role| -> Result<wgpu::BufferBinding> {
             let caller = |role: Role| {
-                let i = self.input_roles.iter().position(|&r| r == role)?;
-                let t = self.inputs.get(i)?;
+                let i = self.plan.input_roles.iter().position(|&r| r == role)?;
+                let t = self.plan.inputs.get(i)?;
                 if t.is_empty() {
                     return placeholder();
                 }
@@ -306,18 +323,21 @@ impl CompiledOperator {
                 buffer.as_ref().map(|b| (b, 0, b.size()))
             }
             fn shared(
-                buffer: &Option<(Arc<wgpu::Buffer>, u64)>,
+                buffer: &Option<Arc<wgpu::Buffer>>,
+                bytes: u64,
             ) -> Option<(&wgpu::Buffer, u64, u64)> {
-                buffer.as_ref().map(|(b, bytes)| (&**b, 0, *bytes))
+                buffer.as_ref().map(|b| (&**b, 0, bytes))
             }
             let (buffer, offset, bytes) = match role {
                 Role::Input | Role::Updates => caller(role),
-                Role::Indices => caller(role).or_else(|| own(&self.zero_indices)),
-                Role::Output if self.output.is_empty() => placeholder(),
-                Role::Output => Some((output.buffer, output.offset, self.output.bytes)),
-                Role::Status => own(&self.status),
-                Role::Winners | Role::Heads => shared(&self.scratch),
-                Role::Links => shared(&self.links),
+                Role::Indices => caller(role).or_else(|| own(&self.plan.zero_indices)),
+                Role::Output if self.plan.output.is_empty() => placeholder(),
+                Role::Output => Some((output.buffer, output.offset, self.plan.output.bytes)),
+                Role::Status => {
+                    (self.status.as_ref()).map(|slot| (&*slot.buffer, slot.offset, STATUS_BYTES))
+                }
+                Role::Winners | Role::Heads => shared(&self.scratch, self.plan.scratch_bytes),
+                Role::Links => shared(&self.links, self.plan.links_bytes),
             }
             .ok_or_else(|| Error::Wgpu(format!("internal: no buffer for the {role:?} binding")))?;
             Ok(wgpu::BufferBinding {
@@ -328,10 +348,11 @@ impl CompiledOperator {
         };
         // The bind groups of these bindings: from the cache, or made now.
         let key = BindingKey(
-            self.inputs
+            self.plan
+                .inputs
                 .iter()
                 .zip(inputs)
-                .chain([(&self.output, &output)])
+                .chain([(&self.plan.output, &output)])
                 .map(|(t, b)| (!t.is_empty()).then(|| (b.buffer.clone(), b.offset)))
                 .collect(),
         );
@@ -352,7 +373,7 @@ impl CompiledOperator {
             } if input.is_some_and(|input| copyable(run, input, &output)) => Some(*run),
             _ => None,
         };
-        for step in &self.steps {
+        for step in &self.plan.steps {
             if let CompiledStep::Clear(role) = step {
                 // The operator's bytes of it only (the scratch is shared and may be longer).
                 let binding = bound(*role)?;
@@ -361,7 +382,12 @@ impl CompiledOperator {
             }
         }
         let mut timestamp_writes = timestamp_writes;
-        if self.steps.iter().any(|step| by_command(step).is_some()) {
+        if self
+            .plan
+            .steps
+            .iter()
+            .any(|step| by_command(step).is_some())
+        {
             // The pass's timestamps must bracket the copies too: the beginning one goes to an
             // empty pass before them.
             if let Some(writes) = &mut timestamp_writes
@@ -377,7 +403,7 @@ impl CompiledOperator {
                 });
                 writes.beginning_of_pass_write_index = None;
             }
-            for step in &self.steps {
+            for step in &self.plan.steps {
                 if let (Some(run), Some(input)) = (by_command(step), input)
                     && let CompiledStep::Dispatch { placement, .. } = step
                     && placement.runs(in_place)
@@ -402,7 +428,7 @@ impl CompiledOperator {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
-        for (step, step_groups) in self.steps.iter().zip(groups.iter()) {
+        for (step, step_groups) in self.plan.steps.iter().zip(groups.iter()) {
             if by_command(step).is_some() {
                 continue;
             }
@@ -432,8 +458,8 @@ impl CompiledOperator {
         // A buffer of another device passes every check in `record`, and wgpu finds it only
         // when the bind group is created: catch that here rather than in wgpu's default handler.
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut groups = Vec::with_capacity(self.steps.len());
-        for step in &self.steps {
+        let mut groups = Vec::with_capacity(self.plan.steps.len());
+        for step in &self.plan.steps {
             let mut step_groups = Vec::new();
             if let CompiledStep::Dispatch {
                 kernel,
@@ -447,7 +473,7 @@ impl CompiledOperator {
                 && placement.runs(in_place)
             {
                 let (numbers, windows_binding) = kernel.binding_numbers(windowing);
-                let uniforms = self.uniforms.as_ref().ok_or_else(|| {
+                let uniforms = self.plan.uniforms.as_ref().ok_or_else(|| {
                     Error::Wgpu("internal: a dispatch without uniforms".to_string())
                 })?;
                 let uniform = |range: &UniformRange| {
@@ -473,8 +499,7 @@ impl CompiledOperator {
                             continue;
                         }
                         for k in 0..windowing.bound[r] {
-                            let (offset, size) = self
-                                .windows
+                            let (offset, size) = (self.plan.windows)
                                 .window(
                                     binding.role,
                                     binding.entry_bytes(kernel.unit()),
@@ -543,19 +568,19 @@ impl CompiledOperator {
 
     /// Copies the status of the last recorded execution into a new readback buffer.
     pub(crate) fn copy_status(&self, encoder: &mut wgpu::CommandEncoder) -> Option<wgpu::Buffer> {
-        let status = self.status.as_ref()?;
+        let slot = self.status.as_ref()?;
         let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("dml-wgsl status readback"),
             size: STATUS_BYTES,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_buffer_to_buffer(status, 0, &readback, 0, STATUS_BYTES);
+        encoder.copy_buffer_to_buffer(&slot.buffer, slot.offset, &readback, 0, STATUS_BYTES);
         Some(readback)
     }
 
     pub(crate) fn decode_status(&self, bytes: &[u8]) -> Result<()> {
-        match &self.index_report {
+        match &self.plan.index_report {
             Some(report) => {
                 let words = bytemuck::pod_read_unaligned(&bytes[..STATUS_BYTES as usize]);
                 report.decode(words)
@@ -628,11 +653,11 @@ impl CompiledOperator {
                 missing,
             });
         }
-        if !b.offset.is_multiple_of(self.storage_alignment as u64) {
+        if !b.offset.is_multiple_of(self.plan.storage_alignment as u64) {
             return Err(Error::BindingOffsetAlignment {
                 tensor: t.tensor,
                 offset: b.offset,
-                alignment: self.storage_alignment,
+                alignment: self.plan.storage_alignment,
             });
         }
         let available = match b.size {

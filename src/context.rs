@@ -4,64 +4,18 @@ use std::sync::{Arc, Mutex};
 
 use wgpu::util::DeviceExt;
 
-use crate::compiled::{
-    CompiledOperator, CompiledPass, CompiledStep, PLACEHOLDER_BYTES, TensorBinding, Uniforms,
-};
+mod planning;
+
+use crate::compiled::{CompiledOperator, OperatorPlan};
 use crate::context_options::ContextOptions;
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
-use crate::kernels::params::{ContiguousRun, Parameters};
-use crate::kernels::{Kernel, ROLES, Role, Windowing};
-use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
 use crate::ops::{OperatorDesc, SliceDesc};
-use crate::pipeline::{self, Pipeline, PipelineKey, Pipelines};
+use crate::pipeline::{self, PipelineKey, Pipelines};
 use crate::readback::read_back;
-use crate::shared::{Scratch, Shared, storage_buffer};
-use crate::status::STATUS_BYTES;
+use crate::shared::{Scratch, Shared};
 use crate::tensor::{DataType, TensorDesc};
-use crate::windows::{Pass, WindowPlan};
-
-/// A dispatch step's windowing and its dispatches.
-type Planned = (Windowing, Vec<Pass>);
-
-/// A desc lowered and checked, before anything is created on the device.
-struct Prepared {
-    tensors: Vec<TensorBinding>,
-    output: TensorBinding,
-    input_roles: &'static [Role],
-    copy_method: Option<CopyMethod>,
-    lowered: Lowered,
-    plan: WindowPlan,
-    /// Each step's windowing and dispatches (`None` for clears).
-    passes: Vec<Option<Planned>>,
-    workgroups: Vec<[u32; 3]>,
-    /// Whether a kernel binds an empty tensor (bound to a placeholder instead).
-    binds_empty: bool,
-}
-
-impl Prepared {
-    /// The pipeline of every dispatch step.
-    fn pipeline_keys(&self) -> Vec<PipelineKey> {
-        self.lowered
-            .steps
-            .iter()
-            .zip(&self.passes)
-            .filter_map(|(step, planned)| match (step, planned) {
-                (
-                    Step::Dispatch {
-                        kernel,
-                        entry,
-                        params,
-                        ..
-                    },
-                    Some((windowing, _)),
-                ) => Some((*kernel, *windowing, *entry, params.pipeline_constants())),
-                _ => None,
-            })
-            .collect()
-    }
-}
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
@@ -88,6 +42,8 @@ pub struct Context {
     copy_method: CopyMethodCell,
 }
 
+// In a browser wgpu's handles are not Send: one thread uses the context there.
+#[cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 impl Context {
     /// Opens the default adapter. Honours `WGPU_BACKEND` (for example `vulkan`, `gl`),
     /// `WGPU_ADAPTER_NAME` (a case-insensitive part of the adapter's name; an error if none
@@ -194,7 +150,11 @@ impl Context {
             copy_method::measure(&self.device, &self.queue, &self.limits, |bytes| {
                 let tensor = TensorDesc::new(DataType::UInt32, &[bytes / 4]);
                 let slice = SliceDesc::new(tensor.clone(), tensor, &[0], &[bytes / 4], &[1]);
-                self.compile(&slice.into()).ok()
+                // Not remembered: an application seldom compiles these descs, and plans kept
+                // alive hold buffers that move where an application's buffers land (an
+                // H100's tiny slice ran 4 % slower beside them).
+                let plan = self.prepare(&slice.into()).ok()?;
+                Some(self.operator_from(Arc::new(self.make_plan(plan))))
             })
         })
     }
@@ -206,8 +166,8 @@ impl Context {
     }
 
     /// Builds every pipeline the operators of `descs` need, natively on several threads at
-    /// once (a driver compiles a pipeline on the thread that asks for it), so that a
-    /// `compile` of any of them afterwards only looks its pipelines up. Pipelines depend on
+    /// once (a driver compiles a pipeline on the thread that asks for it), and remembers their
+    /// plans, so that a `compile` of any of them afterwards only looks it up. Pipelines depend on
     /// the data types, ranks, index formats and options of a desc and on its layout class,
     /// never on a size as such: the class is what sizes select among a kernel's entry
     /// points and lowerings (an inner size a multiple of 4 or of 1024 units walks blocks or
@@ -219,18 +179,45 @@ impl Context {
     /// validated as by `compile`; the first error is returned (the pipelines of the others
     /// are still built). In a browser, the pipelines are built one after another.
     pub fn precompile(&self, descs: &[OperatorDesc]) -> Result<()> {
-        let mut keys = Vec::new();
+        let mut prepared = Vec::new();
         let mut first_error = None;
         for desc in descs {
-            match self.plan(desc) {
-                Ok(planned) => keys.extend(planned.pipeline_keys()),
+            if self
+                .shared
+                .plan(desc, |plan| self.is_current(plan))
+                .is_some()
+            {
+                continue;
+            }
+            match self.prepare(desc) {
+                Ok(planned) => prepared.push((desc, planned)),
                 Err(e) => {
                     first_error.get_or_insert(e);
                 }
             }
         }
+        let keys: Vec<PipelineKey> = prepared
+            .iter()
+            .flat_map(|(_, planned)| planned.pipeline_keys())
+            .collect();
         self.pipelines.build_all(&self.device, &keys);
+        for (desc, planned) in prepared {
+            self.shared
+                .remember(desc, Arc::new(self.make_plan(planned)));
+        }
         first_error.map_or(Ok(()), Err)
+    }
+
+    /// How many descs' plans this context remembers (see [`Context::compile`]).
+    pub fn remembered_plan_count(&self) -> usize {
+        self.shared.plan_count()
+    }
+
+    /// Forgets every remembered plan (see [`Context::compile`]) with its uniform buffers, and
+    /// lets go of the scratch buffers no operator holds. Pipelines are kept (they never depend
+    /// on sizes), and so are operators compiled before.
+    pub fn release_unused_memory(&self) {
+        self.shared.release();
     }
 
     /// The bytes of this context's driver pipeline cache (every pipeline it has built, as
@@ -283,336 +270,47 @@ impl Context {
     /// A tensor larger than the device's `max_storage_buffer_binding_size` is bound as
     /// several windows of its buffer (see the crate docs); only a tensor past
     /// `max_buffer_size` is refused (`Error::TensorTooLarge`).
+    ///
+    /// The context remembers the plans of the last 512 descs it compiled (or precompiled):
+    /// their steps, pipelines and uniforms, all that depends on the desc alone. A compile of
+    /// an equal desc looks its plan up and creates only what is the operator's own (its slot
+    /// of status words; the shared scratch, where the context let it go). Every operator
+    /// still records and reports on its own. [`Context::release_unused_memory`] forgets them.
     pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
-        let prepared = self.plan(desc)?;
-        // Every pipeline missing, at once: a first compile costs its slowest pipeline, not
-        // their sum.
-        let mut pipelines = self
-            .pipelines
-            .build_all(&self.device, &prepared.pipeline_keys())
-            .into_iter();
-        let Prepared {
-            tensors,
-            output,
-            input_roles,
-            copy_method,
-            lowered,
-            plan,
-            passes,
-            workgroups,
-            binds_empty,
-        } = prepared;
-        // Contiguous runs by copy command, where this device runs those faster.
-        let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
-        let mut uniforms = Uniforms::new(self.limits.min_uniform_buffer_offset_alignment);
-        let steps = lowered
-            .steps
-            .into_iter()
-            .zip(workgroups)
-            .zip(passes)
-            .map(|((step, workgroups), planned)| {
-                let run = contiguous_run(&step).filter(|_| by_command);
-                // In the order of `pipeline_keys`: one for each planned dispatch.
-                let pipeline = planned.as_ref().and_then(|_| pipelines.next());
-                self.compile_step(step, workgroups, planned, run, pipeline, &mut uniforms)
-            })
-            .collect();
-        let own_buffer = |label, size| storage_buffer(&self.device, label, size);
-        Ok(CompiledOperator {
+        Ok(self.operator_from(self.operator_plan(desc)?))
+    }
+
+    /// An operator of `plan`, with what is its own.
+    fn operator_from(&self, plan: Arc<OperatorPlan>) -> CompiledOperator {
+        CompiledOperator {
             device: self.device.clone(),
             queue: self.queue.clone(),
-            steps,
-            uniforms: uniforms
-                .bytes()
-                .map(|bytes| self.shared.uniforms(&self.device, bytes)),
-            inputs: tensors,
-            input_roles,
-            output,
-            storage_alignment: self.limits.min_storage_buffer_offset_alignment,
-            status: lowered
-                .index_report
-                .as_ref()
-                .map(|_| own_buffer("dml-wgsl status", STATUS_BYTES)),
-            placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
-            scratch: (lowered.scratch_bytes > 0).then(|| {
-                let bytes = lowered.scratch_bytes;
-                (
-                    self.shared.scratch(&self.device, Scratch::PerOutput, bytes),
-                    bytes,
-                )
+            status: (plan.index_report.as_ref()).map(|_| self.shared.status_slot(&self.device)),
+            scratch: (plan.scratch_bytes > 0).then(|| {
+                (self.shared).scratch(&self.device, Scratch::PerOutput, plan.scratch_bytes)
             }),
-            links: (lowered.links_bytes > 0).then(|| {
-                let bytes = lowered.links_bytes;
-                (
-                    self.shared.scratch(&self.device, Scratch::Links, bytes),
-                    bytes,
-                )
-            }),
-            // New buffers hold zeros.
-            zero_indices: (lowered.zero_indices_bytes > 0)
-                .then(|| own_buffer("dml-wgsl zero indices", lowered.zero_indices_bytes)),
-            index_report: lowered.index_report,
-            in_place: lowered.in_place,
-            windows: plan,
-            bind_groups: Mutex::default(),
-        })
-    }
-
-    /// Everything of `compile` that creates nothing on the device: validation, lowering,
-    /// the windows, every limit checked.
-    fn plan(&self, desc: &OperatorDesc) -> Result<Prepared> {
-        desc.validate()?;
-
-        let limits = &self.limits;
-        // Sizes before lowering: lowering may then take every offset to fit the device.
-        let mut tensors = Vec::new();
-        for (tensor, t) in desc.inputs().into_iter().chain([("output", desc.output())]) {
-            // The kernels address elements with u32 offsets from the binding's start.
-            let span = t.span_u128();
-            if span > 1 << 32 {
-                return Err(Error::LayoutTooWide {
-                    tensor,
-                    elements: span.min(u64::MAX as u128) as u64,
-                    limit: 1 << 32,
-                });
-            }
-            let bytes = t.size_in_bytes();
-            if bytes > limits.max_buffer_size {
-                return Err(Error::TensorTooLarge {
-                    tensor,
-                    bytes,
-                    limit_name: "max_buffer_size",
-                    limit: limits.max_buffer_size,
-                });
-            }
-            tensors.push(TensorBinding { tensor, bytes });
-        }
-        let output = tensors.pop().expect("the output was pushed last");
-        // Each role's bytes: the caller's tensors in the desc's order, the output, the
-        // status; lowering adds its scratch.
-        let mut bytes = [0; ROLES];
-        let input_roles = desc.input_roles();
-        for (role, t) in input_roles.iter().zip(&tensors) {
-            bytes[role.index()] = t.bytes;
-        }
-        bytes[Role::Output.index()] = output.bytes;
-        bytes[Role::Status.index()] = STATUS_BYTES;
-        // The copy method first (measured once a context, where an operator has a run to
-        // copy): where this device copies faster by kernel, a scatter may fuse its copy into
-        // its own kernel.
-        let copy_method = desc.copies_contiguous_run().then(|| self.copy_method());
-        let facts = DeviceFacts {
-            unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
-            workgroup_size: self.workgroup_size,
-            row_threads: ROW_THREADS
-                .min(limits.max_compute_invocations_per_workgroup)
-                .min(limits.max_compute_workgroup_size_x)
-                .max(1),
-            max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
-            max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
-            copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
-            per_element: false,
-            bindings: Some(BindingFacts {
-                bytes,
-                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
-                min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment,
-                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage,
-            }),
-        };
-        let lowered = desc.lower(&facts)?;
-        for (what, needed) in [
-            (
-                "the in-order scratch (4 to 8 bytes per output unit)",
-                lowered.scratch_bytes,
-            ),
-            (
-                "the in-order reduction's sort (16 bytes per update)",
-                lowered.links_bytes,
-            ),
-        ] {
-            if needed > limits.max_buffer_size {
-                return Err(Error::LimitExceeded {
-                    what,
-                    needed,
-                    limit_name: "max_buffer_size",
-                    limit: limits.max_buffer_size,
-                });
-            }
-        }
-        if lowered.zero_indices_bytes > 0 {
-            bytes[Role::Indices.index()] = lowered.zero_indices_bytes;
-        }
-        bytes[Role::Winners.index()] = lowered.scratch_bytes;
-        bytes[Role::Heads.index()] = lowered.scratch_bytes;
-        bytes[Role::Links.index()] = lowered.links_bytes;
-        let plan = WindowPlan::new(bytes, limits)?;
-        let passes = self.plan_passes(&lowered.steps, &plan)?;
-        for (step, planned) in lowered.steps.iter().zip(&passes) {
-            if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
-                self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
-                // A fold reads a target's updates wherever they lie: every window bound.
-                if windowing.partial && kernel.needs_every_window() {
-                    let needed = plan.windows.iter().map(|&w| w.max(1) as u64).sum();
-                    return Err(Error::LimitExceeded {
-                        what: "an in-order scatter reduction of tensors past the binding \
-                               window (every window bound at once)",
-                        needed,
-                        limit_name: "max_storage_buffers_per_shader_stage",
-                        limit: limits.max_storage_buffers_per_shader_stage as u64,
-                    });
-                }
-            }
-        }
-        // Every step is checked before anything is created on the device.
-        let workgroups = lowered
-            .steps
-            .iter()
-            .map(|step| match step {
-                Step::Dispatch { grid, .. } => grid.workgroups(
-                    self.workgroup_size,
-                    limits.max_compute_workgroups_per_dimension,
-                ),
-                Step::Clear(_) => Ok([0; 3]),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        // An empty tensor that a kernel still binds (every index out of range) is bound to
-        // this instead: wgpu refuses zero-sized bindings.
-        let binds_empty = lowered.steps.iter().any(|step| match step {
-            Step::Dispatch { kernel, .. } => kernel.bindings().iter().any(|b| match b.role {
-                Role::Input | Role::Indices | Role::Updates | Role::Output => {
-                    bytes[b.role.index()] == 0
-                }
-                _ => false,
-            }),
-            Step::Clear(_) => false,
-        });
-        Ok(Prepared {
-            tensors,
-            output,
-            input_roles,
-            copy_method,
-            lowered,
+            links: (plan.links_bytes > 0)
+                .then(|| (self.shared).scratch(&self.device, Scratch::Links, plan.links_bytes)),
             plan,
-            passes,
-            workgroups,
-            binds_empty,
-        })
-    }
-
-    /// Each dispatch step's windowing and dispatches (`None` for clears).
-    fn plan_passes(&self, steps: &[Step], plan: &WindowPlan) -> Result<Vec<Option<Planned>>> {
-        steps
-            .iter()
-            .map(|step| match step {
-                Step::Dispatch { kernel, params, .. } => {
-                    let index_params = match params {
-                        Parameters::Index(p) => Some(p),
-                        Parameters::StridedCopy(_) => None,
-                    };
-                    let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
-                    plan.kernel_passes(*kernel, index_params, storage_limit)
-                        .map(Some)
-                }
-                Step::Clear(_) => Ok(None),
-            })
-            .collect()
-    }
-
-    /// A kernel's bindings must fit the device's limits, or creating its pipeline would
-    /// raise a wgpu error (downlevel devices may have as few as 4 storage buffers a stage).
-    fn check_kernel_limits(
-        &self,
-        kernel: Kernel,
-        windowing: &Windowing,
-        params_bytes: usize,
-    ) -> Result<()> {
-        let storage: u64 = kernel
-            .bindings()
-            .iter()
-            .map(|b| windowing.slots(b.role) as u64)
-            .sum();
-        let uniforms = 1 + windowing.partial as u64;
-        let limits = &self.limits;
-        for (needed, limit_name, limit) in [
-            (1, "max_bind_groups", limits.max_bind_groups as u64),
-            (
-                storage,
-                "max_storage_buffers_per_shader_stage",
-                limits.max_storage_buffers_per_shader_stage as u64,
-            ),
-            (
-                uniforms,
-                "max_uniform_buffers_per_shader_stage",
-                limits.max_uniform_buffers_per_shader_stage as u64,
-            ),
-            (
-                storage + uniforms,
-                "max_bindings_per_bind_group",
-                limits.max_bindings_per_bind_group as u64,
-            ),
-            (
-                params_bytes as u64,
-                "max_uniform_buffer_binding_size",
-                limits.max_uniform_buffer_binding_size,
-            ),
-        ] {
-            if needed > limit {
-                return Err(Error::LimitExceeded {
-                    what: kernel.purpose(),
-                    needed,
-                    limit_name,
-                    limit,
-                });
-            }
+            bind_groups: Mutex::default(),
         }
-        Ok(())
     }
 
-    fn compile_step(
-        &self,
-        step: Step,
-        workgroups: [u32; 3],
-        planned: Option<Planned>,
-        contiguous: Option<ContiguousRun>,
-        pipeline: Option<Arc<Pipeline>>,
-        uniforms: &mut Uniforms,
-    ) -> CompiledStep {
-        match (step, planned, pipeline) {
-            (
-                Step::Dispatch {
-                    kernel,
-                    entry: _,
-                    params,
-                    grid: _,
-                    placement,
-                },
-                Some((windowing, passes)),
-                Some(pipeline),
-            ) => {
-                let passes = passes
-                    .into_iter()
-                    .map(|pass| CompiledPass {
-                        first: pass.first,
-                        windows: pass.params.map(|p| uniforms.push(bytemuck::bytes_of(&p))),
-                    })
-                    .collect();
-                CompiledStep::Dispatch {
-                    kernel,
-                    windowing,
-                    pipeline,
-                    params: uniforms.push(params.bytes()),
-                    workgroups,
-                    placement,
-                    passes,
-                    contiguous,
-                }
-            }
-            (Step::Clear(role), _, _) => CompiledStep::Clear(role),
-            // `build_all` gives a pipeline for each planned dispatch, in `pipeline_keys`' order.
-            (Step::Dispatch { .. }, _, _) => {
-                unreachable!("every dispatch step is planned and has its pipeline")
-            }
+    /// The plan of `desc`: remembered from a compile of an equal desc (with the same copy
+    /// method), or made now and remembered.
+    fn operator_plan(&self, desc: &OperatorDesc) -> Result<Arc<OperatorPlan>> {
+        if let Some(plan) = self.shared.plan(desc, |plan| self.is_current(plan)) {
+            return Ok(plan);
         }
+        let plan = Arc::new(self.make_plan(self.prepare(desc)?));
+        self.shared.remember(desc, plan.clone());
+        Ok(plan)
+    }
+
+    /// Whether a remembered plan still fits the context: a plan that copies contiguous runs
+    /// chose its way by the copy method, which `set_copy_method` may have changed.
+    fn is_current(&self, plan: &OperatorPlan) -> bool {
+        (plan.copy_method).is_none_or(|method| method == self.copy_method())
     }
 
     /// Runs `desc` on `inputs` (each tensor's bytes, little-endian, laid out by its
@@ -625,7 +323,7 @@ impl Context {
     pub async fn run(&self, desc: &OperatorDesc, inputs: &[&[u8]]) -> Result<Vec<u8>> {
         let operator = self.compile(desc)?;
         operator.check_input_count(inputs.len())?;
-        for (t, data) in operator.inputs.iter().zip(inputs) {
+        for (t, data) in operator.plan.inputs.iter().zip(inputs) {
             if (data.len() as u64) < t.bytes {
                 return Err(Error::InputTooSmall {
                     tensor: t.tensor,
@@ -637,8 +335,7 @@ impl Context {
         let out_of_memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers = operator
-            .inputs
+        let buffers = (operator.plan.inputs)
             .iter()
             .zip(inputs)
             .map(|(t, data)| {
@@ -651,7 +348,7 @@ impl Context {
             })
             .collect::<Vec<_>>();
         // An empty output has no bytes to read back (its buffer is zero-sized, never bound).
-        let bytes = operator.output.bytes;
+        let bytes = operator.plan.output.bytes;
         let output = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("output"),
             size: bytes,
@@ -743,16 +440,3 @@ const NO_ADAPTER_HINT: &str =
 #[cfg(target_arch = "wasm32")]
 const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
      adapter (SwiftShader) when started with --enable-unsafe-webgpu";
-
-/// The run of bytes a copy step moves, where it is one contiguous run between whole bindings
-/// (every window of a split tensor bound at once, so the copy covers the run).
-fn contiguous_run(step: &Step) -> Option<ContiguousRun> {
-    match step {
-        Step::Dispatch {
-            kernel: Kernel::StridedCopy(unit),
-            params: Parameters::StridedCopy(params),
-            ..
-        } => params.contiguous_run(unit.bytes()),
-        _ => None,
-    }
-}

@@ -1,18 +1,36 @@
-//! Buffers a context's operators share, so that compiling a desc again creates fewer
-//! (creating buffers is most of what such a compile costs): the uniforms of equal parameters
-//! (read only), and the scratch of the in-order and row-list scatters (each operator clears
-//! or writes what it reads, every time it runs, and a queue runs one command buffer after
-//! another, so no operator sees another's bytes). Each is kept while an operator holds it.
-//! The status words stay an operator's own: an operator dropped before the commands it
-//! recorded are submitted still writes them.
+//! What a context's operators share, so that compiling a desc again creates little or
+//! nothing (creating buffers is most of what such a compile costs):
+//! * the plans of the descs compiled last (steps, pipelines, uniforms: all that depends on
+//!   the desc alone), so a desc compiled again is only looked up;
+//! * the uniforms of equal parameters (read only);
+//! * the scratch of the in-order and row-list scatters (each operator clears or writes what
+//!   it reads, every time it runs, and a queue runs one command buffer after another, so no
+//!   operator sees another's bytes);
+//! * the buffers the status words lie in. Each operator has its own slot, never given to
+//!   another: an operator dropped before the commands it recorded are submitted still writes
+//!   its slot.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
+use crate::compiled::OperatorPlan;
+use crate::ops::OperatorDesc;
 use crate::pipeline::FastHash;
+use crate::status::STATUS_BYTES;
 
 /// The largest scratch buffer a context makes twice as large as asked (past it, as large).
 const GROWTH_CAP: u64 = 256 << 20;
+
+/// The largest scratch buffer a context keeps for later operators once none holds it.
+const KEPT_SCRATCH: u64 = 64 << 20;
+
+/// How many descs' plans a context remembers. A decoder whose sequence grows compiles a new
+/// desc at every step: the least recently compiled are forgotten (each holds a few hundred
+/// bytes of uniforms on the device, and its steps on the host).
+pub(crate) const REMEMBERED_PLANS: usize = 512;
+
+/// Status slots in one buffer: a new buffer is made every this many operators with indices.
+const STATUS_SLOTS: u64 = 64;
 
 /// Which scratch buffer.
 #[derive(Clone, Copy)]
@@ -27,13 +45,41 @@ pub(crate) enum Scratch {
 /// which to forget those none holds.
 type KnownUniforms = (HashMap<Box<[u8]>, Weak<wgpu::Buffer>, FastHash>, usize);
 
+/// The plans of the descs compiled last, each with when it was last asked for; and the
+/// clock of those asks.
+type KnownPlans = (
+    HashMap<OperatorDesc, (Arc<OperatorPlan>, u64), FastHash>,
+    u64,
+);
+
+/// The scratch buffer of one kind while an operator holds it, and the same kept.
+type ScratchSlot = (Weak<wgpu::Buffer>, Option<Arc<wgpu::Buffer>>);
+
+/// An operator's status words: `STATUS_BYTES` at `offset` of a buffer other operators have
+/// other slots of.
+#[derive(Debug)]
+pub(crate) struct StatusSlot {
+    pub buffer: Arc<wgpu::Buffer>,
+    pub offset: u64,
+}
+
 #[derive(Debug)]
 pub(crate) struct Shared {
-    /// The largest scratch buffers made so far, while an operator holds them, shared by the
-    /// operators that fit in them.
-    scratch: Mutex<[Weak<wgpu::Buffer>; 2]>,
+    plans: Mutex<KnownPlans>,
+    /// The largest scratch buffers made so far, shared by the operators that fit in them;
+    /// kept while an operator holds them, or while not larger than `KEPT_SCRATCH`.
+    scratch: Mutex<[ScratchSlot; 2]>,
     uniforms: Mutex<KnownUniforms>,
+    /// The status buffer slots are given from, and its next slot.
+    status: Mutex<Option<(Arc<wgpu::Buffer>, u64)>>,
+    /// Bytes between status slots: storage bindings start at multiples of the device's
+    /// `min_storage_buffer_offset_alignment`.
+    status_stride: u64,
     max_buffer_size: u64,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A buffer the kernels bind as storage and `record` may clear or copy.
@@ -53,18 +99,88 @@ pub(crate) fn storage_buffer(device: &wgpu::Device, label: &str, size: u64) -> w
 impl Shared {
     pub fn new(limits: &wgpu::Limits) -> Shared {
         Shared {
+            plans: Mutex::default(),
             scratch: Mutex::default(),
             uniforms: Mutex::default(),
+            status: Mutex::default(),
+            status_stride: STATUS_BYTES
+                .next_multiple_of(u64::from(limits.min_storage_buffer_offset_alignment.max(4))),
             max_buffer_size: limits.max_buffer_size,
         }
     }
 
+    /// The plan remembered for `desc`, if `usable` (its copy method still the context's).
+    pub fn plan(
+        &self,
+        desc: &OperatorDesc,
+        usable: impl Fn(&OperatorPlan) -> bool,
+    ) -> Option<Arc<OperatorPlan>> {
+        let mut guard = lock(&self.plans);
+        let (known, clock) = &mut *guard;
+        let (plan, asked) = known.get_mut(desc)?;
+        if !usable(plan) {
+            return None;
+        }
+        *clock += 1;
+        *asked = *clock;
+        Some(plan.clone())
+    }
+
+    /// Remembers `plan` for `desc`; when `REMEMBERED_PLANS` are known, the half least
+    /// recently asked for are forgotten first.
+    pub fn remember(&self, desc: &OperatorDesc, plan: Arc<OperatorPlan>) {
+        let mut guard = lock(&self.plans);
+        let (known, clock) = &mut *guard;
+        if known.len() >= REMEMBERED_PLANS && !known.contains_key(desc) {
+            let mut asked: Vec<u64> = known.values().map(|(_, asked)| *asked).collect();
+            let (_, &mut median, _) = asked.select_nth_unstable(REMEMBERED_PLANS / 2);
+            known.retain(|_, (_, asked)| *asked > median);
+        }
+        *clock += 1;
+        known.insert(desc.clone(), (plan, *clock));
+    }
+
+    /// How many descs' plans are remembered.
+    pub fn plan_count(&self) -> usize {
+        lock(&self.plans).0.len()
+    }
+
+    /// Forgets every plan and lets go of the scratch no operator holds.
+    pub fn release(&self) {
+        lock(&self.plans).0.clear();
+        for (_, kept) in lock(&self.scratch).iter_mut() {
+            *kept = None;
+        }
+    }
+
+    /// A status slot no operator had before.
+    pub fn status_slot(&self, device: &wgpu::Device) -> StatusSlot {
+        let mut current = lock(&self.status);
+        let (buffer, next) = match current.take() {
+            Some((buffer, next)) if next < STATUS_SLOTS => (buffer, next),
+            // New buffers hold zeros: a slot reads clean before its operator's first run.
+            _ => (
+                Arc::new(storage_buffer(
+                    device,
+                    "dml-wgsl status",
+                    self.status_stride * STATUS_SLOTS,
+                )),
+                0,
+            ),
+        };
+        *current = Some((buffer.clone(), next + 1));
+        StatusSlot {
+            buffer,
+            offset: next * self.status_stride,
+        }
+    }
+
     /// A scratch buffer of at least `bytes` (checked against `max_buffer_size` before): the
-    /// one an operator holds, or a new one that replaces it, twice as large while that stays
+    /// one an operator holds or the context keeps, or a new one that replaces it, twice as large while that stays
     /// under `GROWTH_CAP` (a growing tensor then reallocates a few times, not every step).
     pub fn scratch(&self, device: &wgpu::Device, which: Scratch, bytes: u64) -> Arc<wgpu::Buffer> {
-        let mut scratch = self.scratch.lock().unwrap_or_else(|p| p.into_inner());
-        let slot = &mut scratch[which as usize];
+        let mut scratch = lock(&self.scratch);
+        let (slot, kept) = &mut scratch[which as usize];
         let held = slot.upgrade();
         if let Some(buffer) = held.as_ref().filter(|b| b.size() >= bytes) {
             return buffer.clone();
@@ -82,6 +198,7 @@ impl Shared {
         };
         let buffer = Arc::new(storage_buffer(device, label, size));
         *slot = Arc::downgrade(&buffer);
+        *kept = (size <= KEPT_SCRATCH).then(|| buffer.clone());
         buffer
     }
 
@@ -89,7 +206,7 @@ impl Shared {
     /// or a new one.
     pub fn uniforms(&self, device: &wgpu::Device, bytes: &[u8]) -> Arc<wgpu::Buffer> {
         use wgpu::util::DeviceExt;
-        let mut guard = self.uniforms.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = lock(&self.uniforms);
         let (known, prune_at) = &mut *guard;
         if let Some(buffer) = known.get(bytes).and_then(Weak::upgrade) {
             return buffer;

@@ -1,6 +1,11 @@
 //! A context's pipelines: each built once (across threads too), sizes never building new
 //! ones, `precompile` ahead of `compile`, the copy method measured when a context is made, and
-//! the driver's pipeline cache handed out and taken back.
+//! the driver's pipeline cache handed out and taken back. What operators of a context share:
+//! the plans of descs compiled again, scratch, status buffers.
+//!
+//! Each test makes its own context. On NVIDIA's Linux driver (580), several devices made and
+//! dropped at once from several threads can deadlock inside the driver (BENCHMARKS.md, issue
+//! 27's second session): there, run this file with `--test-threads=1`.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
@@ -80,6 +85,22 @@ fn inputs_in_range(rng: &mut Rng, desc: &OperatorDesc, bound: u32) -> Vec<Vec<u8
     inputs
 }
 
+/// Records `operator` into `encoder` on the whole of each buffer.
+fn record_on(
+    encoder: &mut wgpu::CommandEncoder,
+    operator: &CompiledOperator,
+    inputs: &[wgpu::Buffer],
+    output: &wgpu::Buffer,
+) {
+    let bindings: Vec<wgpu::BufferBinding> = inputs
+        .iter()
+        .map(|b| b.as_entire_buffer_binding())
+        .collect();
+    operator
+        .record(encoder, &bindings, output.as_entire_buffer_binding())
+        .unwrap();
+}
+
 /// Records every operator of `runs` (with its buffers) into one encoder and submits it.
 fn record_together(
     context: &Context,
@@ -87,13 +108,7 @@ fn record_together(
 ) {
     let mut encoder = context.device().create_command_encoder(&Default::default());
     for (operator, buffers, output) in runs {
-        let bindings: Vec<wgpu::BufferBinding> = buffers
-            .iter()
-            .map(|b| b.as_entire_buffer_binding())
-            .collect();
-        operator
-            .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
-            .unwrap();
+        record_on(&mut encoder, operator, buffers, output);
     }
     context.queue().submit([encoder.finish()]);
 }
@@ -183,6 +198,8 @@ fn precompiled_operators_compile_without_building_a_pipeline() {
     fresh.precompile(&descs).unwrap();
     let built = fresh.compiled_pipeline_count();
     assert!(built >= descs.len(), "{built} pipelines");
+    // Their plans too: a compile of them only looks one up.
+    assert_eq!(fresh.remembered_plan_count(), descs.len());
     for desc in &descs {
         fresh.compile(desc).unwrap();
     }
@@ -226,8 +243,9 @@ fn precompile_reports_an_invalid_desc_and_still_builds_the_others() {
 #[test]
 fn a_context_measures_its_copy_method_when_made_unless_given_one() {
     let measuring = limited_context(|_| {});
-    // The measurement compiled the copy kernel and ran it.
+    // The measurement compiled the copy kernel and ran it, and remembers none of its descs.
     assert!(measuring.compiled_pipeline_count() >= 1);
+    assert_eq!(measuring.remembered_plan_count(), 0);
     let measured = measuring.copy_method();
     assert_eq!(measuring.copy_method(), measured);
     for method in [CopyMethod::Kernel, CopyMethod::CopyBufferToBuffer] {
@@ -384,4 +402,104 @@ fn operators_report_their_own_out_of_range_indices_recorded_in_one_encoder() {
         bad.push(is_bad);
     }
     check(&runs, &bad);
+}
+
+/// Compiles `desc`, uploads `inputs` and records the operator into `encoder`.
+fn compile_and_record(
+    context: &Context,
+    desc: &OperatorDesc,
+    inputs: &[Vec<u8>],
+    encoder: &mut wgpu::CommandEncoder,
+) -> (CompiledOperator, wgpu::Buffer) {
+    let operator = context.compile(desc).unwrap();
+    let (buffers, output) = upload(context, &operator, inputs);
+    record_on(encoder, &operator, &buffers, &output);
+    (operator, output)
+}
+
+#[test]
+fn a_desc_compiled_again_is_remembered_and_each_operator_still_runs_on_its_own() {
+    let fresh = quiet_context();
+    let mut rng = Rng::new(2705);
+    let desc = reducing_scatter(12, Reduction::Max, DuplicateMode::InOrder);
+    let mut encoder = fresh.device().create_command_encoder(&Default::default());
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        let inputs = inputs_in_range(&mut rng, &desc, 12);
+        let (operator, output) = compile_and_record(&fresh, &desc, &inputs, &mut encoder);
+        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
+        runs.push((operator, output, expected));
+    }
+    assert_eq!(fresh.remembered_plan_count(), 1);
+    fresh.queue().submit([encoder.finish()]);
+    for (k, (operator, output, expected)) in runs.iter().enumerate() {
+        assert_eq!(&read_on(&fresh, output), expected, "operator {k}");
+        assert_eq!(operator.check_status_blocking(), Ok(()), "operator {k}");
+    }
+    // Forgotten, the plan is made again; the operators compiled before still run.
+    fresh.release_unused_memory();
+    assert_eq!(fresh.remembered_plan_count(), 0);
+    let pipelines = fresh.compiled_pipeline_count();
+    fresh.compile(&desc).unwrap();
+    assert_eq!(fresh.remembered_plan_count(), 1);
+    assert_eq!(fresh.compiled_pipeline_count(), pipelines);
+    let (operator, output, expected) = &runs[0];
+    let mut encoder = fresh.device().create_command_encoder(&Default::default());
+    let inputs = inputs_in_range(&mut rng, &desc, 12);
+    let (buffers, _) = upload(&fresh, operator, &inputs);
+    record_on(&mut encoder, operator, &buffers, output);
+    fresh.queue().submit([encoder.finish()]);
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let again = dml_wgsl::reference::run(&desc, &slices).unwrap();
+    assert_ne!(&again, expected, "new random inputs");
+    assert_eq!(read_on(&fresh, output), again);
+}
+
+#[test]
+fn a_context_remembers_the_plans_of_its_latest_descs_only() {
+    let fresh = quiet_context();
+    let first = gather_elements(1);
+    fresh.compile(&first).unwrap();
+    let pipelines = fresh.compiled_pipeline_count();
+    // A sequence growing past the bound (lengths 9 on: one layout class, no new pipeline),
+    // the first desc compiled again now and then: it stays remembered.
+    let mut most = 0;
+    for length in 9..700 {
+        fresh.compile(&gather_elements(length)).unwrap();
+        if length % 100 == 0 {
+            fresh.compile(&first).unwrap();
+        }
+        most = most.max(fresh.remembered_plan_count());
+    }
+    assert!((300..=512).contains(&most), "at most {most} remembered");
+    let remembered = fresh.remembered_plan_count();
+    for desc in [first, gather_elements(699)] {
+        fresh.compile(&desc).unwrap();
+        assert_eq!(fresh.remembered_plan_count(), remembered);
+    }
+    assert!(fresh.compiled_pipeline_count() <= pipelines + 2);
+}
+
+#[test]
+fn an_operator_dropped_before_its_commands_run_never_writes_a_later_operators_status() {
+    let fresh = quiet_context();
+    let mut rng = Rng::new(2706);
+    let desc = gather_elements(5);
+    let mut bad = inputs_in_range(&mut rng, &desc, 5);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(
+        &indices,
+        &mut bad[1],
+        |c| if c == [2, 1, 0] { -9 } else { 1 },
+    );
+    // Past one status buffer's slots, so that slots of several buffers are checked.
+    for _ in 0..70 {
+        let mut encoder = fresh.device().create_command_encoder(&Default::default());
+        let (dropped, _) = compile_and_record(&fresh, &desc, &bad, &mut encoder);
+        drop(dropped);
+        let later = fresh.compile(&desc).unwrap();
+        fresh.queue().submit([encoder.finish()]);
+        assert_eq!(later.check_status_blocking(), Ok(()));
+    }
 }

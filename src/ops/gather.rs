@@ -51,7 +51,7 @@ use crate::tensor::TensorDesc;
 /// assert_eq!(output, [3., 1., 6., 4.]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct GatherDesc {
     pub input: TensorDesc,
@@ -118,7 +118,7 @@ impl GatherDesc {
 /// assert_eq!(output, [4., 8., 3., 7., 2., 3.]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct GatherElementsDesc {
     pub input: TensorDesc,
@@ -190,7 +190,7 @@ impl GatherElementsDesc {
 /// assert_eq!(output, [20, 12]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct GatherNdDesc {
     pub input: TensorDesc,

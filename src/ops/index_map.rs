@@ -41,14 +41,14 @@ pub(crate) struct EntriesByRowShape {
 
 /// The entry point a dispatch uses, the units each thread moves, and the units of a row that
 /// `group_index` counts as one group (a thread's, or a workgroup's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Grouping {
     pub entry: Entry,
     pub units_per_thread: u32,
     pub group_units: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct IndexMap {
     pub element_bytes: u32,
     pub sizes: Vec<u32>,
@@ -70,7 +70,7 @@ pub(crate) struct IndexMap {
 /// index there is the entry's write index (indices element `entry * write_stride`) plus `s`,
 /// wrapped around the sequence axis where `circular`, else in range only where the whole run
 /// of `length` positions fits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct SequenceMap {
     pub length: u32,
     pub write_stride: u32,

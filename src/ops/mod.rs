@@ -27,7 +27,7 @@ use crate::lowering::{DeviceFacts, Lowered};
 use crate::tensor::TensorDesc;
 
 /// One DirectML operator with its tensors and parameters.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum OperatorDesc {
     /// `DML_SLICE_OPERATOR_DESC`.

@@ -59,7 +59,7 @@ use crate::tensor::TensorDesc;
 /// assert_eq!(output, [8., 6., 2., 7., 4.]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ScatterElementsDesc {
     pub input: TensorDesc,
@@ -156,7 +156,7 @@ impl ScatterElementsDesc {
 /// assert_eq!(output, [-1, -2, 3, 4, -5, -6]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct ScatterNdDesc {
     pub input: TensorDesc,

@@ -65,7 +65,7 @@ use crate::tensor::TensorDesc;
 /// desc.offsets = vec![0, 1];
 /// assert_eq!(desc.validate(), Ok(()));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct SliceDesc {
     pub input: TensorDesc,
@@ -124,7 +124,7 @@ impl SliceDesc {
 /// assert_eq!(output, [16, 14, 12]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct Slice1Desc {
     pub input: TensorDesc,

@@ -9,7 +9,7 @@ use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 /// `output[output_base + c . output_strides] = input[input_base + c . input_strides]`.
 /// Offsets and strides count elements of `element_bytes`; input strides may be negative
 /// (reversed windows) or zero (broadcast).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct StridedCopy {
     pub element_bytes: u32,
     pub sizes: Vec<u32>,

@@ -75,7 +75,7 @@ pub enum TensorScatterMode {
 /// assert_eq!(output, [0., 0., 1., 2., 0., 0., 3., 4., 0., 0., 0., 0.]);
 /// # Ok::<(), dml_wgsl::Error>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub struct TensorScatterDesc {
     pub input: TensorDesc,

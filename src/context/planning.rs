@@ -1,0 +1,388 @@
+//! Planning an operator: validating its desc against the device's limits, lowering it to
+//! steps, binding windows and workgroup counts (nothing created on the device), then its
+//! plan: pipelines and uniforms.
+
+use std::sync::Arc;
+
+use super::{Context, CopyMethod, ROW_THREADS};
+use crate::compiled::{
+    CompiledPass, CompiledStep, OperatorPlan, PLACEHOLDER_BYTES, TensorBinding, Uniforms,
+};
+use crate::error::{Error, Result};
+use crate::kernels::params::{ContiguousRun, Parameters};
+use crate::kernels::{Kernel, ROLES, Role, Windowing};
+use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
+use crate::ops::OperatorDesc;
+use crate::pipeline::{Pipeline, PipelineKey};
+use crate::shared::storage_buffer;
+use crate::status::STATUS_BYTES;
+use crate::windows::{Pass, WindowPlan};
+
+/// A dispatch step's windowing and its dispatches.
+type Planned = (Windowing, Vec<Pass>);
+
+/// A desc lowered and checked, before anything is created on the device.
+pub(super) struct Prepared {
+    tensors: Vec<TensorBinding>,
+    output: TensorBinding,
+    input_roles: &'static [Role],
+    copy_method: Option<CopyMethod>,
+    lowered: Lowered,
+    plan: WindowPlan,
+    /// Each step's windowing and dispatches (`None` for clears).
+    passes: Vec<Option<Planned>>,
+    workgroups: Vec<[u32; 3]>,
+    /// Whether a kernel binds an empty tensor (bound to a placeholder instead).
+    binds_empty: bool,
+}
+
+impl Prepared {
+    /// The pipeline of every dispatch step.
+    pub(super) fn pipeline_keys(&self) -> Vec<PipelineKey> {
+        self.lowered
+            .steps
+            .iter()
+            .zip(&self.passes)
+            .filter_map(|(step, planned)| match (step, planned) {
+                (
+                    Step::Dispatch {
+                        kernel,
+                        entry,
+                        params,
+                        ..
+                    },
+                    Some((windowing, _)),
+                ) => Some((*kernel, *windowing, *entry, params.pipeline_constants())),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl Context {
+    /// Creates what `prepared` needs on the device: its pipelines (those missing built at
+    /// once: a first compile costs its slowest pipeline, not their sum), its uniforms.
+    pub(super) fn make_plan(&self, prepared: Prepared) -> OperatorPlan {
+        let mut pipelines = self
+            .pipelines
+            .build_all(&self.device, &prepared.pipeline_keys())
+            .into_iter();
+        let Prepared {
+            tensors,
+            output,
+            input_roles,
+            copy_method,
+            lowered,
+            plan,
+            passes,
+            workgroups,
+            binds_empty,
+        } = prepared;
+        // Contiguous runs by copy command, where this device runs those faster.
+        let by_command = copy_method == Some(CopyMethod::CopyBufferToBuffer);
+        let mut uniforms = Uniforms::new(self.limits.min_uniform_buffer_offset_alignment);
+        let steps = lowered
+            .steps
+            .into_iter()
+            .zip(workgroups)
+            .zip(passes)
+            .map(|((step, workgroups), planned)| {
+                let run = contiguous_run(&step).filter(|_| by_command);
+                // In the order of `pipeline_keys`: one for each planned dispatch.
+                let pipeline = planned.as_ref().and_then(|_| pipelines.next());
+                self.compile_step(step, workgroups, planned, run, pipeline, &mut uniforms)
+            })
+            .collect();
+        let own_buffer = |label, size| storage_buffer(&self.device, label, size);
+        OperatorPlan {
+            steps,
+            uniforms: uniforms
+                .bytes()
+                .map(|bytes| self.shared.uniforms(&self.device, bytes)),
+            inputs: tensors,
+            input_roles,
+            output,
+            storage_alignment: self.limits.min_storage_buffer_offset_alignment,
+            copy_method,
+            placeholder: binds_empty.then(|| own_buffer("dml-wgsl placeholder", PLACEHOLDER_BYTES)),
+            // New buffers hold zeros.
+            zero_indices: (lowered.zero_indices_bytes > 0)
+                .then(|| own_buffer("dml-wgsl zero indices", lowered.zero_indices_bytes)),
+            index_report: lowered.index_report,
+            in_place: lowered.in_place,
+            windows: plan,
+            scratch_bytes: lowered.scratch_bytes,
+            links_bytes: lowered.links_bytes,
+        }
+    }
+
+    /// Everything of `compile` that creates nothing on the device: validation, lowering,
+    /// the windows, every limit checked.
+    pub(super) fn prepare(&self, desc: &OperatorDesc) -> Result<Prepared> {
+        desc.validate()?;
+
+        let limits = &self.limits;
+        // Sizes before lowering: lowering may then take every offset to fit the device.
+        let mut tensors = Vec::new();
+        for (tensor, t) in desc.inputs().into_iter().chain([("output", desc.output())]) {
+            // The kernels address elements with u32 offsets from the binding's start.
+            let span = t.span_u128();
+            if span > 1 << 32 {
+                return Err(Error::LayoutTooWide {
+                    tensor,
+                    elements: span.min(u64::MAX as u128) as u64,
+                    limit: 1 << 32,
+                });
+            }
+            let bytes = t.size_in_bytes();
+            if bytes > limits.max_buffer_size {
+                return Err(Error::TensorTooLarge {
+                    tensor,
+                    bytes,
+                    limit_name: "max_buffer_size",
+                    limit: limits.max_buffer_size,
+                });
+            }
+            tensors.push(TensorBinding { tensor, bytes });
+        }
+        let output = tensors.pop().expect("the output was pushed last");
+        // Each role's bytes: the caller's tensors in the desc's order, the output, the
+        // status; lowering adds its scratch.
+        let mut bytes = [0; ROLES];
+        let input_roles = desc.input_roles();
+        for (role, t) in input_roles.iter().zip(&tensors) {
+            bytes[role.index()] = t.bytes;
+        }
+        bytes[Role::Output.index()] = output.bytes;
+        bytes[Role::Status.index()] = STATUS_BYTES;
+        // The copy method first (measured once a context, where an operator has a run to
+        // copy): where this device copies faster by kernel, a scatter may fuse its copy into
+        // its own kernel.
+        let copy_method = desc.copies_contiguous_run().then(|| self.copy_method());
+        let facts = DeviceFacts {
+            unit_alignment: limits.min_storage_buffer_offset_alignment.min(16),
+            workgroup_size: self.workgroup_size,
+            row_threads: ROW_THREADS
+                .min(limits.max_compute_invocations_per_workgroup)
+                .min(limits.max_compute_workgroup_size_x)
+                .max(1),
+            max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
+            max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+            copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
+            per_element: false,
+            bindings: Some(BindingFacts {
+                bytes,
+                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+                min_storage_buffer_offset_alignment: limits.min_storage_buffer_offset_alignment,
+                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage,
+            }),
+        };
+        let lowered = desc.lower(&facts)?;
+        for (what, needed) in [
+            (
+                "the in-order scratch (4 to 8 bytes per output unit)",
+                lowered.scratch_bytes,
+            ),
+            (
+                "the in-order reduction's sort (16 bytes per update)",
+                lowered.links_bytes,
+            ),
+        ] {
+            if needed > limits.max_buffer_size {
+                return Err(Error::LimitExceeded {
+                    what,
+                    needed,
+                    limit_name: "max_buffer_size",
+                    limit: limits.max_buffer_size,
+                });
+            }
+        }
+        if lowered.zero_indices_bytes > 0 {
+            bytes[Role::Indices.index()] = lowered.zero_indices_bytes;
+        }
+        bytes[Role::Winners.index()] = lowered.scratch_bytes;
+        bytes[Role::Heads.index()] = lowered.scratch_bytes;
+        bytes[Role::Links.index()] = lowered.links_bytes;
+        let plan = WindowPlan::new(bytes, limits)?;
+        let passes = self.plan_passes(&lowered.steps, &plan)?;
+        for (step, planned) in lowered.steps.iter().zip(&passes) {
+            if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
+                self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
+                // A fold reads a target's updates wherever they lie: every window bound.
+                if windowing.partial && kernel.needs_every_window() {
+                    let needed = plan.windows.iter().map(|&w| w.max(1) as u64).sum();
+                    return Err(Error::LimitExceeded {
+                        what: "an in-order scatter reduction of tensors past the binding \
+                               window (every window bound at once)",
+                        needed,
+                        limit_name: "max_storage_buffers_per_shader_stage",
+                        limit: limits.max_storage_buffers_per_shader_stage as u64,
+                    });
+                }
+            }
+        }
+        // Every step is checked before anything is created on the device.
+        let workgroups = lowered
+            .steps
+            .iter()
+            .map(|step| match step {
+                Step::Dispatch { grid, .. } => grid.workgroups(
+                    self.workgroup_size,
+                    limits.max_compute_workgroups_per_dimension,
+                ),
+                Step::Clear(_) => Ok([0; 3]),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // An empty tensor that a kernel still binds (every index out of range) is bound to
+        // this instead: wgpu refuses zero-sized bindings.
+        let binds_empty = lowered.steps.iter().any(|step| match step {
+            Step::Dispatch { kernel, .. } => kernel.bindings().iter().any(|b| match b.role {
+                Role::Input | Role::Indices | Role::Updates | Role::Output => {
+                    bytes[b.role.index()] == 0
+                }
+                _ => false,
+            }),
+            Step::Clear(_) => false,
+        });
+        Ok(Prepared {
+            tensors,
+            output,
+            input_roles,
+            copy_method,
+            lowered,
+            plan,
+            passes,
+            workgroups,
+            binds_empty,
+        })
+    }
+
+    /// Each dispatch step's windowing and dispatches (`None` for clears).
+    fn plan_passes(&self, steps: &[Step], plan: &WindowPlan) -> Result<Vec<Option<Planned>>> {
+        steps
+            .iter()
+            .map(|step| match step {
+                Step::Dispatch { kernel, params, .. } => {
+                    let index_params = match params {
+                        Parameters::Index(p) => Some(p),
+                        Parameters::StridedCopy(_) => None,
+                    };
+                    let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
+                    plan.kernel_passes(*kernel, index_params, storage_limit)
+                        .map(Some)
+                }
+                Step::Clear(_) => Ok(None),
+            })
+            .collect()
+    }
+
+    /// A kernel's bindings must fit the device's limits, or creating its pipeline would
+    /// raise a wgpu error (downlevel devices may have as few as 4 storage buffers a stage).
+    fn check_kernel_limits(
+        &self,
+        kernel: Kernel,
+        windowing: &Windowing,
+        params_bytes: usize,
+    ) -> Result<()> {
+        let storage: u64 = kernel
+            .bindings()
+            .iter()
+            .map(|b| windowing.slots(b.role) as u64)
+            .sum();
+        let uniforms = 1 + windowing.partial as u64;
+        let limits = &self.limits;
+        for (needed, limit_name, limit) in [
+            (1, "max_bind_groups", limits.max_bind_groups as u64),
+            (
+                storage,
+                "max_storage_buffers_per_shader_stage",
+                limits.max_storage_buffers_per_shader_stage as u64,
+            ),
+            (
+                uniforms,
+                "max_uniform_buffers_per_shader_stage",
+                limits.max_uniform_buffers_per_shader_stage as u64,
+            ),
+            (
+                storage + uniforms,
+                "max_bindings_per_bind_group",
+                limits.max_bindings_per_bind_group as u64,
+            ),
+            (
+                params_bytes as u64,
+                "max_uniform_buffer_binding_size",
+                limits.max_uniform_buffer_binding_size,
+            ),
+        ] {
+            if needed > limit {
+                return Err(Error::LimitExceeded {
+                    what: kernel.purpose(),
+                    needed,
+                    limit_name,
+                    limit,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn compile_step(
+        &self,
+        step: Step,
+        workgroups: [u32; 3],
+        planned: Option<Planned>,
+        contiguous: Option<ContiguousRun>,
+        pipeline: Option<Arc<Pipeline>>,
+        uniforms: &mut Uniforms,
+    ) -> CompiledStep {
+        match (step, planned, pipeline) {
+            (
+                Step::Dispatch {
+                    kernel,
+                    entry: _,
+                    params,
+                    grid: _,
+                    placement,
+                },
+                Some((windowing, passes)),
+                Some(pipeline),
+            ) => {
+                let passes = passes
+                    .into_iter()
+                    .map(|pass| CompiledPass {
+                        first: pass.first,
+                        windows: pass.params.map(|p| uniforms.push(bytemuck::bytes_of(&p))),
+                    })
+                    .collect();
+                CompiledStep::Dispatch {
+                    kernel,
+                    windowing,
+                    pipeline,
+                    params: uniforms.push(params.bytes()),
+                    workgroups,
+                    placement,
+                    passes,
+                    contiguous,
+                }
+            }
+            (Step::Clear(role), _, _) => CompiledStep::Clear(role),
+            // `build_all` gives a pipeline for each planned dispatch, in `pipeline_keys`' order.
+            (Step::Dispatch { .. }, _, _) => {
+                unreachable!("every dispatch step is planned and has its pipeline")
+            }
+        }
+    }
+}
+
+/// The run of bytes a copy step moves, where it is one contiguous run between whole bindings
+/// (every window of a split tensor bound at once, so the copy covers the run).
+fn contiguous_run(step: &Step) -> Option<ContiguousRun> {
+    match step {
+        Step::Dispatch {
+            kernel: Kernel::StridedCopy(unit),
+            params: Parameters::StridedCopy(params),
+            ..
+        } => params.contiguous_run(unit.bytes()),
+        _ => None,
+    }
+}
