@@ -11,7 +11,8 @@
 //! cargo bench --bench compile -- all [--cache-in FILE] [--cache-out FILE]
 //! cargo bench --bench compile -- precompile
 //! ```
-//! Each prints one JSON object a line. `scripts/compile_bench.py` runs every mode in fresh
+//! Each prints one JSON object a line; `--log` (any mode) also prints the library's debug log
+//! to stderr: each pipeline built and its milliseconds. `scripts/compile_bench.py` runs every mode in fresh
 //! processes and makes the tables of `BENCHMARKS.md`; on NVIDIA's driver set
 //! `__GL_SHADER_DISK_CACHE=0` so that its own disk cache does not hide the compiles.
 // Native adapters only; no main in wasm32.
@@ -167,6 +168,23 @@ struct Options {
     cached_runs: usize,
 }
 
+/// The library's log lines on stderr (`--log`).
+struct StderrLog;
+
+impl log::Log for StderrLog {
+    fn enabled(&self, metadata: &log::Metadata) -> bool {
+        metadata.target().starts_with("dml_wgsl")
+    }
+
+    fn log(&self, record: &log::Record) {
+        if self.enabled(record.metadata()) {
+            eprintln!("{}", record.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
 fn options() -> Options {
     let mut args = std::env::args().skip(1).filter(|a| a != "--bench");
     let mut o = Options {
@@ -186,6 +204,10 @@ fn options() -> Options {
             "--step" => o.step = value().parse().expect("--step N"),
             "--max" => o.max = value().parse().expect("--max N"),
             "--cached-runs" => o.cached_runs = value().parse().expect("--cached-runs N"),
+            "--log" => {
+                log::set_logger(&StderrLog).expect("one logger");
+                log::set_max_level(log::LevelFilter::Debug);
+            }
             name if !name.starts_with("--") && o.name.is_none() => o.name = Some(name.into()),
             other => panic!("unknown argument {other}"),
         }
@@ -235,19 +257,24 @@ fn main() {
             context.compile(&desc).expect("compiles");
             let first_ms = milliseconds(start);
             let pipelines = api::pipelines(&context);
-            let cached_us = median(
-                (0..o.cached_runs)
-                    .map(|_| {
-                        let start = Instant::now();
-                        context.compile(&desc).expect("compiles");
-                        milliseconds(start) * 1e3
-                    })
-                    .collect(),
-            );
+            // Each operator dropped in the timed span, as an application that compiles on
+            // every call would: its drop counts too.
+            let cached: Vec<f64> = (0..o.cached_runs)
+                .map(|_| {
+                    let start = Instant::now();
+                    context.compile(&desc).expect("compiles");
+                    milliseconds(start) * 1e3
+                })
+                .collect();
+            let cached_mean_us = cached.iter().sum::<f64>() / cached.len().max(1) as f64;
+            let cached_max_us = cached.iter().copied().fold(0.0, f64::max);
+            let cached_us = median(cached);
             let cache_bytes = save_cache(&context, o.cache_out.as_deref());
             println!(
                 "{{\"mode\":\"cold\",\"name\":\"{name}\",\"adapter\":{},\"context_ms\":{context_ms:.3},\
-                 \"first_ms\":{first_ms:.3},\"cached_us\":{cached_us:.2},\"pipelines\":{},\
+                 \"first_ms\":{first_ms:.3},\"cached_us\":{cached_us:.2},\
+                 \"cached_mean_us\":{cached_mean_us:.2},\"cached_max_us\":{cached_max_us:.2},\
+                 \"pipelines\":{},\
                  \"cache_in\":{},\"cache_bytes\":{}}}",
                 json_string(&adapter(&context)),
                 json_option(pipelines),

@@ -152,6 +152,8 @@ impl Pipelines {
         let (kernel, windowing, entry, constants) = key;
         let label = format!("{} {}", kernel.windowed_label(windowing), entry.name());
         log::debug!("building pipeline {label} {:?}", constants.entries());
+        #[cfg(not(target_arch = "wasm32"))]
+        let start = std::time::Instant::now();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&label),
             layout: Some(&module.layout),
@@ -169,6 +171,11 @@ impl Pipelines {
             },
             cache: self.driver_cache.as_ref(),
         });
+        #[cfg(not(target_arch = "wasm32"))]
+        log::debug!(
+            "built pipeline {label} in {:.1} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        );
         Pipeline {
             pipeline,
             bind_group_layout: module.bind_group_layout.clone(),
