@@ -333,9 +333,10 @@ impl CompiledOperator {
                 Role::Indices => caller(role).or_else(|| own(&self.plan.zero_indices)),
                 Role::Output if self.plan.output.is_empty() => placeholder(),
                 Role::Output => Some((output.buffer, output.offset, self.plan.output.bytes)),
-                Role::Status => {
-                    (self.status.as_ref()).map(|slot| (&*slot.buffer, slot.offset, STATUS_BYTES))
-                }
+                Role::Status => self
+                    .status
+                    .as_ref()
+                    .map(|slot| (&*slot.buffer, slot.offset, STATUS_BYTES)),
                 Role::Winners | Role::Heads => shared(&self.scratch, self.plan.scratch_bytes),
                 Role::Links => shared(&self.links, self.plan.links_bytes),
             }
@@ -499,7 +500,9 @@ impl CompiledOperator {
                             continue;
                         }
                         for k in 0..windowing.bound[r] {
-                            let (offset, size) = (self.plan.windows)
+                            let (offset, size) = self
+                                .plan
+                                .windows
                                 .window(
                                     binding.role,
                                     binding.entry_bytes(kernel.unit()),

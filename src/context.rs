@@ -150,11 +150,9 @@ impl Context {
             copy_method::measure(&self.device, &self.queue, &self.limits, |bytes| {
                 let tensor = TensorDesc::new(DataType::UInt32, &[bytes / 4]);
                 let slice = SliceDesc::new(tensor.clone(), tensor, &[0], &[bytes / 4], &[1]);
-                // Not remembered: an application seldom compiles these descs, and plans kept
-                // alive hold buffers that move where an application's buffers land (an
-                // H100's tiny slice ran 4 % slower beside them).
-                let plan = self.prepare(&slice.into()).ok()?;
-                Some(self.operator_from(Arc::new(self.make_plan(plan))))
+                // Not remembered: an application does not compile these descs.
+                let plan = self.make_plan(self.prepare(&slice.into()).ok()?).ok()?;
+                Some(self.operator_from(Arc::new(plan)))
             })
         })
     }
@@ -166,8 +164,9 @@ impl Context {
     }
 
     /// Builds every pipeline the operators of `descs` need, natively on several threads at
-    /// once (a driver compiles a pipeline on the thread that asks for it), and remembers their
-    /// plans, so that a `compile` of any of them afterwards only looks it up. Pipelines depend on
+    /// once (a driver compiles a pipeline on the thread that asks for it), and makes and
+    /// remembers their plans (uniform buffers included; see [`Context::compile`]), so that a
+    /// `compile` of any of them afterwards only looks it up while it is remembered. Pipelines depend on
     /// the data types, ranks, index formats and options of a desc and on its layout class,
     /// never on a size as such: the class is what sizes select among a kernel's entry
     /// points and lowerings (an inner size a multiple of 4 or of 1024 units walks blocks or
@@ -182,11 +181,7 @@ impl Context {
         let mut prepared = Vec::new();
         let mut first_error = None;
         for desc in descs {
-            if self
-                .shared
-                .plan(desc, |plan| self.is_current(plan))
-                .is_some()
-            {
+            if self.remembered_plan(desc).is_some() {
                 continue;
             }
             match self.prepare(desc) {
@@ -202,8 +197,12 @@ impl Context {
             .collect();
         self.pipelines.build_all(&self.device, &keys);
         for (desc, planned) in prepared {
-            self.shared
-                .remember(desc, Arc::new(self.make_plan(planned)));
+            match self.make_plan(planned) {
+                Ok(plan) => self.shared.remember(desc, Arc::new(plan)),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
         }
         first_error.map_or(Ok(()), Err)
     }
@@ -271,11 +270,14 @@ impl Context {
     /// several windows of its buffer (see the crate docs); only a tensor past
     /// `max_buffer_size` is refused (`Error::TensorTooLarge`).
     ///
-    /// The context remembers the plans of the last 512 descs it compiled (or precompiled):
-    /// their steps, pipelines and uniforms, all that depends on the desc alone. A compile of
-    /// an equal desc looks its plan up and creates only what is the operator's own (its slot
-    /// of status words; the shared scratch, where the context let it go). Every operator
-    /// still records and reports on its own. [`Context::release_unused_memory`] forgets them.
+    /// The context remembers the plans of up to 512 descs it compiled or precompiled last
+    /// (when full, it forgets the half least recently compiled): their steps, pipelines,
+    /// uniforms and placeholders, all that depends on the desc alone. A compile of an equal
+    /// desc looks its plan up (a plan that copies contiguous runs, only while the copy method
+    /// is the one it was made with) and creates only what is the operator's own: its slot of
+    /// status words (one in 64 such compiles makes a buffer of slots) and, where the context
+    /// let it go, the shared scratch. Every operator still records and reports on its own.
+    /// [`Context::release_unused_memory`] forgets the plans.
     pub fn compile(&self, desc: &OperatorDesc) -> Result<CompiledOperator> {
         Ok(self.operator_from(self.operator_plan(desc)?))
     }
@@ -285,12 +287,18 @@ impl Context {
         CompiledOperator {
             device: self.device.clone(),
             queue: self.queue.clone(),
-            status: (plan.index_report.as_ref()).map(|_| self.shared.status_slot(&self.device)),
+            status: plan
+                .index_report
+                .as_ref()
+                .map(|_| self.shared.status_slot(&self.device)),
             scratch: (plan.scratch_bytes > 0).then(|| {
-                (self.shared).scratch(&self.device, Scratch::PerOutput, plan.scratch_bytes)
+                self.shared
+                    .scratch(&self.device, Scratch::PerOutput, plan.scratch_bytes)
             }),
-            links: (plan.links_bytes > 0)
-                .then(|| (self.shared).scratch(&self.device, Scratch::Links, plan.links_bytes)),
+            links: (plan.links_bytes > 0).then(|| {
+                self.shared
+                    .scratch(&self.device, Scratch::Links, plan.links_bytes)
+            }),
             plan,
             bind_groups: Mutex::default(),
         }
@@ -299,18 +307,25 @@ impl Context {
     /// The plan of `desc`: remembered from a compile of an equal desc (with the same copy
     /// method), or made now and remembered.
     fn operator_plan(&self, desc: &OperatorDesc) -> Result<Arc<OperatorPlan>> {
-        if let Some(plan) = self.shared.plan(desc, |plan| self.is_current(plan)) {
+        if let Some(plan) = self.remembered_plan(desc) {
             return Ok(plan);
         }
-        let plan = Arc::new(self.make_plan(self.prepare(desc)?));
+        let plan = Arc::new(self.make_plan(self.prepare(desc)?)?);
         self.shared.remember(desc, plan.clone());
         Ok(plan)
+    }
+
+    /// The plan remembered for `desc`, where it still fits the context.
+    fn remembered_plan(&self, desc: &OperatorDesc) -> Option<Arc<OperatorPlan>> {
+        // Checked with no lock held: the copy method may be measured, compiling.
+        self.shared.plan(desc).filter(|plan| self.is_current(plan))
     }
 
     /// Whether a remembered plan still fits the context: a plan that copies contiguous runs
     /// chose its way by the copy method, which `set_copy_method` may have changed.
     fn is_current(&self, plan: &OperatorPlan) -> bool {
-        (plan.copy_method).is_none_or(|method| method == self.copy_method())
+        plan.copy_method
+            .is_none_or(|method| method == self.copy_method())
     }
 
     /// Runs `desc` on `inputs` (each tensor's bytes, little-endian, laid out by its
@@ -335,7 +350,9 @@ impl Context {
         let out_of_memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let storage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC;
-        let buffers = (operator.plan.inputs)
+        let buffers = operator
+            .plan
+            .inputs
             .iter()
             .zip(inputs)
             .map(|(t, data)| {
@@ -440,3 +457,66 @@ const NO_ADAPTER_HINT: &str =
 #[cfg(target_arch = "wasm32")]
 const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
      adapter (SwiftShader) when started with --enable-unsafe-webgpu";
+
+// Native adapters (lavapipe in CI); the browser's tests are tests/web.rs.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::ops::GatherElementsDesc;
+
+    fn context(method: CopyMethod) -> Context {
+        Context::new_blocking_with(ContextOptions::default().with_copy_method(method))
+            .expect("an adapter (lavapipe in CI)")
+    }
+
+    fn gather_elements() -> OperatorDesc {
+        let tensor = |data_type| TensorDesc::new(data_type, &[3, 5, 4]);
+        GatherElementsDesc::new(
+            tensor(DataType::Float16),
+            tensor(DataType::Int64),
+            tensor(DataType::Float16),
+            1,
+        )
+        .into()
+    }
+
+    /// A copy of one contiguous run (the copy method chooses how it is recorded).
+    fn contiguous_slice() -> OperatorDesc {
+        let tensor = TensorDesc::new(DataType::UInt32, &[256]);
+        SliceDesc::new(tensor.clone(), tensor, &[0], &[256], &[1]).into()
+    }
+
+    #[test]
+    fn an_equal_desc_compiled_again_shares_its_plan_but_not_its_status_slot() {
+        let context = context(CopyMethod::Kernel);
+        let first = context.compile(&gather_elements()).unwrap();
+        let again = context.compile(&gather_elements()).unwrap();
+        assert!(Arc::ptr_eq(&first.plan, &again.plan));
+        let (a, b) = (
+            first.status.as_ref().unwrap(),
+            again.status.as_ref().unwrap(),
+        );
+        assert!(!(Arc::ptr_eq(&a.buffer, &b.buffer) && a.offset == b.offset));
+        // Another desc has a plan of its own.
+        let other = context.compile(&contiguous_slice()).unwrap();
+        assert!(!Arc::ptr_eq(&first.plan, &other.plan));
+        assert_eq!(context.remembered_plan_count(), 2);
+    }
+
+    #[test]
+    fn a_plan_that_copies_runs_is_made_again_when_the_copy_method_changes() {
+        let context = context(CopyMethod::CopyBufferToBuffer);
+        let copying = context.compile(&contiguous_slice()).unwrap();
+        let gathering = context.compile(&gather_elements()).unwrap();
+        context.set_copy_method(CopyMethod::Kernel);
+        let copying_again = context.compile(&contiguous_slice()).unwrap();
+        assert!(!Arc::ptr_eq(&copying.plan, &copying_again.plan));
+        assert_eq!(copying_again.plan.copy_method, Some(CopyMethod::Kernel));
+        // The new plan replaced the old one; a desc that copies no run keeps its plan.
+        let third = context.compile(&contiguous_slice()).unwrap();
+        assert!(Arc::ptr_eq(&copying_again.plan, &third.plan));
+        let gathering_again = context.compile(&gather_elements()).unwrap();
+        assert!(Arc::ptr_eq(&gathering.plan, &gathering_again.plan));
+        assert_eq!(context.remembered_plan_count(), 2);
+    }
+}

@@ -1,14 +1,18 @@
 //! What a context's operators share, so that compiling a desc again creates little or
 //! nothing (creating buffers is most of what such a compile costs):
-//! * the plans of the descs compiled last (steps, pipelines, uniforms: all that depends on
-//!   the desc alone), so a desc compiled again is only looked up;
+//! * the plans of up to `REMEMBERED_PLANS` descs compiled last (steps, pipelines, uniforms,
+//!   placeholders: all that depends on the desc alone), so a desc compiled again is only
+//!   looked up;
 //! * the uniforms of equal parameters (read only);
-//! * the scratch of the in-order and row-list scatters (each operator clears or writes what
-//!   it reads, every time it runs, and a queue runs one command buffer after another, so no
-//!   operator sees another's bytes);
+//! * the scratch of the in-order and row-list scatters and the in-order reductions' links
+//!   (each operator clears or writes what it reads, every time it runs, and a queue runs one
+//!   command buffer after another, so no operator sees another's bytes), each kept up to
+//!   `KEPT_SCRATCH` once no operator holds it;
 //! * the buffers the status words lie in. Each operator has its own slot, never given to
 //!   another: an operator dropped before the commands it recorded are submitted still writes
 //!   its slot.
+//!
+//! `release` forgets the plans and lets the kept scratch go.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -24,9 +28,11 @@ const GROWTH_CAP: u64 = 256 << 20;
 /// The largest scratch buffer a context keeps for later operators once none holds it.
 const KEPT_SCRATCH: u64 = 64 << 20;
 
-/// How many descs' plans a context remembers. A decoder whose sequence grows compiles a new
-/// desc at every step: the least recently compiled are forgotten (each holds a few hundred
-/// bytes of uniforms on the device, and its steps on the host).
+/// How many descs' plans a context remembers at most. A decoder whose sequence grows compiles
+/// a new desc at every step: when full, the half least recently compiled is forgotten. Each
+/// plan holds its steps on the host and, on the device, its uniforms (a few hundred bytes),
+/// and where it has them a 16-byte placeholder and TensorScatter's zero write indices (8
+/// bytes an entry of its batch).
 pub(crate) const REMEMBERED_PLANS: usize = 512;
 
 /// Status slots in one buffer: a new buffer is made every this many operators with indices.
@@ -52,8 +58,14 @@ type KnownPlans = (
     u64,
 );
 
-/// The scratch buffer of one kind while an operator holds it, and the same kept.
-type ScratchSlot = (Weak<wgpu::Buffer>, Option<Arc<wgpu::Buffer>>);
+/// The latest scratch buffer of one kind.
+#[derive(Debug, Default)]
+struct LatestScratch {
+    /// While an operator holds it.
+    held: Weak<wgpu::Buffer>,
+    /// Kept by the context (not larger than `KEPT_SCRATCH`) until `release`.
+    kept: Option<Arc<wgpu::Buffer>>,
+}
 
 /// An operator's status words: `STATUS_BYTES` at `offset` of a buffer other operators have
 /// other slots of.
@@ -68,7 +80,7 @@ pub(crate) struct Shared {
     plans: Mutex<KnownPlans>,
     /// The largest scratch buffers made so far, shared by the operators that fit in them;
     /// kept while an operator holds them, or while not larger than `KEPT_SCRATCH`.
-    scratch: Mutex<[ScratchSlot; 2]>,
+    scratch: Mutex<[LatestScratch; 2]>,
     uniforms: Mutex<KnownUniforms>,
     /// The status buffer slots are given from, and its next slot.
     status: Mutex<Option<(Arc<wgpu::Buffer>, u64)>>,
@@ -109,35 +121,40 @@ impl Shared {
         }
     }
 
-    /// The plan remembered for `desc`, if `usable` (its copy method still the context's).
-    pub fn plan(
-        &self,
-        desc: &OperatorDesc,
-        usable: impl Fn(&OperatorPlan) -> bool,
-    ) -> Option<Arc<OperatorPlan>> {
+    /// The plan remembered for `desc` (the caller checks it still fits the context, with
+    /// no lock held).
+    pub fn plan(&self, desc: &OperatorDesc) -> Option<Arc<OperatorPlan>> {
         let mut guard = lock(&self.plans);
         let (known, clock) = &mut *guard;
         let (plan, asked) = known.get_mut(desc)?;
-        if !usable(plan) {
-            return None;
-        }
         *clock += 1;
         *asked = *clock;
         Some(plan.clone())
     }
 
     /// Remembers `plan` for `desc`; when `REMEMBERED_PLANS` are known, the half least
-    /// recently asked for are forgotten first.
+    /// recently asked for is forgotten first (dropped once the lock is let go: other
+    /// threads' lookups do not wait for their buffers to be destroyed).
     pub fn remember(&self, desc: &OperatorDesc, plan: Arc<OperatorPlan>) {
+        let mut forgotten = Vec::new();
         let mut guard = lock(&self.plans);
         let (known, clock) = &mut *guard;
         if known.len() >= REMEMBERED_PLANS && !known.contains_key(desc) {
             let mut asked: Vec<u64> = known.values().map(|(_, asked)| *asked).collect();
-            let (_, &mut median, _) = asked.select_nth_unstable(REMEMBERED_PLANS / 2);
-            known.retain(|_, (_, asked)| *asked > median);
+            let half = asked.len() / 2;
+            let (_, &mut median, _) = asked.select_nth_unstable(half);
+            known.retain(|_, (plan, asked)| {
+                let keep = *asked > median;
+                if !keep {
+                    forgotten.push(plan.clone());
+                }
+                keep
+            });
         }
         *clock += 1;
         known.insert(desc.clone(), (plan, *clock));
+        drop(guard);
+        drop(forgotten);
     }
 
     /// How many descs' plans are remembered.
@@ -147,10 +164,12 @@ impl Shared {
 
     /// Forgets every plan and lets go of the scratch no operator holds.
     pub fn release(&self) {
-        lock(&self.plans).0.clear();
-        for (_, kept) in lock(&self.scratch).iter_mut() {
-            *kept = None;
-        }
+        let plans = std::mem::take(&mut lock(&self.plans).0);
+        let kept: Vec<_> = lock(&self.scratch)
+            .iter_mut()
+            .map(|latest| latest.kept.take())
+            .collect();
+        drop((plans, kept));
     }
 
     /// A status slot no operator had before.
@@ -176,12 +195,13 @@ impl Shared {
     }
 
     /// A scratch buffer of at least `bytes` (checked against `max_buffer_size` before): the
-    /// one an operator holds or the context keeps, or a new one that replaces it, twice as large while that stays
-    /// under `GROWTH_CAP` (a growing tensor then reallocates a few times, not every step).
+    /// one an operator holds or the context keeps, or a new one that replaces it, twice as
+    /// large while that stays under `GROWTH_CAP` (a growing tensor then reallocates a few
+    /// times, not every step).
     pub fn scratch(&self, device: &wgpu::Device, which: Scratch, bytes: u64) -> Arc<wgpu::Buffer> {
         let mut scratch = lock(&self.scratch);
-        let (slot, kept) = &mut scratch[which as usize];
-        let held = slot.upgrade();
+        let latest = &mut scratch[which as usize];
+        let held = latest.held.upgrade();
         if let Some(buffer) = held.as_ref().filter(|b| b.size() >= bytes) {
             return buffer.clone();
         }
@@ -197,8 +217,8 @@ impl Shared {
             Scratch::Links => "dml-wgsl links",
         };
         let buffer = Arc::new(storage_buffer(device, label, size));
-        *slot = Arc::downgrade(&buffer);
-        *kept = (size <= KEPT_SCRATCH).then(|| buffer.clone());
+        latest.held = Arc::downgrade(&buffer);
+        latest.kept = (size <= KEPT_SCRATCH).then(|| buffer.clone());
         buffer
     }
 

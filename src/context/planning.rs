@@ -14,6 +14,7 @@ use crate::kernels::{Kernel, ROLES, Role, Windowing};
 use crate::lowering::{BindingFacts, DeviceFacts, Lowered, Step};
 use crate::ops::OperatorDesc;
 use crate::pipeline::{Pipeline, PipelineKey};
+use crate::readback::ready;
 use crate::shared::storage_buffer;
 use crate::status::STATUS_BYTES;
 use crate::windows::{Pass, WindowPlan};
@@ -61,8 +62,19 @@ impl Prepared {
 
 impl Context {
     /// Creates what `prepared` needs on the device: its pipelines (those missing built at
-    /// once: a first compile costs its slowest pipeline, not their sum), its uniforms.
-    pub(super) fn make_plan(&self, prepared: Prepared) -> OperatorPlan {
+    /// once: a first compile costs its slowest pipeline, not their sum), its uniforms and
+    /// placeholders. A buffer the device could not make is an error (on native devices,
+    /// whose error scopes answer at once), so that no broken plan is remembered.
+    pub(super) fn make_plan(&self, prepared: Prepared) -> Result<OperatorPlan> {
+        let out_of_memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let plan = self.make_plan_in_scope(prepared);
+        if let Some(Some(error)) = ready(out_of_memory.pop()) {
+            return Err(Error::Wgpu(error.to_string()));
+        }
+        Ok(plan)
+    }
+
+    fn make_plan_in_scope(&self, prepared: Prepared) -> OperatorPlan {
         let mut pipelines = self
             .pipelines
             .build_all(&self.device, &prepared.pipeline_keys())

@@ -99,11 +99,17 @@ pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec
     })
 }
 
+/// The reference's output of `desc` on `inputs` (its status must be `Ok`).
+pub fn reference_output(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<u8> {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    reference::run(desc, &slices).expect("reference run")
+}
+
 /// Runs `desc` on the GPU through `compile` + `record` with guard bands and checks bit for
 /// bit against the reference (whose status must be `Ok`). Returns the reference's output.
 pub fn check_against_reference(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> Vec<u8> {
+    let expected = reference_output(desc, inputs);
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-    let expected = reference::run(desc, &slices).expect("reference run");
     check_on(context(), desc, &slices, Expect::Exact).expect("compile and record");
     expected
 }
