@@ -107,9 +107,8 @@ impl Uniforms {
 #[derive(Debug)]
 pub(crate) struct OperatorPlan {
     pub steps: Vec<CompiledStep>,
-    /// Every step's and pass's uniforms ([`UniformRange`]), shared with operators of the
-    /// same parameters.
-    pub uniforms: Option<Arc<wgpu::Buffer>>,
+    /// Every step's and pass's uniforms ([`UniformRange`]).
+    pub uniforms: Option<wgpu::Buffer>,
     pub inputs: Vec<TensorBinding>,
     /// The role each input is bound as.
     pub input_roles: &'static [Role],

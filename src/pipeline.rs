@@ -2,7 +2,6 @@
 //! ahead of it, several at once on native targets.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::kernels::params::PipelineConstants;
@@ -69,7 +68,6 @@ pub(crate) struct Pipelines {
     /// `Features::PIPELINE_CACHE`): every pipeline is created through it.
     driver_cache: Option<wgpu::PipelineCache>,
     workgroup_size: u32,
-    built: AtomicUsize,
 }
 
 impl Pipelines {
@@ -78,7 +76,6 @@ impl Pipelines {
             entries: Mutex::default(),
             driver_cache,
             workgroup_size,
-            built: AtomicUsize::new(0),
         }
     }
 
@@ -100,7 +97,6 @@ impl Pipelines {
                         Arc::new(build_module(device, key.0, &key.1, self.workgroup_size))
                     })
                     .clone();
-                self.built.fetch_add(1, Ordering::Relaxed);
                 Arc::new(self.build_pipeline(device, key, &module))
             })
             .clone()
@@ -126,11 +122,13 @@ impl Pipelines {
         #[cfg(not(target_arch = "wasm32"))]
         if missing.len() > 1 {
             let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let next = AtomicUsize::new(0);
+            let next = std::sync::atomic::AtomicUsize::new(0);
             std::thread::scope(|scope| {
                 for _ in 0..threads.min(missing.len()) {
                     scope.spawn(|| {
-                        while let Some(key) = missing.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        while let Some(key) =
+                            missing.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                        {
                             self.get(device, key);
                         }
                     });
@@ -199,7 +197,12 @@ impl Pipelines {
 
     /// How many pipelines have been built.
     pub fn pipeline_count(&self) -> usize {
-        self.built.load(Ordering::Relaxed)
+        let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        entries
+            .pipelines
+            .values()
+            .filter(|p| p.get().is_some())
+            .count()
     }
 }
 

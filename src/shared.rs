@@ -3,7 +3,6 @@
 //! * the plans of up to `REMEMBERED_PLANS` descs compiled last (steps, pipelines, uniforms,
 //!   placeholders: all that depends on the desc alone), so a desc compiled again is only
 //!   looked up;
-//! * the uniforms of equal parameters (read only);
 //! * the scratch of the in-order and row-list scatters and the in-order reductions' links
 //!   (each operator clears or writes what it reads, every time it runs, and a queue runs one
 //!   command buffer after another, so no operator sees another's bytes), each kept up to
@@ -47,10 +46,6 @@ pub(crate) enum Scratch {
     Links,
 }
 
-/// Uniform buffers by their bytes, while an operator holds them; and the map's length at
-/// which to forget those none holds.
-type KnownUniforms = (HashMap<Box<[u8]>, Weak<wgpu::Buffer>, FastHash>, usize);
-
 /// The plans of the descs compiled last, each with when it was last asked for; and the
 /// clock of those asks.
 type KnownPlans = (
@@ -81,7 +76,6 @@ pub(crate) struct Shared {
     /// The largest scratch buffers made so far, shared by the operators that fit in them;
     /// kept while an operator holds them, or while not larger than `KEPT_SCRATCH`.
     scratch: Mutex<[LatestScratch; 2]>,
-    uniforms: Mutex<KnownUniforms>,
     /// The status buffer slots are given from, and its next slot.
     status: Mutex<Option<(Arc<wgpu::Buffer>, u64)>>,
     /// Bytes between status slots: storage bindings start at multiples of the device's
@@ -113,7 +107,6 @@ impl Shared {
         Shared {
             plans: Mutex::default(),
             scratch: Mutex::default(),
-            uniforms: Mutex::default(),
             status: Mutex::default(),
             status_stride: STATUS_BYTES
                 .next_multiple_of(u64::from(limits.min_storage_buffer_offset_alignment.max(4))),
@@ -219,31 +212,6 @@ impl Shared {
         let buffer = Arc::new(storage_buffer(device, label, size));
         latest.held = Arc::downgrade(&buffer);
         latest.kept = (size <= KEPT_SCRATCH).then(|| buffer.clone());
-        buffer
-    }
-
-    /// A uniform buffer holding `bytes`: one an operator made of the same bytes still holds,
-    /// or a new one.
-    pub fn uniforms(&self, device: &wgpu::Device, bytes: &[u8]) -> Arc<wgpu::Buffer> {
-        use wgpu::util::DeviceExt;
-        let mut guard = lock(&self.uniforms);
-        let (known, prune_at) = &mut *guard;
-        if let Some(buffer) = known.get(bytes).and_then(Weak::upgrade) {
-            return buffer;
-        }
-        let buffer = Arc::new(
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("dml-wgsl params"),
-                contents: bytes,
-                usage: wgpu::BufferUsages::UNIFORM,
-            }),
-        );
-        // Forget the buffers no operator holds any more, now and then.
-        if known.len() >= *prune_at {
-            known.retain(|_, buffer| buffer.strong_count() > 0);
-            *prune_at = (known.len() * 2).max(64);
-        }
-        known.insert(bytes.into(), Arc::downgrade(&buffer));
         buffer
     }
 }

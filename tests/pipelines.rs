@@ -352,7 +352,7 @@ fn operators_sharing_the_contexts_scratch_each_get_their_own_results_in_one_enco
 fn operators_report_their_own_out_of_range_indices_recorded_in_one_encoder() {
     let fresh = quiet_context();
     let mut rng = Rng::new(2704);
-    // Seventy operators of few shapes (shared uniforms), every third with an index out
+    // Seventy operators of few shapes (shared plans), every third with an index out
     // of range, all recorded into one encoder; then some dropped and others compiled.
     let mut compile = |length: u32, bad: bool| {
         let desc = gather_elements(length);

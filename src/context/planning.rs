@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+use wgpu::util::DeviceExt;
+
 use super::{Context, CopyMethod, ROW_THREADS};
 use crate::compiled::{
     CompiledPass, CompiledStep, OperatorPlan, PLACEHOLDER_BYTES, TensorBinding, Uniforms,
@@ -108,9 +110,14 @@ impl Context {
         let own_buffer = |label, size| storage_buffer(&self.device, label, size);
         OperatorPlan {
             steps,
-            uniforms: uniforms
-                .bytes()
-                .map(|bytes| self.shared.uniforms(&self.device, bytes)),
+            uniforms: uniforms.bytes().map(|bytes| {
+                self.device
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("dml-wgsl params"),
+                        contents: bytes,
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    })
+            }),
             inputs: tensors,
             input_roles,
             output,
