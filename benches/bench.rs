@@ -427,8 +427,7 @@ struct Data {
 
 impl Data {
     fn new(quick: bool) -> Data {
-        let scale = |n: u32| if quick { (n / 16).max(1) } else { n };
-        let (n, k) = (scale(8192), scale(4096));
+        let (n, k) = (shrink(quick, 8192), shrink(quick, 4096));
         let mut rng = Rng::new(0x5EED);
         let a = rng.bytes((n * n * 4) as usize);
         let rows = permutation_prefix(&mut rng, n as u64, k as usize);
@@ -455,7 +454,7 @@ impl Data {
 
     /// A size of WORKLOADS.md, or a 16th of it with --quick.
     fn s(&self, n: u32) -> u32 {
-        if self.quick { (n / 16).max(1) } else { n }
+        shrink(self.quick, n)
     }
 
     /// The bytes of the roof copy: [n, n] Float32 read and written.
@@ -481,6 +480,11 @@ impl Data {
         let (n, k) = (self.n as u64, self.k as u64);
         2 * n * n * width + 2 * k * n * width + k * n * 8
     }
+}
+
+/// `n`, or a 16th of it (at least 1) with --quick: sizes small enough for a CPU adapter.
+fn shrink(quick: bool, n: u32) -> u32 {
+    if quick { (n / 16).max(1) } else { n }
 }
 
 /// The first `k` entries of a random permutation of `0..n`.
@@ -953,16 +957,23 @@ fn run_reductions(b: &mut Bench, data: &mut Data, wanted: impl Fn(&str) -> bool)
             continue;
         }
         let mut prepared = prepare(data);
-        let default_ms = wanted(name).then(|| b.operator(name, &prepared));
-        prepared.desc = in_order(&prepared.desc);
-        let in_order_ms = b.operator(&in_order_name, &prepared);
-        if let Some(default_ms) = default_ms {
-            println!(
-                "{:32} {:10.2}x the default mode's time (target: at most 3x)",
-                "  in order / default",
-                in_order_ms / default_ms
-            );
-        }
+        time_both_modes(b, name, &mut prepared, wanted(name));
+    }
+}
+
+/// `prepared` in the default mode under `name` (when `default`), then in
+/// `DuplicateMode::InOrder` under `<name>_in_order` on the same buffers, with the in-order time
+/// over the default's printed.
+fn time_both_modes(b: &mut Bench, name: &str, prepared: &mut Prepared, default: bool) {
+    let default_ms = default.then(|| b.operator(name, prepared));
+    prepared.desc = in_order(&prepared.desc);
+    let in_order_ms = b.operator(&format!("{name}_in_order"), prepared);
+    if let Some(default_ms) = default_ms {
+        println!(
+            "{:32} {:10.2}x the default mode's time (target: at most 3x)",
+            "  in order / default",
+            in_order_ms / default_ms
+        );
     }
 }
 
