@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
-//!     [--repeat N] [--copy-method kernel|command|measure] [--sweep]
+//!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
 //! ```
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
@@ -16,8 +16,12 @@
 //! `DuplicateMode::InOrder` under `<name>_in_order`. `--only NAME` selects both modes of a
 //! reduction workload; `--only NAME_in_order` the in-order one alone.
 //!
+//! Last, issue 26's collision workloads of `bench/collisions.rs` (peer:
+//! `bench/torch_collisions.py`), on data of their own generators.
+//!
 //! `--sweep` runs the narrow-element sweep of `bench/sweep.rs` instead (peer:
-//! `bench/torch_sweep.py`); `--only` selects among its shapes.
+//! `bench/torch_sweep.py`); `--only` selects among its shapes. `--collision-sweep` runs the
+//! collision sweep of `bench/collisions.rs` instead (peer: `bench/torch_collisions.py --sweep`).
 // Native adapters only; no main in wasm32.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -43,6 +47,9 @@ use cases::{Rng, le_bytes};
 #[path = "bench/sweep.rs"]
 mod sweep;
 
+#[path = "bench/collisions.rs"]
+mod collisions;
+
 struct Options {
     quick: bool,
     reps: usize,
@@ -54,6 +61,8 @@ struct Options {
     copy_method: Option<CopyMethod>,
     /// Runs the narrow-element sweep (`bench/sweep.rs`) instead of the workloads.
     sweep: bool,
+    /// Runs the collision sweep (`bench/collisions.rs`) instead of the workloads.
+    collision_sweep: bool,
 }
 
 fn options() -> Options {
@@ -65,6 +74,7 @@ fn options() -> Options {
         repeat: 1,
         copy_method: None,
         sweep: false,
+        collision_sweep: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -93,6 +103,7 @@ fn options() -> Options {
                 }
             }
             "--sweep" => o.sweep = true,
+            "--collision-sweep" => o.collision_sweep = true,
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -1153,6 +1164,13 @@ fn main() {
         }
         return;
     }
+    if o.collision_sweep {
+        collisions::run(&mut b, &collisions::sweep(o.quick), wanted, true);
+        if let Some(path) = &o.json {
+            b.write_json(path, f64::NAN);
+        }
+        return;
+    }
     let mut data = Data::new(o.quick);
     let mut roof_ms = f64::NAN;
     for round in 0..o.repeat {
@@ -1185,6 +1203,7 @@ fn main() {
             let prepared = prepare(&mut data);
             b.operator(name, &prepared);
         }
+        collisions::run(&mut b, &collisions::workloads(o.quick), wanted, false);
     }
     let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;
     if let Some(path) = &o.json {

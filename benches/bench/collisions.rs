@@ -1,0 +1,389 @@
+//! Issue 26's collision workloads: scatter reductions where many updates meet few targets
+//! (histograms, sorted segments, rows added or maxed into a table). Peer:
+//! `bench/torch_collisions.py`, the same names, shapes and bytes. They run after the decode
+//! steps; each draws its data from its own generator, seeded by its name (`seed`), so that
+//! neither they nor the workloads before them change each other's data.
+//!
+//! Bytes counted as `REDUCTIONS` counts them (`reduction_bytes`): `2 x input + updates +
+//! indices`. Out of place: every run copies `output = input`, then reduces. Indices Int64.
+//!
+//! | name | operator | shapes | peer | bytes |
+//! | --- | --- | --- | --- | --- |
+//! | scatter_add_histogram | ScatterElements axis 0, Add | i32 input [1000]; indices [10485760] uniform in 0..1000; updates i32 [10485760] (whole range) | `out.scatter_add_(0, idx, upd)` | 125,837,120 |
+//! | scatter_min_i64_segments | ScatterElements axis 0, Min | i64 input [131072]; indices [4194304] sorted segment ids (every target a run, random lengths averaging 32); updates i64 [4194304] (whole range) | `out.scatter_reduce_(0, idx, upd, "amin", include_self=True)` | 69,206,016 |
+//! | index_add_rows_f16 | ScatterND, Add | f16 table [32768, 1024]; indices [4096, 1] uniform in 0..32768; updates f16 [4096, 1024] | `out.index_add_(0, idx, upd)` | 142,639,104 |
+//! | index_add_rows_f64 | ScatterND, Add | f64 table [32768, 512]; indices [4096, 1] uniform in 0..32768; updates f64 [4096, 512] | `out.index_add_(0, idx, upd)` | 285,245,440 |
+//! | scatter_max_f32_edges | ScatterND, Max | f32 nodes [65536, 64]; indices [1048576, 1] uniform in 0..65536 (each edge's target); messages f32 [1048576, 64] | `out.index_reduce_(0, idx, msg, "amax", include_self=True)` | 310,378,496 |
+//!
+//! Floats are uniform in (0, 1] (never zero, no NaN or infinity), integers random over their
+//! whole range. `index_add_rows_f16` and `scatter_max_f32_edges` are also timed with
+//! `DuplicateMode::InOrder` as `<name>_in_order` on the same buffers (peer: the same op under
+//! `torch.use_deterministic_algorithms(True)`); `--only NAME` selects both modes,
+//! `--only NAME_in_order` the in-order one alone. `--quick` divides the update counts, the
+//! segment targets and the table rows by 16 (the histogram's 1000 bins and the row widths stay).
+//!
+//! `--collision-sweep` runs `sweep` instead: the same kinds across their range, each name
+//! giving its shape.
+//!
+//! | name | shapes |
+//! | --- | --- |
+//! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 4096, 65536} bins |
+//! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
+//! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
+//! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB; also `_in_order` |
+//! | sweep_index_add_f64_KxL_into_R | the same in Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
+//!
+//! With `--quick`, U, K and R are divided by 16 (and so appear divided in the names); B, T and
+//! L stay.
+
+use std::borrow::Cow;
+
+use dml_wgsl::{DataType, Reduction, ScatterElementsDesc, ScatterNdDesc, TensorDesc};
+
+use super::{Bench, Prepared, Rng, reduction_bytes, shrink, time_both_modes, unit_floats};
+
+/// How a 1-D scatter's indices are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Indices {
+    /// Uniform over the targets.
+    Uniform,
+    /// Sorted segment ids: every target a run of random length, in order (0, 0, 1, 2, 2, ..).
+    Sorted,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// ScatterElements along axis 0 of a 1-D tensor of `targets` elements, `updates` updates.
+    Elements {
+        data_type: DataType,
+        reduction: Reduction,
+        targets: u32,
+        updates: u32,
+        indices: Indices,
+    },
+    /// ScatterND of whole rows: `update_rows` rows of `row_length` elements into a table of
+    /// `table_rows` rows, indices [update_rows, 1] uniform over the table.
+    Rows {
+        data_type: DataType,
+        reduction: Reduction,
+        table_rows: u32,
+        row_length: u32,
+        update_rows: u32,
+    },
+}
+
+pub struct Workload {
+    name: String,
+    shape: Shape,
+    /// Also timed with `DuplicateMode::InOrder` under `<name>_in_order`.
+    in_order: bool,
+    /// Its buffers' names (input, indices, updates): `Bench::input` keeps one buffer a name.
+    buffers: [&'static str; 3],
+}
+
+/// The workloads of the module's first table (sizes divided by 16 with `quick`).
+pub fn workloads(quick: bool) -> Vec<Workload> {
+    let size = |n: u32| shrink(quick, n);
+    let rows = |data_type, reduction, table_rows, row_length, update_rows| Shape::Rows {
+        data_type,
+        reduction,
+        table_rows: size(table_rows),
+        row_length,
+        update_rows: size(update_rows),
+    };
+    vec![
+        Workload {
+            name: "scatter_add_histogram".into(),
+            shape: Shape::Elements {
+                data_type: DataType::Int32,
+                reduction: Reduction::Add,
+                targets: 1000,
+                updates: size(10_485_760),
+                indices: Indices::Uniform,
+            },
+            in_order: false,
+            buffers: ["histogram_bins", "histogram_ids", "histogram_updates"],
+        },
+        Workload {
+            name: "scatter_min_i64_segments".into(),
+            shape: Shape::Elements {
+                data_type: DataType::Int64,
+                reduction: Reduction::Min,
+                targets: size(131_072),
+                updates: size(4_194_304),
+                indices: Indices::Sorted,
+            },
+            in_order: false,
+            buffers: ["segments_input", "segments_ids", "segments_updates"],
+        },
+        Workload {
+            name: "index_add_rows_f16".into(),
+            shape: rows(DataType::Float16, Reduction::Add, 32768, 1024, 4096),
+            in_order: true,
+            buffers: [
+                "index_add_f16_table",
+                "index_add_f16_ids",
+                "index_add_f16_rows",
+            ],
+        },
+        Workload {
+            name: "index_add_rows_f64".into(),
+            shape: rows(DataType::Float64, Reduction::Add, 32768, 512, 4096),
+            in_order: false,
+            buffers: [
+                "index_add_f64_table",
+                "index_add_f64_ids",
+                "index_add_f64_rows",
+            ],
+        },
+        Workload {
+            name: "scatter_max_f32_edges".into(),
+            shape: rows(DataType::Float32, Reduction::Max, 65536, 64, 1_048_576),
+            in_order: true,
+            buffers: ["edges_nodes", "edges_targets", "edges_messages"],
+        },
+    ]
+}
+
+/// The largest table, in bytes, of the sweep's rows (the long rows get fewer table rows).
+const SWEEP_TABLE_BYTES: u64 = 256 << 20;
+
+/// The shapes of the module's second table, in the peer's order. Every shape's buffers share
+/// names: the caller drops the buffers of the shape before.
+pub fn sweep(quick: bool) -> Vec<Workload> {
+    let buffers = ["collision_input", "collision_indices", "collision_updates"];
+    let updates = shrink(quick, 1 << 22);
+    let mut shapes = Vec::new();
+    for bins in [1, 16, 256, 1000, 4096, 65536] {
+        shapes.push(Workload {
+            name: format!("sweep_histogram_i32_add_{updates}_to_{bins}"),
+            shape: Shape::Elements {
+                data_type: DataType::Int32,
+                reduction: Reduction::Add,
+                targets: bins,
+                updates,
+                indices: Indices::Uniform,
+            },
+            in_order: false,
+            buffers,
+        });
+    }
+    for targets in [1000, 131_072] {
+        for (indices, pattern) in [(Indices::Sorted, "sorted"), (Indices::Uniform, "uniform")] {
+            shapes.push(Workload {
+                name: format!("sweep_segments_i64_min_{updates}_to_{targets}_{pattern}"),
+                shape: Shape::Elements {
+                    data_type: DataType::Int64,
+                    reduction: Reduction::Min,
+                    targets,
+                    updates,
+                    indices,
+                },
+                in_order: false,
+                buffers,
+            });
+        }
+    }
+    let update_rows = shrink(quick, 4096);
+    for (data_type, element) in [(DataType::Float16, "f16"), (DataType::Float64, "f64")] {
+        for row_length in [1, 16, 512, 2048, 4096] {
+            let row_bytes = row_length as u64 * data_type.size_in_bytes() as u64;
+            let table_rows = shrink(quick, 32768).min((SWEEP_TABLE_BYTES / row_bytes) as u32);
+            shapes.push(Workload {
+                name: format!(
+                    "sweep_index_add_{element}_{update_rows}x{row_length}_into_{table_rows}"
+                ),
+                shape: Shape::Rows {
+                    data_type,
+                    reduction: Reduction::Add,
+                    table_rows,
+                    row_length,
+                    update_rows,
+                },
+                in_order: data_type == DataType::Float16,
+                buffers,
+            });
+        }
+    }
+    shapes
+}
+
+/// Times each workload that `wanted` names (in both modes where it has an in-order variant),
+/// each on data from a generator seeded by its name. `fresh_buffers` drops the buffers kept
+/// before each workload, for workloads whose buffer names are shared (the sweep's).
+pub fn run(
+    b: &mut Bench,
+    workloads: &[Workload],
+    wanted: impl Fn(&str) -> bool,
+    fresh_buffers: bool,
+) {
+    for workload in workloads {
+        let name = workload.name.as_str();
+        let default = wanted(name);
+        let in_order_wanted = workload.in_order && wanted(&format!("{name}_in_order"));
+        if !default && !in_order_wanted {
+            continue;
+        }
+        if fresh_buffers {
+            b.inputs.borrow_mut().clear();
+        }
+        let mut prepared = workload.prepare(&mut Rng::new(seed(name)));
+        if workload.in_order {
+            time_both_modes(b, name, &mut prepared, default);
+        } else {
+            b.operator(name, &prepared);
+        }
+    }
+}
+
+/// Issue 26's seed mixed with the name's FNV-1a hash: a workload's data is the same whatever
+/// else runs, and whatever order the lists are in.
+fn seed(name: &str) -> u64 {
+    let hash = name.bytes().fold(0xCBF2_9CE4_8422_2325u64, |hash, byte| {
+        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01B3)
+    });
+    0x26 ^ hash
+}
+
+impl Workload {
+    /// The operator and its input, indices and updates, drawn from `rng`.
+    fn prepare(&self, rng: &mut Rng) -> Prepared<'static> {
+        let index_type = DataType::Int64;
+        let (desc, input, indices, updates) = match self.shape {
+            Shape::Elements {
+                data_type,
+                reduction,
+                targets,
+                updates,
+                indices,
+            } => {
+                let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
+                let desc = ScatterElementsDesc::new(
+                    tensor(&[targets]),
+                    TensorDesc::new(index_type, &[updates]),
+                    tensor(&[updates]),
+                    tensor(&[targets]),
+                    0,
+                )
+                .with_reduction(reduction);
+                let input = values(rng, data_type, targets as usize);
+                let index = match indices {
+                    Indices::Uniform => uniform_indices(rng, updates as usize, targets),
+                    Indices::Sorted => sorted_segments(rng, updates as usize, targets),
+                };
+                let update_values = values(rng, data_type, updates as usize);
+                (desc.into(), input, index, update_values)
+            }
+            Shape::Rows {
+                data_type,
+                reduction,
+                table_rows,
+                row_length,
+                update_rows,
+            } => {
+                let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
+                let desc = ScatterNdDesc::new(
+                    tensor(&[table_rows, row_length]),
+                    TensorDesc::new(index_type, &[update_rows, 1]),
+                    tensor(&[update_rows, row_length]),
+                    tensor(&[table_rows, row_length]),
+                    2,
+                    2,
+                )
+                .with_reduction(reduction);
+                let table = values(rng, data_type, table_rows as usize * row_length as usize);
+                let index = uniform_indices(rng, update_rows as usize, table_rows);
+                let rows = values(rng, data_type, update_rows as usize * row_length as usize);
+                (desc.into(), table, index, rows)
+            }
+        };
+        let bytes = reduction_bytes(
+            input.len() as u64,
+            updates.len() as u64,
+            indices.len() as u64,
+        );
+        let [input_name, indices_name, updates_name] = self.buffers;
+        let mut prepared = Prepared::new(desc, &[], bytes);
+        prepared.inputs = vec![
+            (input_name, Cow::Owned(input)),
+            (indices_name, Cow::Owned(indices)),
+            (updates_name, Cow::Owned(updates)),
+        ];
+        prepared
+    }
+}
+
+/// `count` values of `data_type` as bytes: floats uniform in (0, 1] on their type's grid (as
+/// `1 - torch.rand`: no zeros, NaNs or infinities, so that Add and Max see numbers), integers
+/// over their whole range.
+fn values(rng: &mut Rng, data_type: DataType, count: usize) -> Vec<u8> {
+    // k / 2^bits for k in 1..=2^bits: exact in a float of `bits` significant bits.
+    let grid = |rng: &mut Rng, bits: u32| {
+        ((rng.next_u64() >> (64 - bits)) + 1) as f64 / (1u64 << bits) as f64
+    };
+    match data_type {
+        DataType::Float32 => unit_floats(rng, count),
+        DataType::Float64 => (0..count)
+            .flat_map(|_| grid(rng, 53).to_le_bytes())
+            .collect(),
+        DataType::Float16 => (0..count)
+            .flat_map(|_| half::f16::from_f64(grid(rng, 11)).to_le_bytes())
+            .collect(),
+        DataType::BFloat16 => (0..count)
+            .flat_map(|_| half::bf16::from_f64(grid(rng, 8)).to_le_bytes())
+            .collect(),
+        // Integers: any bits are a value.
+        _ => random_bytes(rng, count * data_type.size_in_bytes() as usize),
+    }
+}
+
+/// `count` random bytes, eight from each draw (`Rng::bytes` draws one a byte: slow for the
+/// tens of millions here).
+fn random_bytes(rng: &mut Rng, count: usize) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(count + 8);
+    while bytes.len() < count {
+        bytes.extend_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    bytes.truncate(count);
+    bytes
+}
+
+/// `count` Int64 indices uniform in `0..targets`, as bytes.
+fn uniform_indices(rng: &mut Rng, count: usize, targets: u32) -> Vec<u8> {
+    let high = targets.max(1) as u64 - 1;
+    (0..count)
+        .flat_map(|_| (rng.range(0, high) as i64).to_le_bytes())
+        .collect()
+}
+
+/// `count` sorted Int64 segment ids over `targets` targets, as bytes: `targets - 1` distinct
+/// random cut points in `1..count` start the next target's run, so every target gets a run
+/// (when `targets <= count`) and the runs average `count / targets`.
+fn sorted_segments(rng: &mut Rng, count: usize, targets: u32) -> Vec<u8> {
+    let cuts = (targets as usize).min(count).saturating_sub(1);
+    let mut cut = vec![false; count];
+    // Draw the cut points, or the positions left uncut when those are fewer: rejection stays
+    // quick either way (at most half the positions are ever taken).
+    let positions = count.saturating_sub(1);
+    let (drawn, mark) = if cuts <= positions / 2 {
+        (cuts, true)
+    } else {
+        cut[1..].fill(true);
+        (positions - cuts, false)
+    };
+    let mut done = 0;
+    while done < drawn {
+        let at = rng.range(1, positions as u64) as usize;
+        if cut[at] != mark {
+            cut[at] = mark;
+            done += 1;
+        }
+    }
+    let mut id = 0i64;
+    let mut bytes = Vec::with_capacity(count * 8);
+    for &starts_run in &cut {
+        id += starts_run as i64;
+        bytes.extend_from_slice(&id.to_le_bytes());
+    }
+    bytes
+}
