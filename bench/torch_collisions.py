@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""PyTorch peer of issue 26's collision workloads (benches/bench/collisions.rs), on CUDA.
+
+    python3 bench/torch_collisions.py [--reps 50] [--json torch_collisions.jsonl] [--sweep]
+
+Same timing and output as bench/torch_reductions.py (bench/torch_timing.py): GPU time by CUDA
+events around each run, one run at a time, median of --reps runs after 5 warm-up runs; one
+JSON object a line with `workload`, `ms`, `bytes`, `GBps`, `impl`.
+
+Random data from torch's generator: floats uniform in (0, 1] (`1 - torch.rand`: never zero),
+integers over their whole range, int64 indices. Each run is out of place, as ours: the copy
+`output = input` into a tensor made beforehand, then the reduction.
+
+Bytes counted: `2 x input + updates + indices`.
+
+| name | shapes | PyTorch | bytes |
+| --- | --- | --- | --- |
+| scatter_add_histogram | i32 input [1000]; indices [10485760] uniform in 0..1000; updates i32 [10485760] | `out.scatter_add_(0, idx, upd)` | 125,837,120 |
+| scatter_min_i64_segments | i64 input [131072]; indices [4194304] sorted segment ids (every target a run, random lengths averaging 32); updates i64 [4194304] | `out.scatter_reduce_(0, idx, upd, "amin", include_self=True)` | 69,206,016 |
+| index_add_rows_f16 | f16 table [32768, 1024]; indices [4096] uniform in 0..32768; updates f16 [4096, 1024] | `out.index_add_(0, idx, upd)` | 142,639,104 |
+| index_add_rows_f64 | f64 table [32768, 512]; indices [4096] uniform in 0..32768; updates f64 [4096, 512] | `out.index_add_(0, idx, upd)` | 285,245,440 |
+| scatter_max_f32_edges | f32 nodes [65536, 64]; indices [1048576] uniform in 0..65536; messages f32 [1048576, 64] | `out.index_reduce_(0, idx, msg, "amax", include_self=True)` | 310,378,496 |
+
+`index_reduce_` is `out[idx[i], :] = max(out[idx[i], :], msg[i, :])` with a 1-D index, what
+our ScatterND of [N, 1] indices does (scatter_reduce_ would need the index expanded to the
+messages' shape, 8x the index bytes read).
+
+`index_add_rows_f16_in_order` and `scatter_max_f32_edges_in_order` (ours:
+DuplicateMode::InOrder) run the same op under `torch.use_deterministic_algorithms(True)`; where
+PyTorch has no deterministic implementation and raises, the row is left out and stdout says so.
+
+`--sweep` runs the collision sweep instead, named as ours (`--collision-sweep`):
+sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 4096, 65536 bins),
+sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
+sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
+32768 table rows, fewer where the table would pass 256 MiB), and `_in_order` for the f16 rows.
+"""
+import argparse
+
+import torch
+
+from torch_timing import Results, gpu_median_ms
+
+# The largest table of the sweep's rows, in bytes (as SWEEP_TABLE_BYTES in collisions.rs).
+SWEEP_TABLE_BYTES = 256 << 20
+
+
+def reduction_bytes(inp, upd, idx):
+    """2 x input (the copy) + updates read once + indices read once."""
+    size = lambda t: t.numel() * t.element_size()
+    return 2 * size(inp) + size(upd) + size(idx)
+
+
+class Collisions:
+    """The workloads' data and runs on one CUDA generator."""
+
+    def __init__(self, reps):
+        self.reps = reps
+        self.cuda = torch.device("cuda")
+        self.gen = torch.Generator(device=self.cuda)
+        self.gen.manual_seed(0x26)
+        self.results = Results()
+
+    def unit(self, shape, dtype):
+        """Uniform in (0, 1]: never zero."""
+        return torch.rand(shape, dtype=dtype, device=self.cuda, generator=self.gen).neg_().add_(1)
+
+    def int32s(self, count):
+        return torch.randint(-2**31, 2**31 - 1, (count,), dtype=torch.int32, device=self.cuda,
+                             generator=self.gen)
+
+    def int64s(self, count):
+        """Two random int32 halves: every bit random (randint's int64 bounds are not needed)."""
+        high = self.int32s(count).to(torch.int64)
+        low = self.int32s(count).to(torch.int64) & 0xFFFFFFFF
+        return (high << 32) | low
+
+    def indices(self, high, count):
+        return torch.randint(0, high, (count,), dtype=torch.int64, device=self.cuda,
+                             generator=self.gen)
+
+    def sorted_segments(self, count, targets):
+        """Sorted ids 0, 0, 1, 2, 2, ..: targets - 1 distinct random cut points in 1..count
+        start the next target's run, so every target gets a run, averaging count / targets."""
+        cuts = min(targets, count) - 1
+        starts = torch.randperm(count - 1, device=self.cuda, generator=self.gen)[:cuts] + 1
+        marks = torch.zeros(count, dtype=torch.int64, device=self.cuda)
+        marks[starts] = 1
+        return torch.cumsum(marks, 0)
+
+    def time(self, name, run, nbytes, deterministic=False):
+        """Records `run`'s median; deterministic: under use_deterministic_algorithms(True),
+        and no row where PyTorch raises for want of a deterministic implementation."""
+        if not deterministic:
+            self.results.record(name, gpu_median_ms(run, self.reps), nbytes)
+            return
+        torch.use_deterministic_algorithms(True)
+        try:
+            ms = gpu_median_ms(run, self.reps)
+        except RuntimeError as error:
+            first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+            print(f"{name:32s} no row: PyTorch raised under deterministic algorithms: {first_line}",
+                  flush=True)
+            return
+        finally:
+            torch.use_deterministic_algorithms(False)
+        self.results.record(name, ms, nbytes)
+
+    def elements(self, name, dtype, reduce, targets, count, pattern):
+        """A 1-D scatter of `count` updates into `targets` elements (int32 Add or int64 Min)."""
+        values = self.int32s if dtype == torch.int32 else self.int64s
+        inp = values(targets)
+        if pattern == "sorted":
+            idx = self.sorted_segments(count, targets)
+        else:
+            idx = self.indices(targets, count)
+        upd = values(count)
+        out = torch.empty_like(inp)
+
+        def run():
+            out.copy_(inp)
+            if reduce == "sum":
+                out.scatter_add_(0, idx, upd)
+            else:
+                out.scatter_reduce_(0, idx, upd, reduce, include_self=True)
+
+        self.time(name, run, reduction_bytes(inp, upd, idx))
+
+    def rows(self, name, dtype, reduce, table_rows, row_length, update_rows, in_order):
+        """Rows of updates added (index_add_) or maxed (index_reduce_) into a table; also
+        under deterministic algorithms as `<name>_in_order` when `in_order`."""
+        table = self.unit((table_rows, row_length), dtype)
+        idx = self.indices(table_rows, update_rows)
+        upd = self.unit((update_rows, row_length), dtype)
+        out = torch.empty_like(table)
+
+        def run():
+            out.copy_(table)
+            if reduce == "sum":
+                out.index_add_(0, idx, upd)
+            else:
+                out.index_reduce_(0, idx, upd, reduce, include_self=True)
+
+        nbytes = reduction_bytes(table, upd, idx)
+        self.time(name, run, nbytes)
+        if in_order:
+            self.time(f"{name}_in_order", run, nbytes, deterministic=True)
+
+    def workloads(self):
+        self.elements("scatter_add_histogram", torch.int32, "sum", 1000, 10485760, "uniform")
+        self.elements("scatter_min_i64_segments", torch.int64, "amin", 131072, 4194304, "sorted")
+        self.rows("index_add_rows_f16", torch.float16, "sum", 32768, 1024, 4096, True)
+        self.rows("index_add_rows_f64", torch.float64, "sum", 32768, 512, 4096, False)
+        self.rows("scatter_max_f32_edges", torch.float32, "amax", 65536, 64, 1048576, True)
+
+    def sweep(self):
+        updates = 1 << 22
+        for bins in [1, 16, 256, 1000, 4096, 65536]:
+            self.elements(f"sweep_histogram_i32_add_{updates}_to_{bins}", torch.int32, "sum",
+                          bins, updates, "uniform")
+        for targets in [1000, 131072]:
+            for pattern in ["sorted", "uniform"]:
+                self.elements(f"sweep_segments_i64_min_{updates}_to_{targets}_{pattern}",
+                              torch.int64, "amin", targets, updates, pattern)
+        update_rows = 4096
+        for dtype, element in [(torch.float16, "f16"), (torch.float64, "f64")]:
+            width = torch.tensor([], dtype=dtype).element_size()
+            for row_length in [1, 16, 512, 2048, 4096]:
+                table_rows = min(32768, SWEEP_TABLE_BYTES // (row_length * width))
+                name = f"sweep_index_add_{element}_{update_rows}x{row_length}_into_{table_rows}"
+                self.rows(name, dtype, "sum", table_rows, row_length, update_rows,
+                          dtype == torch.float16)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--reps", type=int, default=50)
+    parser.add_argument("--json", help="write the rows as JSON lines here")
+    parser.add_argument("--sweep", action="store_true",
+                        help="the collision sweep instead of the workloads")
+    args = parser.parse_args()
+    collisions = Collisions(args.reps)
+    if args.sweep:
+        collisions.sweep()
+    else:
+        collisions.workloads()
+    collisions.results.write(args.json)
+
+
+if __name__ == "__main__":
+    main()
