@@ -46,6 +46,15 @@ struct SequenceParams {
     padding: vec2<u32>,
 }
 
+// Mirrors BinParams in src/kernels/params.rs: the any-order reduction into workgroup bins
+// (scatter_reduce_bins): the output's units, the updates a thread takes, the threads.
+struct BinParams {
+    units: u32,
+    per_thread: u32,
+    threads: u32,
+    padding: u32,
+}
+
 // Mirrors IndexParams in src/kernels/params.rs (a test compares the two through naga).
 struct IndexParams {
     count: u32,
@@ -65,6 +74,7 @@ struct IndexParams {
     in_order: InOrderParams,
     copy: CopyRowParams,
     sequence: SequenceParams,
+    bins: BinParams,
     sizes: array<vec4<u32>, 2>,
     dense_strides: array<vec4<u32>, 2>,
     indexed_strides: array<vec4<u32>, 2>,

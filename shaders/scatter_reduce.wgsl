@@ -2,6 +2,7 @@
 // Scatter reductions in any order (ReduceOrder::Any), and float Min and Max in order without
 // lists (ReduceOrder::FirstTie: the ties section).
 
+// @narrow-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
 // loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
 // takes REDUCE_GROUP updates (the header's), a grid-stride apart, so that each load
@@ -9,25 +10,43 @@
 // first combined in workgroup memory: a target many threads aim at then takes one global
 // compare-exchange a workgroup, not one an update. The slots start at the reduction's
 // identity (IDENTITY: 0, 1, the type's extremes, -0.0 for float Add), so a slot can be joined
-// as soon as claimed.
+// as soon as claimed. Integer Add, Min and Max combine by WGSL's own atomics instead of
+// compare-exchange, in the slots and (4-byte units) in the output.
 const NO_TARGET: u32 = 0xffffffffu;
 var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
-var<workgroup> slot_values: array<atomic<u32>, WORKGROUP_SIZE>;
+// Kept apart from the bins of shaders/scatter_bins.wgsl (a driver may give a kernel that
+// holds more workgroup memory less cache: an H100's Float32 Max ran 2 % slower with them
+// shared). WGSL passes no pointer to workgroup memory into a function, hence a combine a
+// workgroup array.
+var<workgroup> slot_values: array<atomic<ReduceWord>, WORKGROUP_SIZE>;
 
 // slot_values[slot] = slot_values[slot] op value.
-fn combine_into_slot(slot: u32, value: u32) {
-    var old = atomicLoad(&slot_values[slot]);
+fn combine_in_slot(slot: u32, value: u32) {
+// @native-begin
+    // Integer Add wraps in 32 bits, which the unit's low bits keep exactly.
+    let wide = widened(value);
+    if REDUCTION == ADD {
+        atomicAdd(&slot_values[slot], wide);
+    } else if REDUCTION == MIN {
+        atomicMin(&slot_values[slot], wide);
+    } else {
+        atomicMax(&slot_values[slot], wide);
+    }
+// @native-end
+// @exchange-begin
+    var old = narrowed(atomicLoad(&slot_values[slot]));
     loop {
         let combined = combine_unit(old, value);
         if combined == old {
             break;
         }
-        let swapped = atomicCompareExchangeWeak(&slot_values[slot], old, combined);
+        let swapped = atomicCompareExchangeWeak(&slot_values[slot], widened(old), widened(combined));
         if swapped.exchanged {
             break;
         }
-        old = swapped.old_value;
+        old = narrowed(swapped.old_value);
     }
+// @exchange-end
 }
 
 // Combines update unit i into its target (its slot, or the output), or reports its index.
@@ -51,7 +70,7 @@ fn reduce_unit(i: u32) {
         loop {
             let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, at.indexed);
             if claim.exchanged || claim.old_value == at.indexed {
-                combine_into_slot(slot, value);
+                combine_in_slot(slot, value);
                 return;
             }
             if claim.old_value != NO_TARGET {
@@ -70,7 +89,7 @@ fn scatter_reduce(
 ) {
     // No early return: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);
-    atomicStore(&slot_values[local], IDENTITY);
+    atomicStore(&slot_values[local], widened(IDENTITY));
     workgroupBarrier();
     let t = invocation_index(workgroup, workgroups, local);
     let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
@@ -85,7 +104,7 @@ fn scatter_reduce(
     workgroupBarrier();
     let claimed = atomicLoad(&slot_targets[local]);
     if claimed != NO_TARGET {
-        reduce_output(claimed, atomicLoad(&slot_values[local]));
+        reduce_output(claimed, narrowed(atomicLoad(&slot_values[local])));
     }
 }
 
@@ -180,3 +199,44 @@ fn write_ties(
     }
 }
 // @ties-end
+// @narrow-end
+
+// @double-word-begin
+// 8-byte integers (Add, Min and Max) where the device has 64-bit atomics: each update
+// straight into its target by one atomic, REDUCE_GROUP updates a thread, a grid-stride apart.
+// (No workgroup pre-combining: SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
+// workgroup memory.)
+fn reduce_wide_unit(i: u32) {
+    let base = locate_base(i);
+    if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
+        return;
+    }
+    let at = apply_index(base);
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(i);
+        return;
+    }
+    if owns_output(at.indexed) {
+        reduce_output(at.indexed, load_updates(at.dense));
+    }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn scatter_reduce_wide(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
+    if t >= threads {
+        return;
+    }
+    for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
+        let j = t + k * threads;
+        if j < params.count {
+            reduce_wide_unit(group_index(j));
+        }
+    }
+}
+// @double-word-end

@@ -38,3 +38,20 @@ fn unit_word(v: Unit) -> u32 {
 fn word_unit(w: u32) -> Unit {
     return pair_unit(vec2<u32>(w, 0u));
 }
+
+// @narrow-begin
+// Values combined in workgroup memory (the any-order pass's slots, the bins) are ReduceWords:
+// with WGSL's own atomics, signed Min and Max compare them as i32, so narrower values are
+// held sign-extended there (`widened`), and `narrowed` gives the unit's bits back.
+fn widened(value: u32) -> ReduceWord {
+    if SIGN_EXTENDED {
+        return bitcast<ReduceWord>(bitcast<i32>(value << NUMBER_SHIFT) >> NUMBER_SHIFT);
+    }
+    return bitcast<ReduceWord>(value);
+}
+
+fn narrowed(word: ReduceWord) -> u32 {
+    return bitcast<u32>(word) & NUMBER_MASK;
+}
+
+// @narrow-end

@@ -11,6 +11,7 @@ use crate::context_options::ContextOptions;
 pub use crate::copy_method::CopyMethod;
 use crate::copy_method::{self, CopyMethodCell};
 use crate::error::{Error, Result};
+use crate::lowering::Int64Atomics;
 use crate::ops::{OperatorDesc, SliceDesc};
 use crate::pipeline::{self, PipelineKey, Pipelines};
 use crate::readback::read_back;
@@ -40,6 +41,8 @@ pub struct Context {
     /// Buffers its operators share (uniforms, scratch).
     shared: Shared,
     copy_method: CopyMethodCell,
+    /// The 64-bit integer atomics the device has and the options allow.
+    int64_atomics: Int64Atomics,
 }
 
 // In a browser wgpu's handles are not Send: one thread uses the context there.
@@ -49,7 +52,10 @@ impl Context {
     /// `WGPU_ADAPTER_NAME` (a case-insensitive part of the adapter's name; an error if none
     /// matches) and `WGPU_POWER_PREF`. The device gets the adapter's full limits, its
     /// timestamp-query features where the adapter has them (for benchmarks), and its
-    /// pipeline cache where it has one (`wgpu::Features::PIPELINE_CACHE`, Vulkan). Then as
+    /// pipeline cache where it has one (`wgpu::Features::PIPELINE_CACHE`, Vulkan), and its
+    /// 64-bit integer atomics where it has them (`SHADER_INT64` with
+    /// `SHADER_INT64_ATOMIC_MIN_MAX` or `SHADER_INT64_ATOMIC_ALL_OPS`: 8-byte integer Min and
+    /// Max, or Add, reduce by one atomic an update instead of the in-order path). Then as
     /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {
         Context::new_with(ContextOptions::default()).await
@@ -68,7 +74,10 @@ impl Context {
         let wanted = wgpu::Features::TIMESTAMP_QUERY
             | wgpu::Features::TIMESTAMP_QUERY_INSIDE_ENCODERS
             | wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES
-            | wgpu::Features::PIPELINE_CACHE;
+            | wgpu::Features::PIPELINE_CACHE
+            | wgpu::Features::SHADER_INT64
+            | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX
+            | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("dml-wgsl"),
@@ -116,6 +125,7 @@ impl Context {
         options: ContextOptions,
     ) -> Context {
         let limits = device.limits();
+        let device_features = device.features();
         let workgroup_size = WORKGROUP_SIZE
             .min(limits.max_compute_invocations_per_workgroup)
             .min(limits.max_compute_workgroup_size_x)
@@ -132,6 +142,11 @@ impl Context {
             cache_seeded,
             shared,
             copy_method: CopyMethodCell::default(),
+            int64_atomics: if options.without_int64_atomics {
+                Int64Atomics::None
+            } else {
+                Int64Atomics::of(device_features)
+            },
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),

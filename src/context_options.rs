@@ -27,12 +27,25 @@ pub struct ContextOptions {
     /// Bytes of an earlier context's [`Context::pipeline_cache_data`] (set only through the
     /// unsafe [`ContextOptions::with_pipeline_cache_data`]).
     pub(crate) pipeline_cache_data: Option<Vec<u8>>,
+    /// Leaves the device's 64-bit integer atomics unused (see
+    /// [`ContextOptions::with_int64_atomics`]).
+    pub(crate) without_int64_atomics: bool,
 }
 
 impl ContextOptions {
     /// Copies contiguous runs by `method`, without measuring.
     pub fn with_copy_method(mut self, method: CopyMethod) -> ContextOptions {
         self.copy_method = Some(method);
+        self
+    }
+
+    /// Whether 8-byte integer reductions use the device's 64-bit atomics where it has them
+    /// (the default, `true`): `SHADER_INT64` with `SHADER_INT64_ATOMIC_MIN_MAX` (Min and Max)
+    /// or `SHADER_INT64_ATOMIC_ALL_OPS` (Add too), requested by [`Context::new`] and read from
+    /// the device by [`Context::from_device`]. `false` takes the path every device has (the
+    /// in-order sort), with the same results: for tests and comparisons.
+    pub fn with_int64_atomics(mut self, enabled: bool) -> ContextOptions {
+        self.without_int64_atomics = !enabled;
         self
     }
 

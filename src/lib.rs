@@ -123,6 +123,9 @@ pub struct ShaderVariant {
     pub source: String,
     /// The entry points the library uses.
     pub entry_points: Vec<&'static str>,
+    /// Whether it needs 64-bit integer atomics (`SHADER_INT64` and
+    /// `SHADER_INT64_ATOMIC_MIN_MAX`, or `_ALL_OPS` for Add): built only where a device has them.
+    pub needs_int64_atomics: bool,
 }
 
 /// Every shader variant the library can dispatch, for offline validation and translation
@@ -144,6 +147,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 label: k.windowed_label(&windowing),
                 source: k.windowed_source(256, &windowing),
                 entry_points: k.entries().iter().map(|e| e.name()).collect(),
+                needs_int64_atomics: k.reduces_by_wide_atomics(),
             });
         }
     }

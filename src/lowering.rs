@@ -20,6 +20,34 @@ pub(crate) enum InPlace {
     LayoutsDiffer,
 }
 
+/// The 64-bit integer atomics a device offers in storage buffers (wgpu's
+/// `SHADER_INT64_ATOMIC_MIN_MAX` and `SHADER_INT64_ATOMIC_ALL_OPS`, with `SHADER_INT64`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Int64Atomics {
+    #[default]
+    None,
+    /// `atomicMin` and `atomicMax` whose result is unused.
+    MinMax,
+    /// Every atomic operation, `atomicAdd` included.
+    All,
+}
+
+impl Int64Atomics {
+    /// What `features` offer.
+    pub fn of(features: wgpu::Features) -> Int64Atomics {
+        use wgpu::Features as F;
+        if !features.contains(F::SHADER_INT64) {
+            Int64Atomics::None
+        } else if features.contains(F::SHADER_INT64_ATOMIC_ALL_OPS) {
+            Int64Atomics::All
+        } else if features.contains(F::SHADER_INT64_ATOMIC_MIN_MAX) {
+            Int64Atomics::MinMax
+        } else {
+            Int64Atomics::None
+        }
+    }
+}
+
 /// What lowering needs to know of the device.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DeviceFacts {
@@ -37,6 +65,8 @@ pub(crate) struct DeviceFacts {
     /// (`Context::copy_method`): a scatter may then copy inside its own kernel
     /// (`scatter_copy_rows`).
     pub copies_in_kernels: bool,
+    /// The 64-bit integer atomics the device offers (and the context uses).
+    pub int64_atomics: Int64Atomics,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows). Lowering
     /// sets it where [`DeviceFacts::binds_partially`] says so.

@@ -12,14 +12,18 @@ pub enum DuplicateMode {
     /// (1- and 2-byte elements are stored by compare-exchange on their 32-bit word, 4-byte
     /// elements by single-word stores, and 8-byte elements take the [`DuplicateMode::InOrder`]
     /// path, since a plain 8-byte store could tear). With a reduction every update is
-    /// combined exactly once (read-modify-write by compare-exchange, never lost to a race):
+    /// combined exactly once (by atomics: WGSL's own for integer Add, Min and Max, a
+    /// compare-exchange loop otherwise; never lost to a race):
     /// integer results, and Min and Max of any type, equal the in-order result (except that
     /// where equal values of different bits tie, +0.0 and -0.0, or several NaNs, which one
     /// stays is unspecified); float Add and Mul may round differently, as the order and
     /// grouping of the operations differ (updates of one workgroup aimed at one element are
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
-    /// rounded as the type says). 8-byte elements take the `InOrder` path here too (no 64-bit
-    /// atomics), and so do rows of 64 or more units sharing one index tuple that land on
+    /// rounded as the type says; where the output has at most 2048 units, a workgroup's
+    /// updates are combined in bins of the whole output first). 8-byte integer Add, Min and
+    /// Max take one 64-bit atomic an update where the device has them (see
+    /// [`crate::ContextOptions::with_int64_atomics`]); other 8-byte elements take the
+    /// `InOrder` path here too, and so do rows of 64 or more units sharing one index tuple that land on
     /// aligned blocks of the output (ScatterND's rows, `index_add_`): reduced by rows, that
     /// is faster than a compare-exchange an update, and gives the in-order result.
     #[default]
@@ -39,7 +43,7 @@ pub enum DuplicateMode {
     /// 32 threads, `compile` refuses with [`crate::Error::LimitExceeded`]. Integer reductions of 1- to 4-byte
     /// elements cost nothing extra: their bits do not depend on the order (wrap-around Add
     /// and Mul, Min and Max), so they take the default mode's path and give the in-order
-    /// result. Float Min and Max of 2 and 4 bytes take it too, with a pass before and one
+    /// result; so do 8-byte integer Add, Min and Max where the device has 64-bit atomics. Float Min and Max of 2 and 4 bytes take it too, with a pass before and one
     /// after that give tied zeros (+0.0, -0.0) and NaNs the bits of the first in order (4
     /// bytes per output unit).
     InOrder,

@@ -141,8 +141,10 @@ fn a_growing_sequence_builds_no_pipeline_past_its_first_length() {
         |n| reducing_scatter(n, Reduction::Add, DuplicateMode::AnyUpdate),
         |n| reducing_scatter(n, Reduction::Max, DuplicateMode::InOrder),
     ] {
-        // A few lengths first: the smallest take other lowerings (a single row, one update).
-        for n in 1..=8 {
+        // A few lengths first: the smallest take other lowerings (a single row, one update),
+        // and the largest: past 2048 output units a reduction combines per update, not in
+        // workgroup bins (an entry point each, whatever the length).
+        for n in (1..=8).chain([300]) {
             fresh.compile(&desc_at(n)).unwrap();
         }
         let built = fresh.compiled_pipeline_count();

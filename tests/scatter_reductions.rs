@@ -11,8 +11,8 @@ use common::{
     corrupt_one_index, le_bytes, random_index, random_reduction_case, write_indices,
 };
 use dml_wgsl::{
-    DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterElementsDesc,
-    ScatterNdDesc, TensorDesc,
+    Context, ContextOptions, DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction,
+    ScatterElementsDesc, ScatterNdDesc, TensorDesc,
 };
 
 /// Random reduction cases of every data type, reduction and index type (ScatterElements and
@@ -195,6 +195,180 @@ fn float_add_and_mul_quiet_nans_and_give_the_default_nan_for_invalid_operations(
         &[f32::INFINITY, 2.0, -0.5],
     );
     assert_eq!(mul, [0x7fc0_0000, 0xffc0_0001, (-1.5f32).to_bits()]);
+}
+
+#[test]
+fn an_identity_update_still_quiets_a_signalling_nan_target_in_any_order() {
+    // Element 0 takes the identity (-0.0 for Add, 1.0 for Mul), which leaves every number
+    // alone but quiets a NaN; element 1 takes nothing and keeps its signalling NaN. In any
+    // order a small output is combined in workgroup bins, where a bin still holding the
+    // identity must not pass for one no update reached.
+    let signalling = f32::from_bits(0x7fa0_0001);
+    for (reduction, identity) in [(Reduction::Add, -0.0f32), (Reduction::Mul, 1.0)] {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let got = run_f32_reduction(
+                reduction,
+                duplicates,
+                &[signalling, signalling, 2.0],
+                &[0, 2],
+                &[identity, 3.0],
+            );
+            let expected = match reduction {
+                Reduction::Add => 5.0f32,
+                _ => 6.0,
+            };
+            assert_eq!(
+                got,
+                [0x7fe0_0001, 0x7fa0_0001, expected.to_bits()],
+                "{reduction:?} {duplicates:?}"
+            );
+        }
+    }
+}
+
+/// ScatterElements of 1-D outputs of `size` elements with `count` updates: half of them
+/// crowded onto 40 targets, the rest anywhere (negative indices too).
+fn reduction_onto(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    size: u32,
+    count: u32,
+) -> Case {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[size]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[size]),
+            0,
+        )
+        .with_reduction(reduction),
+    );
+    let mut inputs = common::random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |_| {
+        let size = size as i128;
+        if rng.chance(50) {
+            rng.range(0, 39) as i128 * (size / 40)
+        } else {
+            rng.range(0, 2 * size as u64 - 1) as i128 - size
+        }
+    });
+    if data_type.is_float() {
+        common::fill_scatter_floats(rng, &desc, &mut inputs, Values::OrderFree, reduction);
+    }
+    Case { desc, inputs }
+}
+
+#[test]
+fn outputs_at_and_past_the_workgroup_bins_capacity_reduce_every_update() {
+    // 2048 units take each workgroup's bins; 2049 the per-update atomics: both, every type
+    // and reduction, with more updates than a workgroup takes.
+    let mut rng = Rng::new(76);
+    for data_type in DataType::ALL {
+        for reduction in REDUCTIONS {
+            for size in [2048, 2049] {
+                let case = reduction_onto(&mut rng, data_type, reduction, size, 20_000);
+                let label = format!("{data_type:?} {reduction:?} {size}");
+                common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+                    .unwrap_or_else(|e| panic!("{label}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_taking_many_updates_into_bins_lose_none() {
+    // Past 2^17 updates a thread of the bins pass takes several, a grid-stride apart.
+    let mut rng = Rng::new(77);
+    for (data_type, reduction) in [
+        (DataType::Int32, Reduction::Add),
+        (DataType::UInt8, Reduction::Add),
+        (DataType::Int16, Reduction::Max),
+        (DataType::Int8, Reduction::Min),
+        (DataType::Float32, Reduction::Min),
+    ] {
+        let case = reduction_onto(&mut rng, data_type, reduction, 1000, 300_000);
+        let label = format!("{data_type:?} {reduction:?}");
+        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
+/// Whether `context`'s device offers the 64-bit atomics 8-byte integer `reduction` needs.
+fn has_int64_atomics(context: &Context, reduction: Reduction) -> bool {
+    use wgpu::Features as F;
+    let features = context.device().features();
+    let operation = match reduction {
+        Reduction::Add => F::SHADER_INT64_ATOMIC_ALL_OPS,
+        _ => F::SHADER_INT64_ATOMIC_MIN_MAX | F::SHADER_INT64_ATOMIC_ALL_OPS,
+    };
+    features.contains(F::SHADER_INT64) && features.intersects(operation)
+}
+
+#[test]
+fn eight_byte_integer_reductions_are_exact_with_and_without_64_bit_atomics() {
+    // The default context takes 64-bit atomics where the adapter has them; the other never.
+    let without = common::context_with(ContextOptions::default().with_int64_atomics(false));
+    let mut rng = Rng::new(78);
+    for (name, context) in [("default", context()), ("without", &without)] {
+        for data_type in [DataType::Int64, DataType::UInt64] {
+            for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
+                for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                    let label = format!("{name} {data_type:?} {reduction:?} {duplicates:?}");
+                    for nd in [false, true] {
+                        let index_type = INDEX_TYPES[(k + nd as usize) % 4];
+                        let case = random_reduction_case(
+                            &mut rng,
+                            nd,
+                            data_type,
+                            index_type,
+                            reduction,
+                            duplicates,
+                            Values::Bits,
+                            false,
+                        );
+                        common::check_on(context, &case.desc, &case.slices(), Expect::Exact)
+                            .unwrap_or_else(|e| panic!("{label}: {e}"));
+                    }
+                    let mut case = reduction_onto(&mut rng, data_type, reduction, 3000, 20_000);
+                    common::set_scatter_options(&mut case.desc, reduction, duplicates);
+                    common::check_on(context, &case.desc, &case.slices(), Expect::Exact)
+                        .unwrap_or_else(|e| panic!("{label} crowded: {e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn eight_byte_integer_min_takes_one_atomic_an_update_where_the_adapter_has_them() {
+    // Pipelines built for one Int64 Min: the copy, the atomic pass and the report (3) with
+    // 64-bit atomics; the in-order sort's passes (more than 3) without.
+    let mut rng = Rng::new(79);
+    let case = reduction_onto(&mut rng, DataType::Int64, Reduction::Min, 3000, 5000);
+    for enabled in [true, false] {
+        let fresh = common::context_with(
+            ContextOptions::default()
+                .with_copy_method(dml_wgsl::CopyMethod::Kernel)
+                .with_int64_atomics(enabled),
+        );
+        let offered = has_int64_atomics(&fresh, Reduction::Min);
+        fresh.compile(&case.desc).expect("compiles");
+        let pipelines = fresh.compiled_pipeline_count();
+        if enabled && offered {
+            assert_eq!(pipelines, 3, "{:?}", fresh.adapter_info());
+        } else {
+            if enabled {
+                eprintln!(
+                    "{:?} lacks 64-bit atomics: the in-order path serves",
+                    fresh.adapter_info().name
+                );
+            }
+            assert!(pipelines > 3, "{pipelines} pipelines");
+        }
+    }
 }
 
 #[test]

@@ -3,7 +3,8 @@
 // NAME and the markers): `load_NAME`, `store_NAME`, and for units of at most 4 bytes
 // `reduce_NAME(element, update)`. 8-byte units are stored by one thread each (the in-order
 // passes); narrower ones are atomic<u32> words every access goes through atomically, the
-// element's bits in its word (all of it for 4-byte units).
+// element's bits in its word (all of it for 4-byte units), the words `ReduceWord` (i32 where
+// signed Min and Max take WGSL's own atomics, else u32).
 
 // @double-word-begin
 fn load_NAME(e: u32) -> Unit {
@@ -41,7 +42,7 @@ fn load_NAME(e: u32) -> u32 {
     // @sub-word-end
     var value: u32;
     // @at word
-    value = atomicLoad(&NAME[AT]);
+    value = bitcast<u32>(atomicLoad(&NAME[AT]));
     // @end
     return (value & mask) >> shift;
 }
@@ -58,46 +59,17 @@ fn store_NAME(e: u32, value: u32) {
     let mask = ELEMENT_MASK << shift;
     // @sub-word-end
     // @at word
-    var old = atomicLoad(&NAME[AT]);
+    var old = bitcast<u32>(atomicLoad(&NAME[AT]));
     loop {
-        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (value << shift));
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], bitcast<ReduceWord>(old), bitcast<ReduceWord>((old & ~mask) | (value << shift)));
         if swapped.exchanged {
             break;
         }
-        old = swapped.old_value;
+        old = bitcast<u32>(swapped.old_value);
     }
     // @end
 }
 
-// Combined with whatever the word holds when the exchange succeeds: no update is lost to
-// another thread's, and an unchanged element is not written at all.
-fn reduce_NAME(e: u32, value: u32) {
-    // @word-begin
-    let word = e;
-    let shift = 0u;
-    let mask = 0xffffffffu;
-    // @word-end
-    // @sub-word-begin
-    let word = e / ELEMENTS_PER_WORD;
-    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
-    let mask = ELEMENT_MASK << shift;
-    // @sub-word-end
-    // @at word
-    var old = atomicLoad(&NAME[AT]);
-    loop {
-        let current = (old & mask) >> shift;
-        let combined = combine_unit(current, value);
-        if combined == current {
-            break;
-        }
-        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (combined << shift));
-        if swapped.exchanged {
-            break;
-        }
-        old = swapped.old_value;
-    }
-    // @end
-}
 
 fn owns_NAME(e: u32) -> bool {
     // @word-begin
@@ -112,3 +84,52 @@ fn owns_NAME(e: u32) -> bool {
     // @sub-word-end
 }
 // @narrow-end
+
+// @native-output-begin
+// Integer Add, Min and Max of 4-byte words: WGSL's own atomics (wrap-around Add; signed
+// Min and Max on i32 words).
+fn reduce_NAME(e: u32, value: u32) {
+    let word = bitcast<ReduceWord>(value);
+    // @at e
+    if REDUCTION == ADD {
+        atomicAdd(&NAME[AT], word);
+    } else if REDUCTION == MIN {
+        atomicMin(&NAME[AT], word);
+    } else {
+        atomicMax(&NAME[AT], word);
+    }
+    // @end
+}
+// @native-output-end
+
+// @exchange-output-begin
+// Combined with whatever the word holds when the exchange succeeds: no update is lost to
+// another thread's, and an unchanged element is not written at all.
+fn reduce_NAME(e: u32, value: u32) {
+    // @word-begin
+    let word = e;
+    let shift = 0u;
+    let mask = 0xffffffffu;
+    // @word-end
+    // @sub-word-begin
+    let word = e / ELEMENTS_PER_WORD;
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    let mask = ELEMENT_MASK << shift;
+    // @sub-word-end
+    // @at word
+    var old = bitcast<u32>(atomicLoad(&NAME[AT]));
+    loop {
+        let current = (old & mask) >> shift;
+        let combined = combine_unit(current, value);
+        if combined == current {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], bitcast<ReduceWord>(old), bitcast<ReduceWord>((old & ~mask) | (combined << shift)));
+        if swapped.exchanged {
+            break;
+        }
+        old = bitcast<u32>(swapped.old_value);
+    }
+    // @end
+}
+// @exchange-output-end

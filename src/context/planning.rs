@@ -188,6 +188,7 @@ impl Context {
             max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
             copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
+            int64_atomics: self.int64_atomics,
             per_element: false,
             bindings: Some(BindingFacts {
                 bytes,

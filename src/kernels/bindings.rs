@@ -85,6 +85,9 @@ pub(crate) enum Access {
     /// for units of at most 4 bytes `reduce_<name>(element, update)` (a compare-exchange loop
     /// on the element's word through `combine_unit`, so 4-byte units are `atomic<u32>` too).
     ReduceElements,
+    /// 8-byte integers combined by 64-bit atomics (`atomic<i64>` or `atomic<u64>`):
+    /// `reduce_<name>(element, update)` only.
+    ReduceWide,
 }
 
 /// What a storage binding holds; the host binds each kernel's buffers by role.
@@ -157,7 +160,10 @@ impl Binding {
     /// The bytes of one entry of the binding's WGSL array, for a kernel of `unit`.
     pub fn entry_bytes(&self, unit: Unit) -> u32 {
         match self.access {
-            Access::ReadElements | Access::WriteElements | Access::ReduceElements
+            Access::ReadElements
+            | Access::WriteElements
+            | Access::ReduceElements
+            | Access::ReduceWide
                 if !unit.is_sub_word() =>
             {
                 unit.bytes()

@@ -49,6 +49,8 @@ shader_files! {
     ScatterInOrder => "scatter_in_order.wgsl",
     /// The any-order scatter reduction and the float Min and Max ties.
     ScatterReduce => "scatter_reduce.wgsl",
+    /// The any-order scatter reduction onto a small output, in workgroup bins.
+    ScatterBins => "scatter_bins.wgsl",
     /// The in-order scatter reduction: the radix sort, the slices, the run folds, the lists.
     Sort => "sort.wgsl",
     ScatterSlices => "scatter_slices.wgsl",
@@ -71,6 +73,7 @@ shader_files! {
     ReadWords => "bindings/read_words.wgsl",
     AtomicWords => "bindings/atomic_words.wgsl",
     ReduceElements => "bindings/reduce_elements.wgsl",
+    ReduceWide => "bindings/reduce_wide.wgsl",
 }
 
 impl ShaderFile {
@@ -218,7 +221,13 @@ mod tests {
                 let label = format!("{} in {kernel:?}", file.path());
                 let module = naga::front::wgsl::parse_str(&source)
                     .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));
-                Validator::new(ValidationFlags::all(), Capabilities::empty())
+                // 64-bit atomics only where the kernel uses them (the device must offer them).
+                let capabilities = if kernel.reduces_by_wide_atomics() {
+                    Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
+                } else {
+                    Capabilities::empty()
+                };
+                Validator::new(ValidationFlags::all(), capabilities)
                     .validate(&module)
                     .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));
             }

@@ -33,7 +33,7 @@ pub(crate) use bindings::{ROLES, Role, Unit, Windowing};
 pub(crate) use in_order::{
     FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE,
 };
-pub(crate) use registry::{Entry, Kernel, REDUCE_GROUP, ReduceOrder};
+pub(crate) use registry::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder};
 
 #[cfg(test)]
 mod tests {

@@ -158,6 +158,19 @@ parameters! {
 }
 
 parameters! {
+    /// `IndexParams::bins`: the any-order reduction into workgroup bins
+    /// (`scatter_reduce_bins`): the output's units (each a bin, at most `BIN_CAPACITY`),
+    /// the updates a thread takes (at most `BIN_GROUP`), and the threads that take them.
+    BinParams {
+        units: u32,
+        per_thread: u32,
+        threads: u32,
+        /// A uniform struct member's size is a multiple of 16 bytes.
+        padding: u32,
+    }
+}
+
+parameters! {
     /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
     IndexParams {
         /// Threads, or units for the grouped entry points (which divide it by their group).
@@ -178,6 +191,8 @@ parameters! {
         copy: CopyRowParams,
         /// TensorScatter's members.
         sequence: SequenceParams,
+        /// `scatter_reduce_bins`' members.
+        bins: BinParams,
         sizes: PerDimension,
         dense_strides: PerDimension,
         indexed_strides: PerDimension,
@@ -375,6 +390,10 @@ mod tests {
                     (
                         "SequenceParams",
                         rust_layout(SequenceParams::MEMBERS, size_of::<SequenceParams>()),
+                    ),
+                    (
+                        "BinParams",
+                        rust_layout(BinParams::MEMBERS, size_of::<BinParams>()),
                     ),
                 ] {
                     assert_eq!(reflect(&source, member), rust, "{kernel:?}");

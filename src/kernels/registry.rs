@@ -92,7 +92,9 @@ entries! {
     ScatterBlocks => "scatter_blocks", Scatter, [Word];
     ClaimTargets => "claim_targets", ScatterInOrder, [];
     WriteWinners => "write_winners", ScatterInOrder, [];
-    ScatterReduce => "scatter_reduce", ScatterReduce, [];
+    ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
+    ScatterReduceWide => "scatter_reduce_wide", ScatterReduce, [DoubleWord];
+    ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     SortKeys => "sort_keys", Sort, [];
     SortSliceKeys => "sort_slice_keys", Sort, [];
     RadixCount => "radix_count", Sort, [];
@@ -167,6 +169,13 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
 ];
+/// 8-byte integers in any order, where the device has 64-bit atomics.
+const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceWide),
+    binding(Role::Status, Access::AtomicWords),
+];
 const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
@@ -185,6 +194,14 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
 
 /// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
+
+/// Output units of at most this many are reduced into workgroup bins (`scatter_reduce_bins`):
+/// 8 KiB of workgroup memory, and 256 bytes of flags for floats, within WebGPU's least
+/// `max_compute_workgroup_storage_size` (16 KiB).
+pub(crate) const BIN_CAPACITY: u32 = 2048;
+
+/// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`).
+pub(crate) const BIN_GROUP: u32 = 64;
 
 impl Kernel {
     /// Every variant, for tests and tools.
@@ -209,7 +226,8 @@ impl Kernel {
         }
         for data_type in DataType::ALL {
             for reduction in Reduction::COMBINING {
-                // 8-byte elements have no 64-bit atomics: always in order.
+                // 8-byte elements in order, but integer Add, Min and Max in any order too
+                // (by 64-bit atomics, where the device has them).
                 for order in [
                     ReduceOrder::Any,
                     ReduceOrder::FirstTie,
@@ -218,7 +236,11 @@ impl Kernel {
                     let wide = data_type.size_in_bytes() == 8;
                     let ties = data_type.is_float()
                         && matches!(reduction, Reduction::Min | Reduction::Max);
-                    if (wide && order != ReduceOrder::InOrder)
+                    let wide_atomics = wide
+                        && !data_type.is_float()
+                        && reduction != Reduction::Mul
+                        && order == ReduceOrder::Any;
+                    if (wide && order != ReduceOrder::InOrder && !wide_atomics)
                         || (order == ReduceOrder::FirstTie && !ties)
                     {
                         continue;
@@ -252,7 +274,7 @@ impl Kernel {
             } => &[F::Scatter],
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
             Kernel::ScatterReduce { order, .. } => match order {
-                ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce],
+                ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins],
                 ReduceOrder::InOrder => &[F::Sort, F::ScatterRuns, F::ScatterLists],
             },
             Kernel::Gather(_) => &[F::Gather],
@@ -300,8 +322,51 @@ impl Kernel {
                     },
                     _ => false,
                 },
+                Section::Native | Section::Exchange => match self {
+                    Kernel::ScatterReduce { .. } => {
+                        self.combines_natively() == (*section == Section::Native)
+                    }
+                    _ => false,
+                },
+                // The output's narrow accessors: one of the two.
+                Section::NativeOutput | Section::ExchangeOutput => match self {
+                    Kernel::ScatterReduce { .. } if unit.bytes() <= 4 => {
+                        (self.combines_natively() && unit == Unit::Word)
+                            == (*section == Section::NativeOutput)
+                    }
+                    _ => false,
+                },
             })
             .collect()
+    }
+
+    /// Whether a reduction combines 8-byte integers by 64-bit atomics (any order: only where
+    /// the device has them).
+    pub fn reduces_by_wide_atomics(self) -> bool {
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                order: ReduceOrder::Any,
+                ..
+            }
+        ) && self.unit() == Unit::DoubleWord
+    }
+
+    /// Whether a reduction combines by WGSL's own atomics (integer Add, Min and Max of at
+    /// most 4 bytes: their bits do not depend on the order), not by compare-exchange.
+    pub fn combines_natively(self) -> bool {
+        match self {
+            Kernel::ScatterReduce {
+                data_type,
+                reduction,
+                ..
+            } => {
+                !data_type.is_float()
+                    && data_type.size_in_bytes() <= 4
+                    && reduction != Reduction::Mul
+            }
+            _ => false,
+        }
     }
 
     /// The entry points of the module: those of its files, in the sections it keeps.
@@ -329,6 +394,7 @@ impl Kernel {
             } => SCATTER_BINDINGS,
             Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
             Kernel::ScatterReduce { order, .. } => match order {
+                ReduceOrder::Any if self.reduces_by_wide_atomics() => SCATTER_REDUCE_WIDE_BINDINGS,
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,

@@ -29,10 +29,20 @@ pub(crate) enum Section {
     /// Every scatter reduction but Add: Mul's arithmetic (Min and Max keep it too, never
     /// reaching it, so that a function holding an Add and a Mul section stays whole).
     NotAdd,
+    /// Integer Add, Min and Max of units of at most 4 bytes: combined in workgroup memory by
+    /// WGSL's own atomics on widened words (no compare-exchange loop).
+    Native,
+    /// Every other reduction: combined in workgroup memory by compare-exchange.
+    Exchange,
+    /// `Native` on 4-byte units: the output's words take WGSL's own atomics too.
+    NativeOutput,
+    /// Every other reduction of units of at most 4 bytes: the output's words by
+    /// compare-exchange.
+    ExchangeOutput,
 }
 
 impl Section {
-    pub const ALL: [Section; 12] = [
+    pub const ALL: [Section; 16] = [
         Section::Word,
         Section::SubWord,
         Section::CopyRows,
@@ -45,6 +55,10 @@ impl Section {
         Section::AddMul,
         Section::Add,
         Section::NotAdd,
+        Section::Native,
+        Section::Exchange,
+        Section::NativeOutput,
+        Section::ExchangeOutput,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -61,6 +75,10 @@ impl Section {
             Section::AddMul => "add-mul",
             Section::Add => "add",
             Section::NotAdd => "not-add",
+            Section::Native => "native",
+            Section::Exchange => "exchange",
+            Section::NativeOutput => "native-output",
+            Section::ExchangeOutput => "exchange-output",
         }
     }
 }

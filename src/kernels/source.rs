@@ -5,7 +5,7 @@ use super::bindings::{Access, Binding, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
-use super::registry::{Kernel, REDUCE_GROUP};
+use super::registry::{BIN_CAPACITY, BIN_GROUP, Kernel, REDUCE_GROUP};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
 use crate::status;
@@ -83,6 +83,16 @@ impl Kernel {
         } = self
         {
             header += &reduction_constants(data_type, reduction);
+            // Only modules with 64-bit atomics name a 64-bit type (a device without
+            // SHADER_INT64 refuses any module that does).
+            if self.reduces_by_wide_atomics() {
+                let wide = if data_type.is_signed() && reduction != Reduction::Add {
+                    "i64"
+                } else {
+                    "u64"
+                };
+                header += &format!("alias WideWord = {wide};\n");
+            }
             header += &sort_constants(workgroup_size, data_type, reduction);
         }
         let (numbers, windows_binding) = self.binding_numbers(windowing);
@@ -131,10 +141,18 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     };
     let shift = 32u32.saturating_sub(bits);
     let identity = reduction_identity(data_type, reduction);
+    // Signed Min and Max by WGSL's own atomics act on i32 words holding the values
+    // sign-extended; every other reduction's words are u32.
+    let signed_order = data_type.is_signed()
+        && !data_type.is_float()
+        && matches!(reduction, Reduction::Min | Reduction::Max);
+    let word = if signed_order { "i32" } else { "u32" };
     format!(
         "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
          const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
-         const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n"
+         const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
+         alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
+         const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n"
     )
 }
 
@@ -279,7 +297,9 @@ fn binding_template(binding: &Binding, unit: Unit) -> (&'static str, &'static st
         Access::ReduceElements if unit == Unit::DoubleWord => {
             ("vec2<u32>", "read_write", F::ReduceElements)
         }
-        Access::ReduceElements => ("atomic<u32>", "read_write", F::ReduceElements),
+        // i32 words where signed Min and Max take WGSL's own atomics (`ReduceWord`).
+        Access::ReduceElements => ("atomic<ReduceWord>", "read_write", F::ReduceElements),
+        Access::ReduceWide => ("atomic<WideWord>", "read_write", F::ReduceWide),
     }
 }
 

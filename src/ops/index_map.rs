@@ -12,8 +12,9 @@
 
 use super::strided_copy::merge_dimensions;
 use crate::kernels::params::{
-    CopyRowParams, INDEX_CIRCULAR, INDEX_CLAMP, INDEX_SEQUENCE, INDEX_SIGNED, INDEX_WORD_PAIRS,
-    InOrderParams, IndexParams, Parameters, PerDimension, SequenceParams, row_capacity,
+    BinParams, CopyRowParams, INDEX_CIRCULAR, INDEX_CLAMP, INDEX_SEQUENCE, INDEX_SIGNED,
+    INDEX_WORD_PAIRS, InOrderParams, IndexParams, Parameters, PerDimension, SequenceParams,
+    row_capacity,
 };
 use crate::kernels::{Entry, Kernel, Unit};
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
@@ -257,6 +258,7 @@ impl IndexMap {
                     write_stride: s.write_stride,
                     padding: [0; 2],
                 }),
+            bins: BinParams::default(),
             sizes: PerDimension::new(self.sizes.iter().copied()),
             dense_strides: PerDimension::strides(&self.dense_strides),
             indexed_strides: PerDimension::strides(&self.indexed_strides),
@@ -447,6 +449,7 @@ mod tests {
         max_workgroup_storage_bytes: 49152,
         max_workgroups_per_dimension: 65535,
         copies_in_kernels: false,
+        int64_atomics: crate::lowering::Int64Atomics::None,
         per_element: false,
         bindings: None,
     };
@@ -587,6 +590,38 @@ mod tests {
     }
 
     #[test]
+    fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
+        use crate::ops::Reduction;
+        // 16 rows of 128 units fit BIN_CAPACITY (2048); 17 rows do not; 8-byte units never.
+        for (data_type, rows, bins) in [
+            (DataType::Int32, 16, true),
+            (DataType::UInt8, 16, true),
+            (DataType::Float16, 16, true),
+            (DataType::Int32, 17, false),
+            (DataType::Float32, 17, false),
+            (DataType::Int64, 16, false),
+        ] {
+            let desc = ScatterElementsDesc::new(
+                TensorDesc::new(data_type, &[rows, 128]),
+                TensorDesc::new(DataType::Int64, &[9, 128]),
+                TensorDesc::new(data_type, &[9, 128]),
+                TensorDesc::new(data_type, &[rows, 128]),
+                0,
+            )
+            .with_reduction(Reduction::Add);
+            let lowered = entries(&desc, &DEVICE);
+            assert_eq!(
+                lowered.contains(&Entry::ScatterReduceBins),
+                bins,
+                "{data_type:?} {rows}: {lowered:?}"
+            );
+            if data_type.size_in_bytes() <= 4 {
+                assert_eq!(lowered.contains(&Entry::ScatterReduce), !bins);
+            }
+        }
+    }
+
+    #[test]
     fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
         use crate::ops::{DuplicateMode, Reduction};
         let in_order = |data_type, reduction| {
@@ -608,14 +643,15 @@ mod tests {
                 "{data_type:?} {reduction:?}: {lowered:?}"
             );
         }
-        // Float Min and Max of 2 and 4 bytes: any order between the two tie passes.
+        // Float Min and Max of 2 and 4 bytes: any order between the two tie passes (into
+        // workgroup bins: the output is small).
         for data_type in [DataType::Float16, DataType::Float32] {
             let lowered = entries(&in_order(data_type, Reduction::Min), &DEVICE);
             assert_eq!(
                 lowered[lowered.len() - 4..],
                 [
                     Entry::ClaimTies,
-                    Entry::ScatterReduce,
+                    Entry::ScatterReduceBins,
                     Entry::WriteTies,
                     Entry::DescribeStatus
                 ],

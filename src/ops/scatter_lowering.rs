@@ -6,8 +6,8 @@ use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::Result;
 use crate::kernels::params::Parameters;
-use crate::kernels::{Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role};
-use crate::lowering::{DeviceFacts, Grid, InPlace, Lowered, Placement, Step};
+use crate::kernels::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role};
+use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
 use crate::tensor::TensorDesc;
 
@@ -44,10 +44,12 @@ enum Strategy {
     /// No reduction, in order (the last update wins; 8-byte elements always): a claim pass,
     /// then the winners write (4 bytes of scratch an output unit).
     InOrder,
-    /// A reduction by compare-exchange, `REDUCE_GROUP` updates a thread. `ties`: float Min
-    /// and Max in order, where a pass before and one after give tied zeros and NaNs the bits
-    /// of the first in order (4 bytes of scratch an output unit).
-    AnyOrderReduction { ties: bool },
+    /// A reduction by atomics, `REDUCE_GROUP` updates a thread; or with `bins`, where the
+    /// output has at most `BIN_CAPACITY` units, into each workgroup's own bins first (up to
+    /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
+    /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
+    /// of scratch an output unit).
+    AnyOrderReduction { ties: bool, bins: bool },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
     /// tuple) sorted by target, each run folded.
     SortedRuns(SortPlan),
@@ -72,8 +74,10 @@ impl Strategy {
     /// Scratch bytes (`Role::Winners` or `Role::Heads`) and links bytes (`Role::Links`).
     fn scratch(&self, output_units: u64) -> (u64, u64) {
         match self {
-            Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false } => (0, 0),
-            Strategy::InOrder | Strategy::AnyOrderReduction { ties: true } => (output_units * 4, 0),
+            Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
+            Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
+                (output_units * 4, 0)
+            }
             Strategy::SortedRuns(plan) => (plan.heads_bytes(), plan.links_bytes()),
             Strategy::RowLists(plan) => (plan.heads_bytes(), plan.links_bytes()),
         }
@@ -225,9 +229,19 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
     let order_free = reducing && !data_type.is_float();
     // In the updates' order (else any order).
     let ordered = scatter.duplicates == DuplicateMode::InOrder && !order_free;
-    // Plain 8-byte stores are two words that another thread's may interleave with, and
-    // there are no 64-bit atomics: 8-byte elements always go in order.
-    let in_order = ordered || (element_bytes == 8 && !scatter.distinct_targets);
+    // 8-byte integer Min and Max (Add too where the device has every 64-bit atomic) take one
+    // 64-bit atomic an update where the device has them.
+    let wide_atomics = reducing
+        && element_bytes == 8
+        && !data_type.is_float()
+        && match scatter.reduction {
+            Reduction::Min | Reduction::Max => device.int64_atomics >= Int64Atomics::MinMax,
+            Reduction::Add => device.int64_atomics == Int64Atomics::All,
+            _ => false,
+        };
+    // Plain 8-byte stores are two words that another thread's may interleave with: other
+    // 8-byte elements always go in order.
+    let in_order = ordered || (element_bytes == 8 && !scatter.distinct_targets && !wide_atomics);
     // Float Min and Max pick a number, the same in every order; only the bits of tied zeros
     // and NaNs depend on it, and two light passes around the any-order one settle those
     // (claim_ties, write_ties: update positions ranked below 2^31 - 1).
@@ -270,10 +284,15 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
     } else if by_rows || (in_order && !ties) {
         let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
-    } else if ties {
-        (Strategy::AnyOrderReduction { ties }, ReduceOrder::FirstTie)
     } else {
-        (Strategy::AnyOrderReduction { ties }, ReduceOrder::Any)
+        // A small output fits each workgroup's memory as bins (units of at most 4 bytes).
+        let bins = element_bytes <= 4 && output_units <= BIN_CAPACITY as u64;
+        let order = if ties {
+            ReduceOrder::FirstTie
+        } else {
+            ReduceOrder::Any
+        };
+        (Strategy::AnyOrderReduction { ties, bins }, order)
     };
     let kernel = if reducing {
         Kernel::ScatterReduce {
@@ -327,10 +346,10 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
     let mut steps = vec![Step::Clear(Role::Status)];
     match &strategy {
         Strategy::InOrder => steps.push(Step::Clear(Role::Winners)),
-        Strategy::AnyOrderReduction { ties: true }
+        Strategy::AnyOrderReduction { ties: true, .. }
         | Strategy::SortedRuns(_)
         | Strategy::RowLists(_) => steps.push(Step::Clear(Role::Heads)),
-        Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false } => {}
+        Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
     }
     // Out of place, `output = input` first (unless the scatter copies rows itself).
     if !matches!(
@@ -358,18 +377,32 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
         }
-        Strategy::AnyOrderReduction { ties } => {
+        Strategy::AnyOrderReduction { ties, bins } => {
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
             }
-            // REDUCE_GROUP updates a thread.
-            let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
-            steps.push(Step::Dispatch {
-                kernel,
-                entry: Entry::ScatterReduce,
-                params: Parameters::Index(map.params(1)),
-                grid: Grid::Flat(threads),
-                placement: Placement::Always,
+            steps.push(if *bins {
+                bins_step(&map, kernel, output_units)
+            } else if map.element_bytes == 8 {
+                // One 64-bit atomic an update, REDUCE_GROUP updates a thread.
+                let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
+                Step::Dispatch {
+                    kernel,
+                    entry: Entry::ScatterReduceWide,
+                    params: Parameters::Index(map.params(1)),
+                    grid: Grid::Flat(threads),
+                    placement: Placement::Always,
+                }
+            } else {
+                // REDUCE_GROUP updates a thread.
+                let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
+                Step::Dispatch {
+                    kernel,
+                    entry: Entry::ScatterReduce,
+                    params: Parameters::Index(map.params(1)),
+                    grid: Grid::Flat(threads),
+                    placement: Placement::Always,
+                }
             });
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::WriteTies), Placement::Always));
@@ -395,6 +428,29 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         )),
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
+    }
+}
+
+/// Threads of `scatter_reduce_bins` wanted before a thread takes more than one update: each
+/// workgroup then combines its bins into the output once for up to `BIN_GROUP` times its
+/// size in updates, while enough workgroups stay to keep a large GPU busy.
+const BIN_THREADS: u64 = 1 << 17;
+
+/// The reduction into workgroup bins (`output_units` of them, at most `BIN_CAPACITY`).
+fn bins_step(map: &IndexMap, kernel: Kernel, output_units: u64) -> Step {
+    let count = map.invocations();
+    let per_thread = count.div_ceil(BIN_THREADS).clamp(1, BIN_GROUP as u64);
+    let threads = count.div_ceil(per_thread);
+    let mut params = map.params(1);
+    params.bins.units = output_units as u32;
+    params.bins.per_thread = per_thread as u32;
+    params.bins.threads = threads as u32;
+    Step::Dispatch {
+        kernel,
+        entry: Entry::ScatterReduceBins,
+        params: Parameters::Index(params),
+        grid: Grid::Flat(threads),
+        placement: Placement::Always,
     }
 }
 

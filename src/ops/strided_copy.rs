@@ -372,6 +372,7 @@ mod tests {
             max_workgroup_storage_bytes: 49152,
             max_workgroups_per_dimension: 65535,
             copies_in_kernels: true,
+            int64_atomics: crate::lowering::Int64Atomics::None,
             per_element: false,
             bindings: None,
         }
