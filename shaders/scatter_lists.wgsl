@@ -79,6 +79,53 @@ fn fold_slice_lists(
     store_output(u, fold.value);
 }
 
+// @sub-word-begin
+// Pass 0 for units narrower than a word where a block holds whole words (slice_units a
+// multiple of ELEMENTS_PER_WORD): a thread a word folds its ELEMENTS_PER_WORD columns along
+// the list, one walk for all of them, and stores the word whole: no other thread writes it,
+// so no compare-exchange. params.count: the output's words.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_list_words(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = invocation_index(workgroup, workgroups, local);
+    if w >= params.count {
+        return;
+    }
+    let u = w * ELEMENTS_PER_WORD;
+    let block = u / params.in_order.slice_units;
+    let first = atomic_load_heads(block);
+    if first == 0u {
+        return;
+    }
+    let offset = u - block * params.in_order.slice_units;
+    var values: array<u32, ELEMENTS_PER_WORD>;
+    var inner: array<u32, ELEMENTS_PER_WORD>;
+    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+        values[e] = load_output(u + e);
+        inner[e] = slice_dense_offset(offset + e);
+    }
+    var node = first;
+    for (var k = 0u; k < FOLD_STEPS && node != 0u; k += 1u) {
+        let start = slice_dense_start(node - 1u);
+        for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+            values[e] = combine_unit(values[e], load_updates(start + inner[e]));
+        }
+        node = atomic_load_links(node - 1u);
+    }
+    if node != 0u && offset == 0u {
+        list_slice_block(1u, block, node);
+    }
+    var word = 0u;
+    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
+        word |= values[e] << (e * ELEMENT_BITS);
+    }
+    store_output_word(w, word);
+}
+// @sub-word-end
+
 // Passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns goes on along the
 // list, its SLICE_TURNS rows of threads taking turns of FOLD_STEPS slices; each row's first
 // thread hands the next node to the next row (two slots: a row reads one while the row

@@ -71,6 +71,15 @@ fn store_NAME(e: u32, value: u32) {
 }
 
 
+// @sub-word-begin
+// A whole word of sub-word units, stored by the one thread that owns all of them.
+fn store_NAME_word(w: u32, value: u32) {
+    // @at w
+    atomicStore(&NAME[AT], bitcast<ReduceWord>(value));
+    // @end
+}
+// @sub-word-end
+
 fn owns_NAME(e: u32) -> bool {
     // @word-begin
     // @owns (e)

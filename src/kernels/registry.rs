@@ -108,6 +108,7 @@ entries! {
     FoldSliceRuns => "fold_slice_runs", ScatterRuns, [];
     LinkSlices => "link_slices", ScatterLists, [];
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];
+    FoldSliceListWords => "fold_slice_list_words", ScatterLists, [SubWord];
     FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];

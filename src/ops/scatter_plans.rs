@@ -328,11 +328,24 @@ impl ListPlan {
         slice_params(&mut params, map, self.slice_units, self.slices);
         params.in_order.sort_units = self.blocks;
         params.in_order.fold_capacity = self.fold_capacity;
+        // Narrow units whose blocks hold whole words fold a word a thread.
+        let per_word_units = 4 / map.element_bytes.clamp(1, 4);
+        let per_word = kernel.unit().is_sub_word()
+            && self.slice_units.is_multiple_of(per_word_units)
+            && output_units.is_multiple_of(per_word_units as u64);
+        let (first_fold, fold_threads) = if per_word {
+            (
+                Entry::FoldSliceListWords,
+                output_units / per_word_units as u64,
+            )
+        } else {
+            (Entry::FoldSliceLists, output_units)
+        };
         let mut step = |entry, pass: u32, threads: u64| {
             let mut params = params;
             params.in_order.fold_pass = pass;
-            if entry == Entry::FoldSliceLists {
-                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            if entry == first_fold {
+                params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             }
             steps.push(Step::Dispatch {
                 kernel,
@@ -343,7 +356,7 @@ impl ListPlan {
             });
         };
         step(Entry::LinkSlices, 0, self.slices as u64);
-        step(Entry::FoldSliceLists, 0, output_units);
+        step(first_fold, 0, fold_threads);
         for pass in 1..=self.fold_passes {
             let groups = slice_pass_groups(self.slices, self.fold_capacity, self.spans, pass);
             step(
