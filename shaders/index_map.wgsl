@@ -24,7 +24,8 @@ struct InOrderParams {
     fold_pass: u32,
     fold_capacity: u32,
     fold_tiles: u32,
-    padding: u32,
+    // FOLD_BY_SLICES (shaders/scatter_slices.wgsl).
+    fold_flags: u32,
 }
 
 // Mirrors CopyRowParams in src/kernels/params.rs: scatters that copy as they scatter

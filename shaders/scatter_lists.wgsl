@@ -1,10 +1,11 @@
 // requires: common index_map scatter_slices units
 // By slices in any order (order-free reductions of rows of 64+ units, and 8-byte rows, in
-// the default mode): each block's slices linked into a list, walked at most FOLD_STEPS nodes
-// an invocation a pass (no sort: any order is the mode's promise, and a list costs one
-// exchange a slice). heads: each block's last slice linked plus one (0: none), then each
-// pass's list count; links: the slice linked before each slice (plus one; 0 ends the list),
-// then the two lists of (block, next node) pairs of the blocks that go on.
+// the default mode): each block's slices linked into a list, walked at most FIRST_FOLD_STEPS
+// nodes an invocation in the first pass and FOLD_STEPS in the others (no sort: any order is
+// the mode's promise, and a list costs one exchange a slice). heads: each block's last slice
+// linked plus one (0: none), then each pass's list count; links: the slice linked before
+// each slice (plus one; 0 ends the list), then the two lists of (block, next node) pairs of
+// the blocks that go on.
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -38,11 +39,11 @@ fn link_slices(
     atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.in_order.slice_units, b + 1u));
 }
 
-// `value` folded with the column `inner` of at most FOLD_STEPS slices of a list from `node`;
+// `value` folded with the column `inner` of at most `steps` slices of a list from `node`;
 // returns the value and the node where the walk stopped (0: the list's end).
-fn fold_list(value: Unit, node: u32, inner: u32) -> ListFold {
+fn fold_list(value: Unit, node: u32, inner: u32, steps: u32) -> ListFold {
     var fold = ListFold(value, node);
-    for (var k = 0u; k < FOLD_STEPS && fold.node != 0u; k += 1u) {
+    for (var k = 0u; k < steps && fold.node != 0u; k += 1u) {
         fold.value = combine_unit(fold.value, load_updates(slice_dense_start(fold.node - 1u) + inner));
         fold.node = atomic_load_links(fold.node - 1u);
     }
@@ -54,77 +55,88 @@ struct ListFold {
     node: u32,
 }
 
-// Pass 0: a thread per output unit folds its column of the first FOLD_STEPS slices of its
-// block's list; the block's first unit lists a longer one for fold_slice_list_runs.
+// The list a first pass's group of threads walks (a group: a block's or a slice's units).
+// Without FOLD_BY_SLICES, groups are the output's blocks, every one looked at (most have no
+// list where the rows are few); with it, groups are the slices, and the slice linked last
+// into its block's list, the list's head, walks it (the others return): the host picks
+// whichever is fewer. first == 0: nothing to walk.
+struct ListStart {
+    block: u32,
+    first: u32,
+}
+
+fn list_start(group: u32) -> ListStart {
+    if (params.in_order.fold_flags & FOLD_BY_SLICES) == 0u {
+        return ListStart(group, atomic_load_heads(group));
+    }
+    let slice = locate_slice(group);
+    if slice.at.bad_component != IN_RANGE {
+        return ListStart(0u, 0u);
+    }
+    let block = slice.at.indexed / params.in_order.slice_units;
+    if atomic_load_heads(block) != group + 1u {
+        return ListStart(0u, 0u);
+    }
+    return ListStart(block, group + 1u);
+}
+
+// Pass 0, a thread a unit (units narrower than a word whose blocks are not whole words): a
+// thread per unit of a group (params.count: the groups' units) folds its column of the first
+// FIRST_FOLD_STEPS slices of the group's list; the block's first unit lists a longer one for
+// fold_slice_list_runs.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_lists(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let u = invocation_index(workgroup, workgroups, local);
-    if u >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
-    let block = u / params.in_order.slice_units;
-    let first = atomic_load_heads(block);
-    if first == 0u {
+    let group = t / params.in_order.slice_units;
+    let start = list_start(group);
+    if start.first == 0u {
         return;
     }
-    let offset = u - block * params.in_order.slice_units;
-    let fold = fold_list(load_output(u), first, slice_dense_offset(offset));
+    let offset = t - group * params.in_order.slice_units;
+    let u = start.block * params.in_order.slice_units + offset;
+    let fold = fold_list(load_output(u), start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS);
     if fold.node != 0u && offset == 0u {
-        list_slice_block(1u, block, fold.node);
+        list_slice_block(1u, start.block, fold.node);
     }
     store_output(u, fold.value);
 }
 
-// @sub-word-begin
-// Pass 0 for units narrower than a word where a block holds whole words (slice_units a
-// multiple of ELEMENTS_PER_WORD): a thread a word folds its ELEMENTS_PER_WORD columns along
-// the list, one walk for all of them, and stores the word whole: no other thread writes it,
-// so no compare-exchange. params.count: the output's words.
+// Pass 0 a column fold (shaders/scatter_slices.wgsl): a thread takes up to COLUMN_CELLS
+// cells of a group (params.count: the groups' threads), one walk of the list for all of them.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn fold_slice_list_words(
+fn fold_slice_list_columns(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let w = invocation_index(workgroup, workgroups, local);
-    if w >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
-    let u = w * ELEMENTS_PER_WORD;
-    let block = u / params.in_order.slice_units;
-    let first = atomic_load_heads(block);
-    if first == 0u {
+    let share = column_share(t);
+    let start = list_start(share.group);
+    if start.first == 0u {
         return;
     }
-    let offset = u - block * params.in_order.slice_units;
-    var values: array<u32, ELEMENTS_PER_WORD>;
-    var inner: array<u32, ELEMENTS_PER_WORD>;
-    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
-        values[e] = load_output(u + e);
-        inner[e] = slice_dense_offset(offset + e);
-    }
-    var node = first;
-    for (var k = 0u; k < FOLD_STEPS && node != 0u; k += 1u) {
-        let start = slice_dense_start(node - 1u);
-        for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
-            values[e] = combine_unit(values[e], load_updates(start + inner[e]));
-        }
+    let base = start.block * params.in_order.slice_units;
+    load_columns(base, share);
+    var node = start.first;
+    for (var k = 0u; k < FIRST_FOLD_STEPS && node != 0u; k += 1u) {
+        fold_columns(node - 1u, share);
         node = atomic_load_links(node - 1u);
     }
-    if node != 0u && offset == 0u {
-        list_slice_block(1u, block, node);
+    if node != 0u && share.lane == 0u {
+        list_slice_block(1u, start.block, node);
     }
-    var word = 0u;
-    for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
-        word |= values[e] << (e * ELEMENT_BITS);
-    }
-    store_output_word(w, word);
+    store_columns(base, share);
 }
-// @sub-word-end
 
 // Passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns goes on along the
 // list, its SLICE_TURNS rows of threads taking turns of FOLD_STEPS slices; each row's first
@@ -162,7 +174,7 @@ fn fold_slice_list_runs(
         workgroupBarrier();
         // Lane 0 of every tile is in the slice: it carries the node on.
         if column.turn == t && column.in_slice {
-            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner);
+            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS);
             column_values[column.lane] = fold.value;
             if column.lane == 0u {
                 list_nodes[(t + 1u) % 2u] = fold.node;

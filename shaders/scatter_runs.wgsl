@@ -253,38 +253,96 @@ fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
     return combine_unit(value, load_updates(slice_dense_start(b) + inner));
 }
 
-// By slices, pass 0: a thread per output unit folds its column of the first FOLD_STEPS
-// slices of its block's run (slices land on aligned blocks: unit = block * slice_units +
-// offset, the same offset in every slice; neighbouring threads read neighbouring units of
-// each slice), and the block's first unit lists a longer run for fold_slice_runs.
+// By slices, pass 0: where a group of threads (a block's or a slice's units) starts folding.
+// Without FOLD_BY_SLICES, groups are the output's blocks, every one looked at; with it,
+// groups are the sorted slices, and the first of each block's run folds it (the others
+// return): the host picks whichever is fewer. first == 0: nothing to fold.
+struct RunStart {
+    block: u32,
+    first: u32,
+}
+
+fn run_start(group: u32) -> RunStart {
+    if (params.in_order.fold_flags & FOLD_BY_SLICES) == 0u {
+        return RunStart(group, atomic_load_heads(group));
+    }
+    let block = atomic_load_links(keys_at(source_array()) + group);
+    if block >= params.in_order.sort_units || atomic_load_heads(block) != group + 1u {
+        return RunStart(0u, 0u);
+    }
+    return RunStart(block, group + 1u);
+}
+
+// The sorted pairs [first, last) a block's pass 0 folds (at most FIRST_FOLD_STEPS); the
+// block's first unit lists a longer run for fold_slice_runs.
+fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
+    let end = atomic_load_heads(params.in_order.sort_units + start.block);
+    let first = start.first - 1u;
+    let last = min(end, first + FIRST_FOLD_STEPS);
+    if last < end && offset == 0u {
+        list_for_pass(1u, start.block);
+    }
+    return vec2<u32>(first, last);
+}
+
+// By slices, pass 0, a thread a unit (units narrower than a word whose blocks are not whole
+// words): a thread per unit of a group (slices land on aligned blocks: unit = block *
+// slice_units + offset, the same offset in every slice; neighbouring threads read
+// neighbouring units of each slice) folds its column of the first FIRST_FOLD_STEPS slices of
+// its block's run. params.count: the groups' units.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slices(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let u = invocation_index(workgroup, workgroups, local);
-    if u >= params.count {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
         return;
     }
-    let block = u / params.in_order.slice_units;
-    let start = atomic_load_heads(block);
-    if start == 0u {
+    let group = t / params.in_order.slice_units;
+    let start = run_start(group);
+    if start.first == 0u {
         return;
     }
-    let end = atomic_load_heads(params.in_order.sort_units + block);
-    let first = start - 1u;
-    let last = min(end, first + FOLD_STEPS);
-    let offset = u - block * params.in_order.slice_units;
-    if last < end && offset == 0u {
-        list_for_pass(1u, block);
-    }
+    let offset = t - group * params.in_order.slice_units;
+    let span = first_fold_span(start, offset);
+    let u = start.block * params.in_order.slice_units + offset;
     let inner = slice_dense_offset(offset);
     var value = load_output(u);
-    for (var j = first; j < last; j += 1u) {
+    for (var j = span.x; j < span.y; j += 1u) {
         value = fold_sorted_slice(value, j, inner);
     }
     store_output(u, value);
+}
+
+// The same a column fold (shaders/scatter_slices.wgsl): a thread takes up to COLUMN_CELLS
+// cells of a group (params.count: the groups' threads), one walk of the run for all of them.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_columns(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = column_share(t);
+    let start = run_start(share.group);
+    if start.first == 0u {
+        return;
+    }
+    let span = first_fold_span(start, share.lane);
+    let base = start.block * params.in_order.slice_units;
+    load_columns(base, share);
+    for (var j = span.x; j < span.y; j += 1u) {
+        let b = sorted_position(j);
+        if (b & SKIPPED_SLICE) == 0u {
+            fold_columns(b, share);
+        }
+    }
+    store_columns(base, share);
 }
 
 // By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds
@@ -307,7 +365,7 @@ fn fold_slice_runs(
         var run = vec3<u32>(0u, 0u, 0u);
         if entry < atomic_load_heads(fold_count_at(fold_pass)) {
             let block = atomic_load_links(fold_list_at(fold_pass) + entry);
-            let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let first = atomic_load_heads(block) - 1u + FIRST_FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
             let end = atomic_load_heads(params.in_order.sort_units + block);
             if end - first > SLICE_SPAN && tile == 0u {
                 list_for_pass(fold_pass + 1u, block);

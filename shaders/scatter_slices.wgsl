@@ -3,6 +3,10 @@
 // scatter_lists.wgsl): where a slice lands and where its units lie in the updates, and the
 // columns of the passes whose rows of threads take turns along a run.
 
+// params.in_order.fold_flags (as `FoldFlags` in src/ops/scatter_plans.rs): the first fold
+// pass's groups of threads are the slices, not the output's blocks.
+const FOLD_BY_SLICES: u32 = 1u;
+
 struct Slice {
     // The slice's first unit and where it lands.
     first: u32,
@@ -74,3 +78,82 @@ fn store_column(column: Column) {
         store_output(column.unit, column_values[column.lane]);
     }
 }
+
+// The column folds (fold_slice_columns, fold_slice_list_columns): a thread takes
+// COLUMN_CELLS cells of a block (a cell: a word of units narrower than a word, else a unit),
+// `lanes` cells apart, so that neighbouring threads read neighbouring cells, and each walk of
+// a run or list serves all of them, their loads in flight together. A thread owns its cells'
+// words: it stores them whole, no compare-exchange.
+var<private> column_units: array<Unit, COLUMN_UNITS>;
+// Where each unit lies in a slice of the updates.
+var<private> column_inner: array<u32, COLUMN_UNITS>;
+
+// A column fold thread's group, its lane among the group's threads, their count, and the
+// units it takes (whole cells, at most COLUMN_UNITS).
+struct ColumnShare {
+    group: u32,
+    lane: u32,
+    lanes: u32,
+    units: u32,
+}
+
+fn column_share(t: u32) -> ColumnShare {
+    let cells = params.in_order.slice_units / UNITS_PER_WORD;
+    let lanes = (cells + COLUMN_CELLS - 1u) / COLUMN_CELLS;
+    let group = t / lanes;
+    let lane = t - group * lanes;
+    // Cells lane, lane + lanes, .. below `cells`.
+    let taken = min(COLUMN_CELLS, (cells - lane + lanes - 1u) / lanes);
+    return ColumnShare(group, lane, lanes, taken * UNITS_PER_WORD);
+}
+
+// Unit k of a share: its offset in the block.
+fn share_offset(share: ColumnShare, k: u32) -> u32 {
+    return (share.lane + (k / UNITS_PER_WORD) * share.lanes) * UNITS_PER_WORD + k % UNITS_PER_WORD;
+}
+
+// The share's units of the block that starts at output unit `base`.
+fn load_columns(base: u32, share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            let offset = share_offset(share, k);
+            column_units[k] = load_output(base + offset);
+            column_inner[k] = slice_dense_offset(offset);
+        }
+    }
+}
+
+// The share's units folded with slice b's.
+fn fold_columns(b: u32, share: ColumnShare) {
+    let start = slice_dense_start(b);
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            column_units[k] = combine_unit(column_units[k], load_updates(start + column_inner[k]));
+        }
+    }
+}
+
+// @narrow-begin
+fn store_columns(base: u32, share: ColumnShare) {
+    for (var c = 0u; c < COLUMN_CELLS; c += 1u) {
+        let first = c * UNITS_PER_WORD;
+        if first < share.units {
+            var word = 0u;
+            for (var e = 0u; e < UNITS_PER_WORD; e += 1u) {
+                word |= column_units[first + e] << (e * UNIT_BITS);
+            }
+            store_output_word((base + share_offset(share, first)) / UNITS_PER_WORD, word);
+        }
+    }
+}
+// @narrow-end
+
+// @double-word-begin
+fn store_columns(base: u32, share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            store_output(base + share_offset(share, k), column_units[k]);
+        }
+    }
+}
+// @double-word-end

@@ -70,15 +70,12 @@ fn store_NAME(e: u32, value: u32) {
     // @end
 }
 
-
-// @sub-word-begin
-// A whole word of sub-word units, stored by the one thread that owns all of them.
+// A whole word of units, stored by the one thread that owns all of them.
 fn store_NAME_word(w: u32, value: u32) {
     // @at w
     atomicStore(&NAME[AT], bitcast<ReduceWord>(value));
     // @end
 }
-// @sub-word-end
 
 fn owns_NAME(e: u32) -> bool {
     // @word-begin

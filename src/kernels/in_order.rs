@@ -26,6 +26,27 @@ const LONG_LOADS: u32 = 8;
 /// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
 /// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
 pub(crate) const FOLD_STEPS: u32 = 4096;
+/// The slices the first fold pass of a reduction by slices walks an invocation (`fold_slices`,
+/// `fold_slice_columns`, `fold_slice_lists`, `fold_slice_list_columns`): a quarter of
+/// `FOLD_STEPS`, since a column fold takes up to 8 units of every slice in a loop of its own
+/// (Mesa counts those iterations too: 1024 * (1 + 8), and the loops around, stay well within
+/// 65535). Longer runs and lists go on in the passes after it, whose workgroups split them
+/// into turns.
+pub(crate) const FIRST_FOLD_STEPS: u32 = 1024;
+/// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
+/// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
+/// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
+/// on an H100 (BENCHMARKS.md, issue 26): two beat one (Float16 rows 0.104 -> 0.103 ms, Float32
+/// rows 0.514 -> 0.409, edge messages 0.331 -> 0.309) but for rows of 16 Float64 units
+/// (0.021 -> 0.025); four cells, on an H200, were slower than one on Float16 and Float64 rows
+/// (their arithmetic in software: a thread's registers fill before its loads overlap).
+pub(crate) const COLUMN_CELLS: u32 = 2;
+
+/// Units a word holds (8-byte units: one a cell).
+pub(crate) fn units_per_word(unit_bytes: u32) -> u32 {
+    (4 / unit_bytes.clamp(1, 4)).max(1)
+}
+
 /// Threads between two folders of `fold_long_runs` (all below the loaders), so that a vector
 /// of 16 holds eight.
 const FOLDER_SPACING: u32 = 2;
@@ -91,7 +112,10 @@ pub(super) fn sort_constants(
     let fast_chain =
         data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
     // 8-byte units travel as (low, high) word pairs (shaders/units.wgsl).
-    let unit_words = if data_type.size_in_bytes() == 8 { 2 } else { 1 };
+    let unit_bytes = data_type.size_in_bytes();
+    let unit_words = if unit_bytes == 8 { 2 } else { 1 };
+    // Units a word holds, and their bits (narrow units; 8-byte ones never ask).
+    let units_per_word = units_per_word(unit_bytes);
     let constants = [
         ("RADIX_BITS", radix_bits),
         ("RADIX_ROUNDS", RADIX_ROUNDS),
@@ -104,6 +128,11 @@ pub(super) fn sort_constants(
         ("LONG_CHUNK_PAIR", 2 * spans.long_chunk),
         ("UNIT_WORDS", unit_words),
         ("FOLD_STEPS", FOLD_STEPS),
+        ("FIRST_FOLD_STEPS", FIRST_FOLD_STEPS),
+        ("COLUMN_CELLS", COLUMN_CELLS),
+        ("COLUMN_UNITS", COLUMN_CELLS * units_per_word),
+        ("UNITS_PER_WORD", units_per_word),
+        ("UNIT_BITS", 32 / units_per_word),
         ("FOLDER_CHUNKS", spans.folder_chunks),
         ("FOLDER_SPACING", FOLDER_SPACING),
         ("LONG_SPAN", spans.long_span),

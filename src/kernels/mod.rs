@@ -31,7 +31,8 @@ mod source;
 
 pub(crate) use bindings::{ROLES, Role, Unit, Windowing};
 pub(crate) use in_order::{
-    FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE,
+    COLUMN_CELLS, FIRST_FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
+    SLICE_TILE, units_per_word,
 };
 pub(crate) use registry::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder};
 

@@ -126,8 +126,8 @@ parameters! {
         fold_pass: u32,
         fold_capacity: u32,
         fold_tiles: u32,
-        /// A uniform struct member's size is a multiple of 16 bytes.
-        padding: u32,
+        /// The folds' flags (`FOLD_BY_SLICES`: `shaders/scatter_slices.wgsl`).
+        fold_flags: u32,
     }
 }
 

@@ -105,10 +105,11 @@ entries! {
     FoldRuns => "fold_runs", ScatterRuns, [];
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
     FoldSlices => "fold_slices", ScatterRuns, [];
+    FoldSliceColumns => "fold_slice_columns", ScatterRuns, [];
     FoldSliceRuns => "fold_slice_runs", ScatterRuns, [];
     LinkSlices => "link_slices", ScatterLists, [];
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];
-    FoldSliceListWords => "fold_slice_list_words", ScatterLists, [SubWord];
+    FoldSliceListColumns => "fold_slice_list_columns", ScatterLists, [];
     FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];

@@ -658,7 +658,7 @@ mod tests {
                 "{data_type:?}"
             );
         }
-        // Rows in order: their slices sorted by block, folded column by column.
+        // Rows in order: their slices sorted by block, folded a thread a few columns.
         let rows = crate::ops::ScatterNdDesc::new(
             TensorDesc::new(DataType::Float32, &[16, 5]),
             TensorDesc::new(DataType::Int64, &[9, 1]),
@@ -671,11 +671,33 @@ mod tests {
         .with_duplicates(DuplicateMode::InOrder);
         let lowered = entries(&rows, &DEVICE);
         assert!(
-            [Entry::SortSliceKeys, Entry::RadixScatter, Entry::FoldSlices]
-                .iter()
-                .all(|e| lowered.contains(e)),
+            [
+                Entry::SortSliceKeys,
+                Entry::RadixScatter,
+                Entry::FoldSliceColumns
+            ]
+            .iter()
+            .all(|e| lowered.contains(e)),
             "{lowered:?}"
         );
+        // Narrow rows fold a thread a few whole words, or a thread a unit where a row's
+        // units leave a word shared with the next row.
+        for (width, fold) in [
+            (64, Entry::FoldSliceListColumns),
+            (65, Entry::FoldSliceLists),
+        ] {
+            let rows = crate::ops::ScatterNdDesc::new(
+                TensorDesc::new(DataType::Float16, &[16, width]),
+                TensorDesc::new(DataType::Int64, &[9, 1]),
+                TensorDesc::new(DataType::Float16, &[9, width]),
+                TensorDesc::new(DataType::Float16, &[16, width]),
+                2,
+                2,
+            )
+            .with_reduction(Reduction::Add);
+            let lowered = entries(&rows, &DEVICE);
+            assert!(lowered.contains(&fold), "{width}: {lowered:?}");
+        }
         // Wide rows in the default mode, and 8-byte rows: linked into lists, no sort.
         for (data_type, width) in [(DataType::Float32, 64), (DataType::Float64, 2)] {
             let rows = crate::ops::ScatterNdDesc::new(
@@ -690,7 +712,7 @@ mod tests {
             let lowered = entries(&rows, &DEVICE);
             assert!(
                 lowered.contains(&Entry::LinkSlices)
-                    && lowered.contains(&Entry::FoldSliceLists)
+                    && lowered.contains(&Entry::FoldSliceListColumns)
                     && !lowered.contains(&Entry::SortSliceKeys),
                 "{data_type:?}: {lowered:?}"
             );

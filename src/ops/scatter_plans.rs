@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
-    SLICE_TILE,
+    COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
+    SCAN_ITEMS, SLICE_TILE, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -31,7 +31,7 @@ pub(super) struct SortPlan {
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
     /// Entries of each list of runs that go on to a later fold pass: at most this many runs
-    /// are longer than LONG_RUN updates (or FOLD_STEPS slices).
+    /// are longer than LONG_RUN updates (or FIRST_FOLD_STEPS slices).
     fold_capacity: u32,
     /// Fold passes that take listed runs: `fold_long_runs` passes 0.., or `fold_slice_runs`
     /// passes 1.. (after `fold_slices`' pass 0).
@@ -95,8 +95,10 @@ impl SortPlan {
         let spans = FoldSpans::new(workgroup, element_bytes);
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             (
-                count / (FOLD_STEPS + 1),
-                count.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+                count / (FIRST_FOLD_STEPS + 1),
+                count
+                    .saturating_sub(FIRST_FOLD_STEPS)
+                    .div_ceil(spans.slice_span),
             )
         } else {
             let capacity = count / (LONG_RUN + 1);
@@ -155,15 +157,26 @@ impl SortPlan {
         params.in_order.radix_tiles = self.tiles;
         params.in_order.radix_rounds = self.rounds;
         params.in_order.fold_capacity = self.fold_capacity;
-        if self.slice_units > 1 {
+        let by_slices = self.slice_units > 1;
+        let (first_fold, fold_threads) = if by_slices {
             slice_params(&mut params, map, self.slice_units, self.count);
-        }
+            first_fold_pass(
+                &mut params,
+                [Entry::FoldSlices, Entry::FoldSliceColumns],
+                kernel,
+                map,
+                self.count,
+                output_units,
+            )
+        } else {
+            (Entry::FoldRuns, self.units as u64)
+        };
         let mut step = |entry, shift: u32, pass: u32, threads: u64| {
             let mut params = params;
             params.in_order.radix_shift = shift;
             params.in_order.fold_pass = pass;
-            if entry == Entry::FoldSlices {
-                params.count = u32::try_from(output_units).unwrap_or(u32::MAX);
+            if by_slices && entry == first_fold {
+                params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             }
             steps.push(Step::Dispatch {
                 kernel,
@@ -173,7 +186,6 @@ impl SortPlan {
                 placement: Placement::Always,
             });
         };
-        let by_slices = self.slice_units > 1;
         if by_slices {
             step(Entry::SortSliceKeys, 0, 0, self.count as u64);
         } else {
@@ -197,7 +209,7 @@ impl SortPlan {
         // for pass p is longer than what the passes before it folded.
         let count = self.count as u64;
         if by_slices {
-            step(Entry::FoldSlices, sorted, 0, output_units);
+            step(first_fold, sorted, 0, fold_threads);
             for pass in 1..=self.fold_passes {
                 let groups = slice_pass_groups(self.count, self.fold_capacity, self.spans, pass);
                 step(
@@ -208,7 +220,7 @@ impl SortPlan {
                 );
             }
         } else {
-            step(Entry::FoldRuns, sorted, 0, self.units as u64);
+            step(first_fold, sorted, 0, fold_threads);
             for pass in 0..self.fold_passes {
                 let runs = match pass {
                     0 => self.fold_capacity as u64,
@@ -231,25 +243,66 @@ fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slic
     params.in_order.fold_tiles = slice_units.div_ceil(SLICE_TILE);
 }
 
+/// `InOrderParams::fold_flags`, as `shaders/scatter_slices.wgsl` names them.
+struct FoldFlags;
+
+impl FoldFlags {
+    /// The first fold pass's groups of threads are the slices, not the output's blocks.
+    const BY_SLICES: u32 = 1;
+}
+
+/// The first fold pass of a reduction by slices (`entries`: a thread a unit, or a column
+/// fold, a thread `COLUMN_CELLS` cells), and its threads: a group of them for each
+/// output block, or for each slice where the slices are fewer (few rows into a large table:
+/// every block looked at would be mostly threads that find no list or run and return).
+/// Column folds wherever each thread's share is whole words (units of 4 and 8 bytes always;
+/// narrower ones where the blocks hold whole words), so that no two threads share a word.
+fn first_fold_pass(
+    params: &mut IndexParams,
+    entries: [Entry; 2],
+    kernel: Kernel,
+    map: &IndexMap,
+    slices: u32,
+    output_units: u64,
+) -> (Entry, u64) {
+    let slice_units = params.in_order.slice_units;
+    let blocks = output_units.div_ceil(slice_units as u64);
+    let by_slices = (slices as u64) < blocks;
+    if by_slices {
+        params.in_order.fold_flags |= FoldFlags::BY_SLICES;
+    }
+    let groups = if by_slices { slices as u64 } else { blocks };
+    let cell_units = units_per_word(map.element_bytes);
+    let columns = !kernel.unit().is_sub_word() || slice_units.is_multiple_of(cell_units);
+    if columns {
+        let lanes = (slice_units / cell_units).div_ceil(COLUMN_CELLS) as u64;
+        (entries[1], groups * lanes)
+    } else if by_slices {
+        (entries[0], groups * slice_units as u64)
+    } else {
+        (entries[0], output_units)
+    }
+}
+
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
-/// folded (FOLD_STEPS, then `slice_span` a pass), and at most `capacity` are listed.
+/// folded (FIRST_FOLD_STEPS, then `slice_span` a pass), and at most `capacity` are listed.
 fn slice_pass_groups(slices: u32, capacity: u32, spans: FoldSpans, pass: u32) -> u64 {
-    let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+    let folded = FIRST_FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
     (slices as u64 / (folded + 1)).min(capacity as u64)
 }
 
 /// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
 /// `fold_slice_list_runs`): each block's slices linked into a list (one exchange a slice),
-/// each unit's column folded along it, at most `FOLD_STEPS` slices an invocation a dispatch,
-/// longer lists over several passes.
+/// each unit's column folded along it, at most `FIRST_FOLD_STEPS` slices an invocation in the
+/// first dispatch (`FOLD_STEPS` after it), longer lists over several passes.
 pub(super) struct ListPlan {
     slices: u32,
     /// Blocks of `slice_units` output units: the lists.
     blocks: u32,
     slice_units: u32,
     /// Entries of each list of blocks that go on (at most this many lists are longer than
-    /// FOLD_STEPS), and the passes after the first.
+    /// FIRST_FOLD_STEPS), and the passes after the first.
     fold_capacity: u32,
     fold_passes: u32,
     spans: FoldSpans,
@@ -298,8 +351,10 @@ impl ListPlan {
             slices,
             blocks,
             slice_units: slice_units as u32,
-            fold_capacity: slices / (FOLD_STEPS + 1),
-            fold_passes: slices.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            fold_capacity: slices / (FIRST_FOLD_STEPS + 1),
+            fold_passes: slices
+                .saturating_sub(FIRST_FOLD_STEPS)
+                .div_ceil(spans.slice_span),
             spans,
         })
     }
@@ -328,19 +383,14 @@ impl ListPlan {
         slice_params(&mut params, map, self.slice_units, self.slices);
         params.in_order.sort_units = self.blocks;
         params.in_order.fold_capacity = self.fold_capacity;
-        // Narrow units whose blocks hold whole words fold a word a thread.
-        let per_word_units = 4 / map.element_bytes.clamp(1, 4);
-        let per_word = kernel.unit().is_sub_word()
-            && self.slice_units.is_multiple_of(per_word_units)
-            && output_units.is_multiple_of(per_word_units as u64);
-        let (first_fold, fold_threads) = if per_word {
-            (
-                Entry::FoldSliceListWords,
-                output_units / per_word_units as u64,
-            )
-        } else {
-            (Entry::FoldSliceLists, output_units)
-        };
+        let (first_fold, fold_threads) = first_fold_pass(
+            &mut params,
+            [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
+            kernel,
+            map,
+            self.slices,
+            output_units,
+        );
         let mut step = |entry, pass: u32, threads: u64| {
             let mut params = params;
             params.in_order.fold_pass = pass;
