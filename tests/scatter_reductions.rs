@@ -799,6 +799,16 @@ fn rows_reduce_in_both_modes(seed: u64, rows: u32, picked: u32, pick_from: u32, 
     }
 }
 
+/// `count` elements of `data_type` drawn from `pool` (bit patterns), padded to whole words.
+fn pooled_bytes(rng: &mut Rng, data_type: DataType, pool: &[u64], count: u32) -> Vec<u8> {
+    let width = data_type.size_in_bytes() as usize;
+    let mut bytes: Vec<u8> = (0..count)
+        .flat_map(|_| rng.pick(pool).to_le_bytes()[..width].to_vec())
+        .collect();
+    bytes.resize(bytes.len().next_multiple_of(4), 0);
+    bytes
+}
+
 /// ScatterElements of 1-D `input` [targets] with `count` updates at random targets, the
 /// input's and the updates' elements drawn from `pool` (bit patterns of `data_type`).
 fn pooled_reduction(
@@ -819,17 +829,8 @@ fn pooled_reduction(
         .with_reduction(reduction)
         .with_duplicates(DuplicateMode::InOrder),
     );
-    let width = data_type.size_in_bytes() as usize;
-    // Buffers are whole words.
-    let mut pooled = |n: u32| -> Vec<u8> {
-        let mut bytes: Vec<u8> = (0..n)
-            .flat_map(|_| rng.pick(pool).to_le_bytes()[..width].to_vec())
-            .collect();
-        bytes.resize(bytes.len().next_multiple_of(4), 0);
-        bytes
-    };
-    let input = pooled(targets);
-    let updates = pooled(count);
+    let input = pooled_bytes(rng, data_type, pool, targets);
+    let updates = pooled_bytes(rng, data_type, pool, count);
     let indices: Vec<u8> = (0..count)
         .flat_map(|_| (rng.range(0, targets as u64 - 1) as i32).to_le_bytes())
         .collect();
@@ -947,16 +948,8 @@ fn pooled_rows(
         .with_reduction(reduction)
         .with_duplicates(DuplicateMode::InOrder),
     );
-    let element = data_type.size_in_bytes() as usize;
-    let mut pooled = |n: u32| -> Vec<u8> {
-        let mut bytes: Vec<u8> = (0..n)
-            .flat_map(|_| rng.pick(pool).to_le_bytes()[..element].to_vec())
-            .collect();
-        bytes.resize(bytes.len().next_multiple_of(4), 0);
-        bytes
-    };
-    let table = pooled(table_rows * width);
-    let updates = pooled(picked * width);
+    let table = pooled_bytes(rng, data_type, pool, table_rows * width);
+    let updates = pooled_bytes(rng, data_type, pool, picked * width);
     let indices = (0..picked)
         .flat_map(|_| (rng.range(0, pick_from as u64 - 1) as i64).to_le_bytes())
         .collect();
