@@ -3,7 +3,7 @@
 // scatter_lists.wgsl): where a slice lands and where its units lie in the updates, and the
 // columns of the passes whose rows of threads take turns along a run.
 
-// params.in_order.fold_flags (as `FoldFlags` in src/ops/scatter_plans.rs): the first fold
+// params.in_order.fold_flags (as in src/ops/scatter_plans.rs): the first fold
 // pass's groups of threads are the slices, not the output's blocks.
 const FOLD_BY_SLICES: u32 = 1u;
 

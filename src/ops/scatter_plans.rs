@@ -243,13 +243,9 @@ fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slic
     params.in_order.fold_tiles = slice_units.div_ceil(SLICE_TILE);
 }
 
-/// `InOrderParams::fold_flags`, as `shaders/scatter_slices.wgsl` names them.
-struct FoldFlags;
-
-impl FoldFlags {
-    /// The first fold pass's groups of threads are the slices, not the output's blocks.
-    const BY_SLICES: u32 = 1;
-}
+/// `InOrderParams::fold_flags`: the first fold pass's groups of threads are the slices, not
+/// the output's blocks (`FOLD_BY_SLICES` in `shaders/scatter_slices.wgsl`).
+const FOLD_BY_SLICES: u32 = 1;
 
 /// The first fold pass of a reduction by slices (`entries`: a thread a unit, or a column
 /// fold, a thread `COLUMN_CELLS` cells), and its threads: a group of them for each
@@ -269,7 +265,7 @@ fn first_fold_pass(
     let blocks = output_units.div_ceil(slice_units as u64);
     let by_slices = (slices as u64) < blocks;
     if by_slices {
-        params.in_order.fold_flags |= FoldFlags::BY_SLICES;
+        params.in_order.fold_flags |= FOLD_BY_SLICES;
     }
     let groups = if by_slices { slices as u64 } else { blocks };
     let cell_units = units_per_word(map.element_bytes);
