@@ -34,7 +34,8 @@ PyTorch has no deterministic implementation and raises, the row is left out and 
 sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 4096, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
-32768 table rows, fewer where the table would pass 256 MiB), and `_in_order` for the f16 rows.
+32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_16x1024_into_32768
+(a few rows into a large table), and `_in_order` for the f16 rows.
 """
 import argparse
 
@@ -164,10 +165,11 @@ class Collisions:
             for pattern in ["sorted", "uniform"]:
                 self.elements(f"sweep_segments_i64_min_{updates}_to_{targets}_{pattern}",
                               torch.int64, "amin", targets, updates, pattern)
-        update_rows = 4096
         for dtype, element in [(torch.float16, "f16"), (torch.float64, "f64")]:
             width = torch.tensor([], dtype=dtype).element_size()
-            for row_length in [1, 16, 512, 2048, 4096]:
+            # Rows of every length, then a few rows into a large table (mostly a copy).
+            shapes = [(4096, row_length) for row_length in [1, 16, 512, 2048, 4096]] + [(16, 1024)]
+            for update_rows, row_length in shapes:
                 table_rows = min(32768, SWEEP_TABLE_BYTES // (row_length * width))
                 name = f"sweep_index_add_{element}_{update_rows}x{row_length}_into_{table_rows}"
                 self.rows(name, dtype, "sum", table_rows, row_length, update_rows,

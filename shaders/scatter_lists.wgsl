@@ -127,16 +127,83 @@ fn fold_slice_list_columns(
     }
     let base = start.block * params.in_order.slice_units;
     load_columns(base, share);
-    var node = start.first;
+    fold_list_columns(start.block, start.first, share, true);
+    store_columns(base, share);
+}
+
+// The share's column units folded along block `block`'s list from node `first`, at most
+// FIRST_FOLD_STEPS rows; where the list goes on, the block is listed for the next pass (by
+// the group's first thread, where `lists`).
+fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
+    var node = first;
     for (var k = 0u; k < FIRST_FOLD_STEPS && node != 0u; k += 1u) {
         fold_columns(node - 1u, share);
         node = atomic_load_links(node - 1u);
     }
-    if node != 0u && share.lane == 0u {
-        list_slice_block(1u, start.block, node);
+    if node != 0u && share.lane == 0u && lists {
+        list_slice_block(1u, block, node);
+    }
+}
+
+// @copy-input-begin
+// Pass 0 out of place, where the input and output share a layout without gaps: every block
+// copied from the input (`output = input`) as its list is folded (shaders/scatter_slices.wgsl).
+// It replaces the copy's dispatch, and the listed blocks are read and written once, not
+// twice. A thread takes COLUMN_CELLS cells, loaded before its block's list head is known.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_list_copy(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = column_share(t);
+    let base = share.group * params.in_order.slice_units;
+    load_input_columns(base, share);
+    let first = atomic_load_heads(share.group);
+    if first != 0u {
+        locate_columns(share);
+        fold_list_columns(share.group, first, share, true);
     }
     store_columns(base, share);
 }
+
+// The same where the lists are short and most blocks have none (narrow units): a thread
+// takes COPY_CELLS cells (more loads in flight), copied at once where its block has no list,
+// else folded COLUMN_CELLS at a time, each part walking the list.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_list_copy_wide(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = copy_share(t);
+    let base = share.group * params.in_order.slice_units;
+    let cells = load_copy_cells(base, share);
+    let first = atomic_load_heads(share.group);
+    if first == 0u {
+        store_copy_cells(base, share, cells);
+        return;
+    }
+    for (var part = 0u; part < COPY_CELLS / COLUMN_CELLS; part += 1u) {
+        let columns = part_share(share, part);
+        if columns.units == 0u {
+            break;
+        }
+        load_input_columns(base, columns);
+        locate_columns(columns);
+        fold_list_columns(share.group, first, columns, part == 0u);
+        store_columns(base, columns);
+    }
+}
+// @copy-input-end
 
 // Passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns goes on along the
 // list, its SLICE_TURNS rows of threads taking turns of FOLD_STEPS slices; each row's first

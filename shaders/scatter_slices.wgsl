@@ -98,12 +98,17 @@ struct ColumnShare {
 }
 
 fn column_share(t: u32) -> ColumnShare {
+    return share_of_cells(t, COLUMN_CELLS);
+}
+
+// Thread t's share where a thread takes up to `cells_a_thread` cells.
+fn share_of_cells(t: u32, cells_a_thread: u32) -> ColumnShare {
     let cells = params.in_order.slice_units / UNITS_PER_WORD;
-    let lanes = (cells + COLUMN_CELLS - 1u) / COLUMN_CELLS;
+    let lanes = (cells + cells_a_thread - 1u) / cells_a_thread;
     let group = t / lanes;
     let lane = t - group * lanes;
     // Cells lane, lane + lanes, .. below `cells`.
-    let taken = min(COLUMN_CELLS, (cells - lane + lanes - 1u) / lanes);
+    let taken = min(cells_a_thread, (cells - lane + lanes - 1u) / lanes);
     return ColumnShare(group, lane, lanes, taken * UNITS_PER_WORD);
 }
 
@@ -116,12 +121,105 @@ fn share_offset(share: ColumnShare, k: u32) -> u32 {
 fn load_columns(base: u32, share: ColumnShare) {
     for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
         if k < share.units {
-            let offset = share_offset(share, k);
-            column_units[k] = load_output(base + offset);
-            column_inner[k] = slice_dense_offset(offset);
+            column_units[k] = load_output(base + share_offset(share, k));
+        }
+    }
+    locate_columns(share);
+}
+
+// Where the share's units lie in a slice of the updates.
+fn locate_columns(share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            column_inner[k] = slice_dense_offset(share_offset(share, k));
         }
     }
 }
+
+// @copy-input-begin
+// The copy as it folds (fold_slice_list_copy, fold_slice_list_copy_wide): the input laid
+// out as the output, read a cell at a time. The wide one's thread takes COPY_CELLS cells,
+// loaded at once before its block's list head is known and stored as they are where the
+// block has no list; else folded COLUMN_CELLS at a time (`part_share`), each part reading its
+// cells again and walking the list.
+fn copy_share(t: u32) -> ColumnShare {
+    return share_of_cells(t, COPY_CELLS);
+}
+
+// The cells `part` * COLUMN_CELLS on of a copy share, as a column share (no units: none).
+fn part_share(share: ColumnShare, part: u32) -> ColumnShare {
+    let skipped = part * COLUMN_UNITS;
+    let units = min(COLUMN_UNITS, share.units - min(share.units, skipped));
+    return ColumnShare(share.group, share.lane + part * COLUMN_CELLS * share.lanes, share.lanes, units);
+}
+
+// The share's cells of the input's block at `base`, loaded at once; and stored.
+fn load_copy_cells(base: u32, share: ColumnShare) -> array<Unit, COPY_CELLS> {
+    var cells: array<Unit, COPY_CELLS>;
+    for (var c = 0u; c < COPY_CELLS; c += 1u) {
+        if c * UNITS_PER_WORD < share.units {
+            cells[c] = load_input_cell(base + share_offset(share, c * UNITS_PER_WORD));
+        }
+    }
+    return cells;
+}
+
+fn store_copy_cells(base: u32, share: ColumnShare, cells: array<Unit, COPY_CELLS>) {
+    for (var c = 0u; c < COPY_CELLS; c += 1u) {
+        if c * UNITS_PER_WORD < share.units {
+            store_output_cell(base + share_offset(share, c * UNITS_PER_WORD), cells[c]);
+        }
+    }
+}
+
+// The share's units of the input's block that starts at unit `base`, for the fold.
+fn load_input_columns(base: u32, share: ColumnShare) {
+    for (var c = 0u; c < COLUMN_CELLS; c += 1u) {
+        let first = c * UNITS_PER_WORD;
+        if first < share.units {
+            let cell = load_input_cell(base + share_offset(share, first));
+            for (var e = 0u; e < UNITS_PER_WORD; e += 1u) {
+                column_units[first + e] = cell_unit(cell, e);
+            }
+        }
+    }
+}
+
+// The cell of the input that holds unit `at` (a word of narrow units, or an 8-byte unit);
+// stores of a whole cell; unit `e` of a cell.
+// @sub-word-begin
+fn load_input_cell(at: u32) -> Unit {
+    return load_input_word(at / UNITS_PER_WORD);
+}
+// @sub-word-end
+// @word-begin
+fn load_input_cell(at: u32) -> Unit {
+    return load_input(at);
+}
+// @word-end
+// @double-word-begin
+fn load_input_cell(at: u32) -> Unit {
+    return load_input(at);
+}
+
+fn store_output_cell(at: u32, cell: Unit) {
+    store_output(at, cell);
+}
+
+fn cell_unit(cell: Unit, e: u32) -> Unit {
+    return cell;
+}
+// @double-word-end
+// @narrow-begin
+fn store_output_cell(at: u32, cell: Unit) {
+    store_output_word(at / UNITS_PER_WORD, cell);
+}
+
+fn cell_unit(cell: Unit, e: u32) -> Unit {
+    return (cell >> (e * UNIT_BITS)) & (0xffffffffu >> (32u - UNIT_BITS));
+}
+// @narrow-end
+// @copy-input-end
 
 // The share's units folded with slice b's.
 fn fold_columns(b: u32, share: ColumnShare) {

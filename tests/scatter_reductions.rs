@@ -1,18 +1,19 @@
 //! Scatter reductions (Add, Mul, Min, Max) on the GPU: random differential tests in both
 //! duplicate modes, crowded targets, float rounding at the edges of the normal range, NaN
 //! and signed-zero rules, integer wrap-around, and out-of-range updates, bit for bit
-//! against the reference.
+//! against the reference. Reductions by rows (ScatterND rows, as index_add) are in
+//! tests/scatter_rows.rs.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 
 use common::{
     Case, Expect, REDUCTIONS, Rng, Values, check_against_reference, check_out_of_range, context,
-    corrupt_one_index, le_bytes, random_index, random_reduction_case, write_indices,
+    corrupt_one_index, le_bytes, pooled_bytes, random_reduction_case, tie_pools, write_indices,
 };
 use dml_wgsl::{
     Context, ContextOptions, DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction,
-    ScatterElementsDesc, ScatterNdDesc, TensorDesc,
+    ScatterElementsDesc, TensorDesc,
 };
 
 /// Random reduction cases of every data type, reduction and index type (ScatterElements and
@@ -711,104 +712,6 @@ fn float_add_and_mul_round_like_the_reference_on_thousands_of_random_pairs() {
     }
 }
 
-#[test]
-fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
-    // ScatterND of rows (an index_add): rows of 64 to 300 units share one index, many
-    // repeated; more rows of updates than the table has, so that the folds start from the
-    // table's blocks.
-    rows_reduce_in_both_modes(79, 9, 40, 9, false);
-}
-
-#[test]
-fn few_rows_into_a_large_table_reduce_in_both_modes() {
-    // Fewer rows of updates than the table has: the folds start from the rows (the first of
-    // each block's run, or its list's head), and most blocks take none. Repeated anyway: the
-    // rows pick among the table's first 5 and its last.
-    rows_reduce_in_both_modes(80, 48, 12, 5, false);
-}
-
-#[test]
-fn out_of_range_rows_are_skipped_and_reported_whichever_the_folds_start_from() {
-    rows_reduce_in_both_modes(81, 9, 40, 9, true);
-    rows_reduce_in_both_modes(82, 48, 12, 5, true);
-}
-
-/// ScatterND of `picked` rows into a table of `rows` rows, each reduction, every type, both
-/// modes; the rows pick among the table's first `pick_from` rows and its last (so duplicates
-/// are many). Rows of 64 to 300 units; packed and strided outputs. Narrow rows of whole words
-/// fold a thread two words; rows of 66 bytes or halves a thread a unit. `bad_index`: one index out of
-/// range, which is skipped and reported (then the values are order-free, so that every mode
-/// is checked bit for bit).
-fn rows_reduce_in_both_modes(seed: u64, rows: u32, picked: u32, pick_from: u32, bad_index: bool) {
-    let mut rng = Rng::new(seed);
-    for (k, data_type) in DataType::ALL.into_iter().enumerate() {
-        let reduction = REDUCTIONS[k % 4];
-        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-            let width = [64u32, 96, 300, 66, 65][k % 5];
-            let output = if k % 2 == 0 {
-                TensorDesc::new(data_type, &[rows, width])
-            } else {
-                common::random_layout(&mut rng, data_type, &[rows, width], false)
-            };
-            let desc = OperatorDesc::ScatterNd(
-                ScatterNdDesc::new(
-                    TensorDesc::new(data_type, &[rows, width]),
-                    TensorDesc::new(INDEX_TYPES[k % 4], &[picked, 1]),
-                    TensorDesc::new(data_type, &[picked, width]),
-                    output,
-                    2,
-                    2,
-                )
-                .with_reduction(reduction)
-                .with_duplicates(duplicates),
-            );
-            let mut inputs = common::random_inputs(&mut rng, &desc);
-            let indices = desc.inputs()[1].1.clone();
-            let index_type = indices.data_type;
-            let bad_row = rng.range(0, picked as u64 - 1) as u32;
-            write_indices(&indices, &mut inputs[1], |c| {
-                if bad_index && c[0] == bad_row {
-                    rows as i128 + 3
-                } else if rng.chance(10) {
-                    // The last row, from the end half the time where the type is signed.
-                    if index_type.is_signed() && rng.chance(50) {
-                        -1
-                    } else {
-                        rows as i128 - 1
-                    }
-                } else {
-                    random_index(&mut rng, pick_from, index_type)
-                }
-            });
-            if data_type.is_float() {
-                let values = if bad_index || common::order_matters(reduction, duplicates) {
-                    Values::OrderFree
-                } else {
-                    Values::Numbers
-                };
-                common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
-            }
-            if bad_index {
-                check_out_of_range(&desc, &inputs);
-                continue;
-            }
-            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-            common::check_on(context(), &desc, &slices, Expect::ByMode)
-                .expect("compile and record");
-        }
-    }
-}
-
-/// `count` elements of `data_type` drawn from `pool` (bit patterns), padded to whole words.
-fn pooled_bytes(rng: &mut Rng, data_type: DataType, pool: &[u64], count: u32) -> Vec<u8> {
-    let width = data_type.size_in_bytes() as usize;
-    let mut bytes: Vec<u8> = (0..count)
-        .flat_map(|_| rng.pick(pool).to_le_bytes()[..width].to_vec())
-        .collect();
-    bytes.resize(bytes.len().next_multiple_of(4), 0);
-    bytes
-}
-
 /// ScatterElements of 1-D `input` [targets] with `count` updates at random targets, the
 /// input's and the updates' elements drawn from `pool` (bit patterns of `data_type`).
 fn pooled_reduction(
@@ -837,56 +740,6 @@ fn pooled_reduction(
     (desc, vec![input, indices, updates])
 }
 
-/// Zeros of both signs, NaNs of several payloads (signalling ones too), and numbers around
-/// them, as bit patterns of `data_type`: which zero or NaN ends in a target is decided by the
-/// updates' order alone.
-fn tie_pool(data_type: DataType) -> &'static [u64] {
-    match data_type {
-        DataType::Float16 => &[
-            0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xbc00, 0x3c00, 0x7c00, 0xfc00, 0x0001,
-        ],
-        DataType::BFloat16 => &[
-            0x0000, 0x8000, 0x7fc1, 0xffc2, 0x7f83, 0x7fa4, 0xbf80, 0x3f80, 0x7f80, 0xff80, 0x0001,
-        ],
-        DataType::Float32 => &[
-            0x0000_0000,
-            0x8000_0000,
-            0x7fc0_0001,
-            0xffc0_0002,
-            0x7f80_0003,
-            0x7fa0_0004,
-            0xbf80_0000,
-            0x3f80_0000,
-            0x7f80_0000,
-            0xff80_0000,
-            0x0000_0001,
-        ],
-        _ => &[
-            0,
-            1 << 63,
-            0x7ff8_0000_0000_0001,
-            0xfff8_0000_0000_0002,
-            0x7ff0_0000_0000_0003,
-            0xbff0_0000_0000_0000,
-            0x3ff0_0000_0000_0000,
-            0x7ff0_0000_0000_0000,
-            1,
-        ],
-    }
-}
-
-/// The pool, and the pool without its NaNs: zeros and NaNs are told apart by their bits only,
-/// and NaN-free rounds let zeros win.
-fn tie_pools(data_type: DataType) -> [Vec<u64>; 2] {
-    let pool = tie_pool(data_type);
-    let zeros_and_numbers = pool
-        .iter()
-        .copied()
-        .filter(|&bits| !common::is_nan_bits(data_type, bits))
-        .collect();
-    [pool.to_vec(), zeros_and_numbers]
-}
-
 #[test]
 fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
     let mut rng = Rng::new(76);
@@ -906,54 +759,6 @@ fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
             }
         }
     }
-}
-
-#[test]
-fn in_order_float_min_and_max_of_rows_keep_the_first_of_tied_zeros_and_nans() {
-    // Wide rows fold along lists in any order, each unit keeping the position of the row its
-    // value came from: more rows than the table (the folds start from the table's rows), fewer
-    // (from each list's head), and a list past the first pass (its positions kept between
-    // passes); rows of whole words (a thread two cells) and of odd halves (a thread a unit).
-    let mut rng = Rng::new(84);
-    for data_type in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
-        for reduction in [Reduction::Min, Reduction::Max] {
-            for shape in [(6, 64, 40, 3), (48, 66, 12, 4), (3, 65, 1100, 1)] {
-                for pool in tie_pools(data_type) {
-                    let (desc, inputs) = pooled_rows(&mut rng, data_type, reduction, shape, &pool);
-                    check_against_reference(&desc, &inputs);
-                }
-            }
-        }
-    }
-}
-
-/// ScatterND in order of `picked` rows of `width` into a table of `table_rows`, the rows
-/// picking among the table's first `pick_from` rows, every element drawn from `pool`.
-fn pooled_rows(
-    rng: &mut Rng,
-    data_type: DataType,
-    reduction: Reduction,
-    (table_rows, width, picked, pick_from): (u32, u32, u32, u32),
-    pool: &[u64],
-) -> (OperatorDesc, Vec<Vec<u8>>) {
-    let desc = OperatorDesc::ScatterNd(
-        ScatterNdDesc::new(
-            TensorDesc::new(data_type, &[table_rows, width]),
-            TensorDesc::new(DataType::Int64, &[picked, 1]),
-            TensorDesc::new(data_type, &[picked, width]),
-            TensorDesc::new(data_type, &[table_rows, width]),
-            2,
-            2,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(DuplicateMode::InOrder),
-    );
-    let table = pooled_bytes(rng, data_type, pool, table_rows * width);
-    let updates = pooled_bytes(rng, data_type, pool, picked * width);
-    let indices = (0..picked)
-        .flat_map(|_| (rng.range(0, pick_from as u64 - 1) as i64).to_le_bytes())
-        .collect();
-    (desc, vec![table, indices, updates])
 }
 
 #[test]

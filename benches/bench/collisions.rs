@@ -30,7 +30,7 @@
 //! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 4096, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
-//! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB; also `_in_order` |
+//! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16 rows of L = 1024 (a few rows into a large table); also `_in_order` |
 //! | sweep_index_add_f64_KxL_into_R | the same in Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
 //!
 //! With `--quick`, U, K and R are divided by 16 (and so appear divided in the names); B, T and
@@ -184,9 +184,13 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
             });
         }
     }
-    let update_rows = shrink(quick, 4096);
     for (data_type, element) in [(DataType::Float16, "f16"), (DataType::Float64, "f64")] {
-        for row_length in [1, 16, 512, 2048, 4096] {
+        // Rows of every length, then a few rows into a large table (mostly a copy).
+        let row_shapes = [1, 16, 512, 2048, 4096]
+            .map(|row_length| (shrink(quick, 4096), row_length))
+            .into_iter()
+            .chain([(16, 1024)]);
+        for (update_rows, row_length) in row_shapes {
             let row_bytes = row_length as u64 * data_type.size_in_bytes() as u64;
             let table_rows = shrink(quick, 32768).min((SWEEP_TABLE_BYTES / row_bytes) as u32);
             shapes.push(Workload {

@@ -42,6 +42,21 @@ pub(crate) const FIRST_FOLD_STEPS: u32 = 1024;
 /// (their arithmetic in software: a thread's registers fill before its loads overlap).
 pub(crate) const COLUMN_CELLS: u32 = 2;
 
+/// Bytes a thread of the wide fold that copies as it folds (`fold_slice_list_copy_wide`)
+/// takes: most of its threads only copy, and at 8 bytes a thread (two Float16 cells) an H100
+/// copied a table at 2.15 TB/s, too few loads in flight, where Float64's 16 reached 2.5. A
+/// thread whose block has a list folds its cells `COLUMN_CELLS` at a time: four Float16
+/// cells folded at once took index_add 0.091 -> 0.128 ms (their software arithmetic's
+/// registers).
+const COPY_BYTES: u32 = 16;
+
+/// Cells a thread of `fold_slice_list_copy` takes: `COPY_BYTES` of them, a multiple of
+/// `COLUMN_CELLS`.
+pub(crate) fn copy_cells(unit_bytes: u32) -> u32 {
+    let cell_bytes = units_per_word(unit_bytes) * unit_bytes;
+    (COPY_BYTES / cell_bytes).max(COLUMN_CELLS)
+}
+
 /// Units a word holds (8-byte units: one a cell).
 pub(crate) fn units_per_word(unit_bytes: u32) -> u32 {
     (4 / unit_bytes.clamp(1, 4)).max(1)
@@ -131,6 +146,7 @@ pub(super) fn sort_constants(
         ("FIRST_FOLD_STEPS", FIRST_FOLD_STEPS),
         ("COLUMN_CELLS", COLUMN_CELLS),
         ("COLUMN_UNITS", COLUMN_CELLS * units_per_word),
+        ("COPY_CELLS", copy_cells(unit_bytes)),
         ("UNITS_PER_WORD", units_per_word),
         ("UNIT_BITS", 32 / units_per_word),
         ("FOLDER_CHUNKS", spans.folder_chunks),

@@ -32,7 +32,7 @@ mod source;
 pub(crate) use bindings::{ROLES, Role, Unit, Windowing};
 pub(crate) use in_order::{
     COLUMN_CELLS, FIRST_FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
-    SLICE_TILE, units_per_word,
+    SLICE_TILE, copy_cells, units_per_word,
 };
 pub(crate) use registry::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder};
 
@@ -121,6 +121,7 @@ mod tests {
                 data_type,
                 reduction,
                 order,
+                copies: false,
             };
             let functions = reached(kernel, entry);
             let has = |name: &str| functions.iter().any(|f| f == name);

@@ -24,11 +24,13 @@ pub(crate) enum Kernel {
     /// A scatter combining updates into their targets: in any order
     /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
     /// `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
-    /// data type, not just its width.
+    /// data type, not just its width. With `copies` (in order), also the input bound and
+    /// `fold_slice_list_copy`, which copies `output = input` as it folds rows' lists.
     ScatterReduce {
         data_type: DataType,
         reduction: Reduction,
         order: ReduceOrder,
+        copies: bool,
     },
     /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
     Gather(Unit),
@@ -111,6 +113,8 @@ entries! {
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];
     FoldSliceListColumns => "fold_slice_list_columns", ScatterLists, [];
     FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
+    FoldSliceListCopy => "fold_slice_list_copy", ScatterLists, [CopyInput];
+    FoldSliceListCopyWide => "fold_slice_list_copy_wide", ScatterLists, [CopyInput];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
     Gather => "gather", Gather, [];
@@ -193,6 +197,16 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Heads, Access::AtomicWords),
     binding(Role::Links, Access::AtomicWords),
 ];
+/// The reduction by rows that copies as it folds: the input too.
+const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];
 
 /// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
@@ -251,7 +265,16 @@ impl Kernel {
                         data_type,
                         reduction,
                         order,
+                        copies: false,
                     });
+                    if order == ReduceOrder::InOrder {
+                        all.push(Kernel::ScatterReduce {
+                            data_type,
+                            reduction,
+                            order,
+                            copies: true,
+                        });
+                    }
                 }
             }
         }
@@ -275,6 +298,7 @@ impl Kernel {
                 in_order: false, ..
             } => &[F::Scatter],
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
+            Kernel::ScatterReduce { copies: true, .. } => &[F::ScatterLists],
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins],
                 ReduceOrder::InOrder => &[F::Sort, F::ScatterRuns, F::ScatterLists],
@@ -297,6 +321,7 @@ impl Kernel {
                         ..
                     }
                 ),
+                Section::CopyInput => matches!(self, Kernel::ScatterReduce { copies: true, .. }),
                 Section::Word => unit == Unit::Word,
                 Section::SubWord => unit.is_sub_word(),
                 Section::Ties => matches!(
@@ -340,6 +365,25 @@ impl Kernel {
                 },
             })
             .collect()
+    }
+
+    /// The in-order reduction's variant that copies `output = input` as it folds rows'
+    /// lists (any other kernel as it is).
+    pub fn copying(self) -> Kernel {
+        match self {
+            Kernel::ScatterReduce {
+                data_type,
+                reduction,
+                order: ReduceOrder::InOrder,
+                ..
+            } => Kernel::ScatterReduce {
+                data_type,
+                reduction,
+                order: ReduceOrder::InOrder,
+                copies: true,
+            },
+            other => other,
+        }
     }
 
     /// Whether a reduction combines 8-byte integers by 64-bit atomics (any order: only where
@@ -395,6 +439,7 @@ impl Kernel {
                 in_order: false, ..
             } => SCATTER_BINDINGS,
             Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
+            Kernel::ScatterReduce { copies: true, .. } => SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS,
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any if self.reduces_by_wide_atomics() => SCATTER_REDUCE_WIDE_BINDINGS,
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
@@ -430,6 +475,9 @@ impl Kernel {
             } => "the scatter kernel's bindings",
             Kernel::Scatter { in_order: true, .. } => {
                 "the in-order scatter kernel's bindings (8-byte elements always use it)"
+            }
+            Kernel::ScatterReduce { copies: true, .. } => {
+                "the bindings of the scatter reduction by rows that copies as it folds"
             }
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => "the scatter reduction kernel's bindings",

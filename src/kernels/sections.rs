@@ -10,6 +10,8 @@ pub(crate) enum Section {
     SubWord,
     /// The any-update scatter that copies each output row before scattering into it.
     CopyRows,
+    /// The reduction by rows that copies `output = input` as it folds the lists.
+    CopyInput,
     /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
     Ties,
     /// Units of 8 bytes, held as (low, high) word pairs.
@@ -42,10 +44,11 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 16] = [
+    pub const ALL: [Section; 17] = [
         Section::Word,
         Section::SubWord,
         Section::CopyRows,
+        Section::CopyInput,
         Section::Ties,
         Section::DoubleWord,
         Section::Narrow,
@@ -66,6 +69,7 @@ impl Section {
             Section::Word => "word",
             Section::SubWord => "sub-word",
             Section::CopyRows => "copy-rows",
+            Section::CopyInput => "copy-input",
             Section::Ties => "ties",
             Section::DoubleWord => "double-word",
             Section::Narrow => "narrow",

@@ -698,24 +698,48 @@ mod tests {
             let lowered = entries(&rows, &DEVICE);
             assert!(lowered.contains(&fold), "{width}: {lowered:?}");
         }
-        // Wide rows in the default mode, and 8-byte rows: linked into lists, no sort.
-        for (data_type, width) in [(DataType::Float32, 64), (DataType::Float64, 2)] {
-            let rows = crate::ops::ScatterNdDesc::new(
-                TensorDesc::new(data_type, &[16, width]),
-                TensorDesc::new(DataType::Int64, &[9, 1]),
-                TensorDesc::new(data_type, &[9, width]),
-                TensorDesc::new(data_type, &[16, width]),
-                2,
-                2,
+        // Wide rows in the default mode, and 8-byte rows: linked into lists, no sort. Out of
+        // place, where the output is laid out as the input without gaps, the first fold
+        // copies as it folds (the plain fold runs in place): no copy of its own. An output
+        // with gaps between its rows is copied first.
+        let copies = |e: &Entry| {
+            matches!(
+                e,
+                Entry::StridedCopy | Entry::StridedCopyBlocks | Entry::StridedCopyPlanes
             )
-            .with_reduction(Reduction::Add);
-            let lowered = entries(&rows, &DEVICE);
-            assert!(
-                lowered.contains(&Entry::LinkSlices)
-                    && lowered.contains(&Entry::FoldSliceListColumns)
-                    && !lowered.contains(&Entry::SortSliceKeys),
-                "{data_type:?}: {lowered:?}"
-            );
+        };
+        // Narrow rows with short lists take the wide copy (more cells a thread); 8-byte
+        // units already take 16 bytes a thread.
+        for (data_type, width, copy) in [
+            (DataType::Float32, 64, Entry::FoldSliceListCopyWide),
+            (DataType::Float64, 2, Entry::FoldSliceListCopy),
+        ] {
+            for strided in [false, true] {
+                let output = TensorDesc::new(data_type, &[16, width]);
+                let output = if strided {
+                    output.with_strides(&[2 * width, 1])
+                } else {
+                    output
+                };
+                let rows = crate::ops::ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[16, width]),
+                    TensorDesc::new(DataType::Int64, &[9, 1]),
+                    TensorDesc::new(data_type, &[9, width]),
+                    output,
+                    2,
+                    2,
+                )
+                .with_reduction(Reduction::Add);
+                let lowered = entries(&rows, &DEVICE);
+                assert!(
+                    lowered.contains(&Entry::LinkSlices)
+                        && lowered.contains(&Entry::FoldSliceListColumns)
+                        && !lowered.contains(&Entry::SortSliceKeys)
+                        && lowered.contains(&copy) != strided
+                        && lowered.iter().any(copies) == strided,
+                    "{data_type:?}, strided {strided}: {lowered:?}"
+                );
+            }
         }
         // A workgroup that is no power of two: refused, naming the limit (no unbounded list
         // walks to fall back on).

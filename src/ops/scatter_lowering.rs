@@ -6,7 +6,9 @@ use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::Result;
 use crate::kernels::params::Parameters;
-use crate::kernels::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role};
+use crate::kernels::{
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role, units_per_word,
+};
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
 use crate::tensor::TensorDesc;
@@ -101,7 +103,12 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
     if !device.per_element {
         let (scratch, links) = chosen.strategy.scratch(chosen.output_units);
         let mut kernels = vec![chosen.kernel];
-        kernels.extend(copy_kernels(scatter, &chosen.strategy, device));
+        kernels.extend(copy_kernels(
+            scatter,
+            &chosen.strategy,
+            chosen.kernel,
+            device,
+        ));
         if device.binds_partially(&kernels, scratch, links) {
             let per_element = DeviceFacts {
                 per_element: true,
@@ -180,9 +187,15 @@ fn in_place(scatter: &Scatter) -> InPlace {
     }
 }
 
-/// The kernels that copy `input` to `output` under `strategy`: the copy's own, or the one
-/// that copies rows as it scatters.
-fn copy_kernels(scatter: &Scatter, strategy: &Strategy, device: &DeviceFacts) -> Vec<Kernel> {
+/// The kernels that copy `input` to `output` under `strategy` (`kernel` the chosen one):
+/// the copy's own, the one that copies rows as it scatters, or the one that copies as it
+/// folds rows' lists.
+fn copy_kernels(
+    scatter: &Scatter,
+    strategy: &Strategy,
+    kernel: Kernel,
+    device: &DeviceFacts,
+) -> Vec<Kernel> {
     match strategy {
         Strategy::AnyUpdate {
             copy_rows: Some(_),
@@ -192,8 +205,23 @@ fn copy_kernels(scatter: &Scatter, strategy: &Strategy, device: &DeviceFacts) ->
             in_order: false,
             copy_rows: true,
         }],
+        Strategy::RowLists(plan) if plan.copies() => vec![kernel.copying()],
         _ => output_copy(scatter.input, scatter.output).kernels(device),
     }
+}
+
+/// Whether a reduction by rows' lists may copy `output = input` as it folds them
+/// (`fold_slice_list_copy`, a column fold over every block): the input laid out as the
+/// output and without gaps, so that each output unit's value is the input's unit at the same
+/// place; the blocks tiling the output; each thread's cells whole words.
+fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bool {
+    let output = scatter.output;
+    let element_bytes = map.element_bytes as u64;
+    let packed = output.element_count().checked_mul(element_bytes) == Some(output.size_in_bytes());
+    in_place(scatter) == InPlace::SameLayout
+        && packed
+        && output.element_count().is_multiple_of(slice_units)
+        && slice_units.is_multiple_of(units_per_word(map.element_bytes) as u64)
 }
 
 /// `output = input`, as a strided copy.
@@ -279,7 +307,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
         (strategy, ReduceOrder::Any)
     } else if by_rows && !ordered {
         // Rows in any order (the default mode, or order-free types) need no sort: lists.
-        let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
+        let copies = copies_as_it_folds(scatter, &map, slice_units);
+        let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
         (Strategy::RowLists(plan), ReduceOrder::InOrder)
     } else if by_rows || (in_order && !ties) {
         let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
@@ -299,6 +328,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
             data_type,
             reduction: scatter.reduction,
             order,
+            copies: false,
         }
     } else {
         Kernel::Scatter {
@@ -351,14 +381,14 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         | Strategy::RowLists(_) => steps.push(Step::Clear(Role::Heads)),
         Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
     }
-    // Out of place, `output = input` first (unless the scatter copies rows itself).
-    if !matches!(
-        strategy,
-        Strategy::AnyUpdate {
-            copy_rows: Some(_),
-            ..
-        }
-    ) {
+    // Out of place, `output = input` first (unless the scatter copies rows itself, or the
+    // lists' fold copies as it folds).
+    let copies_itself = match &strategy {
+        Strategy::AnyUpdate { copy_rows, .. } => copy_rows.is_some(),
+        Strategy::RowLists(plan) => plan.copies(),
+        _ => false,
+    };
+    if !copies_itself {
         steps.extend(
             output_copy(scatter.input, scatter.output).steps(&device, Placement::OutOfPlace),
         );

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
     COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
-    SCAN_ITEMS, SLICE_TILE, units_per_word,
+    SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -247,6 +247,14 @@ fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slic
 /// the output's blocks (`FOLD_BY_SLICES` in `shaders/scatter_slices.wgsl`).
 const FOLD_BY_SLICES: u32 = 1;
 
+/// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
+/// where they are more than `COLUMN_CELLS` and the lists are on average at most this long:
+/// a listed block's thread then walks its list once for each `COLUMN_CELLS` of them, which
+/// long lists pay for (an H100's edge messages, lists of 16: 0.293 -> 0.346 ms) and short
+/// ones do not (index_add rows of Float16, 1 block in 8 listed: 0.091 -> 0.088 ms; Float32,
+/// 2 rows a block: 0.321 -> 0.301 ms). BENCHMARKS.md, issue 26's third session.
+const COPY_WIDE_LISTS: u64 = 4;
+
 /// The first fold pass of a reduction by slices (`entries`: a thread a unit, or a column
 /// fold, a thread `COLUMN_CELLS` cells), and its threads: a group of them for each
 /// output block, or for each slice where the slices are fewer (few rows into a large table:
@@ -263,21 +271,28 @@ fn first_fold_pass(
 ) -> (Entry, u64) {
     let slice_units = params.in_order.slice_units;
     let blocks = output_units.div_ceil(slice_units as u64);
+    let cell_units = units_per_word(map.element_bytes);
+    let columns = !kernel.unit().is_sub_word() || slice_units.is_multiple_of(cell_units);
+    // Threads a group (a block's or a slice's), and threads from the blocks.
+    let (entry, group_threads, block_threads) = if columns {
+        let lanes = column_lanes(slice_units, cell_units, COLUMN_CELLS);
+        (entries[1], lanes, blocks * lanes)
+    } else {
+        (entries[0], slice_units as u64, output_units)
+    };
     let by_slices = (slices as u64) < blocks;
     if by_slices {
         params.in_order.fold_flags |= FOLD_BY_SLICES;
-    }
-    let groups = if by_slices { slices as u64 } else { blocks };
-    let cell_units = units_per_word(map.element_bytes);
-    let columns = !kernel.unit().is_sub_word() || slice_units.is_multiple_of(cell_units);
-    if columns {
-        let lanes = (slice_units / cell_units).div_ceil(COLUMN_CELLS) as u64;
-        (entries[1], groups * lanes)
-    } else if by_slices {
-        (entries[0], groups * slice_units as u64)
+        (entry, slices as u64 * group_threads)
     } else {
-        (entries[0], output_units)
+        (entry, block_threads)
     }
+}
+
+/// Threads of a column fold a block of `slice_units` units, cells of `cell_units`, `cells`
+/// a thread.
+fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
+    (slice_units / cell_units).div_ceil(cells) as u64
 }
 
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
@@ -302,14 +317,23 @@ pub(super) struct ListPlan {
     fold_capacity: u32,
     fold_passes: u32,
     spans: FoldSpans,
+    /// Out of place, the first pass copies `output = input` as it folds, a thread for
+    /// `COLUMN_CELLS` cells of every block (`fold_slice_list_copy`) or `copy_cells`
+    /// (`fold_slice_list_copy_wide`): the entry and its threads; none where the copy goes
+    /// first.
+    copy_pass: Option<(Entry, u32)>,
 }
 
 impl ListPlan {
+    /// `copies`: out of place, the first pass may copy as it folds (the input laid out as
+    /// the output without gaps, blocks tiling it, whole words a cell); it does where its
+    /// threads fit u32.
     pub fn new(
         slices: u64,
         blocks: u64,
         slice_units: u64,
         element_bytes: u32,
+        copies: bool,
         device: &DeviceFacts,
     ) -> Result<ListPlan> {
         let workgroup = device.workgroup_size;
@@ -343,16 +367,42 @@ impl ListPlan {
                 blocks.saturating_mul(4),
             ))?;
         let spans = FoldSpans::new(workgroup, element_bytes);
+        let slice_units = slice_units as u32;
+        let wide = copy_cells(element_bytes) > COLUMN_CELLS
+            && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
+        let cells = if wide {
+            copy_cells(element_bytes)
+        } else {
+            COLUMN_CELLS
+        };
+        let entry = if wide {
+            Entry::FoldSliceListCopyWide
+        } else {
+            Entry::FoldSliceListCopy
+        };
+        let copy_pass = copies
+            .then(|| {
+                let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
+                u32::try_from(blocks as u64 * lanes).ok()
+            })
+            .flatten()
+            .map(|threads| (entry, threads));
         Ok(ListPlan {
             slices,
             blocks,
-            slice_units: slice_units as u32,
+            slice_units,
             fold_capacity: slices / (FIRST_FOLD_STEPS + 1),
             fold_passes: slices
                 .saturating_sub(FIRST_FOLD_STEPS)
                 .div_ceil(spans.slice_span),
             spans,
+            copy_pass,
         })
+    }
+
+    /// Whether the first pass copies `output = input` out of place as it folds.
+    pub fn copies(&self) -> bool {
+        self.copy_pass.is_some()
     }
 
     /// Each block's list head, and each pass's list count (passes 1 to the last plus one).
@@ -387,28 +437,44 @@ impl ListPlan {
             self.slices,
             output_units,
         );
-        let mut step = |entry, pass: u32, threads: u64| {
+        let mut step = |entry, pass: u32, threads: u64, placement| {
             let mut params = params;
             params.in_order.fold_pass = pass;
+            let mut kernel = kernel;
             if entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
+            } else if matches!(
+                entry,
+                Entry::FoldSliceListCopy | Entry::FoldSliceListCopyWide
+            ) {
+                // From the blocks, every one.
+                params.count = threads as u32;
+                params.in_order.fold_flags &= !FOLD_BY_SLICES;
+                kernel = kernel.copying();
             }
             steps.push(Step::Dispatch {
                 kernel,
                 entry,
                 params: Parameters::Index(params),
                 grid: Grid::Flat(threads),
-                placement: Placement::Always,
+                placement,
             });
         };
-        step(Entry::LinkSlices, 0, self.slices as u64);
-        step(first_fold, 0, fold_threads);
+        step(Entry::LinkSlices, 0, self.slices as u64, Placement::Always);
+        match self.copy_pass {
+            Some((entry, threads)) => {
+                step(first_fold, 0, fold_threads, Placement::InPlace);
+                step(entry, 0, threads as u64, Placement::OutOfPlace);
+            }
+            None => step(first_fold, 0, fold_threads, Placement::Always),
+        }
         for pass in 1..=self.fold_passes {
             let groups = slice_pass_groups(self.slices, self.fold_capacity, self.spans, pass);
             step(
                 Entry::FoldSliceListRuns,
                 pass,
                 groups * params.in_order.fold_tiles as u64 * workgroup,
+                Placement::Always,
             );
         }
     }

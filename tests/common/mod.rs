@@ -9,10 +9,12 @@ pub mod cases;
 pub mod check;
 pub mod fuzzing;
 pub mod narrow;
+pub mod pools;
 
 pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
 use dml_wgsl::{Context, OperatorDesc, reference};
+pub use pools::{pooled_bytes, tie_pool, tie_pools};
 
 /// Held while a test opens a wgpu instance, adapter and device: on the NVIDIA H100 (driver
 /// 580), tests opening devices on several threads at once hung in about 1 run in 6.

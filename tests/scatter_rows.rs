@@ -1,0 +1,171 @@
+//! Scatter reductions by rows (ScatterND rows sharing an index, as index_add): lists of rows
+//! in any order and sorted runs in order, every type and reduction, out of place (where the
+//! first fold copies the input as it folds) and in place, tables with more and fewer rows
+//! than the updates, out-of-range rows, and in-order ties of zeros and NaNs; bit for bit
+//! against the reference.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
+
+mod common;
+
+use common::{
+    Expect, REDUCTIONS, Rng, Values, check_against_reference, check_in_place, check_out_of_range,
+    context, pooled_bytes, random_index, tie_pools, write_indices,
+};
+use dml_wgsl::{
+    DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterNdDesc, TensorDesc,
+};
+
+#[test]
+fn wide_rows_with_repeated_indices_reduce_in_both_modes() {
+    // ScatterND of rows (an index_add): rows of 64 to 300 units share one index, many
+    // repeated; more rows of updates than the table has, so that the folds start from the
+    // table's blocks.
+    rows_reduce_in_both_modes(79, 9, 40, 9, false);
+}
+
+#[test]
+fn few_rows_into_a_large_table_reduce_in_both_modes() {
+    // Fewer rows of updates than the table has: the folds start from the rows (the first of
+    // each block's run, or its list's head) in place and in order; out of place, the lists'
+    // fold copies every block. Repeated anyway: the rows pick among the table's first 5 and
+    // its last.
+    rows_reduce_in_both_modes(80, 48, 12, 5, false);
+}
+
+#[test]
+fn a_list_longer_than_the_first_pass_goes_on_beside_a_table_copied_as_it_folds() {
+    // Two thousand rows on the table's first row, and the lists short on average: out of
+    // place, the first pass copies as it folds, several cells a thread, and the long list
+    // goes on in the next pass.
+    rows_reduce_in_both_modes(85, 2048, 2200, 1, false);
+}
+
+#[test]
+fn out_of_range_rows_are_skipped_and_reported_whichever_the_folds_start_from() {
+    rows_reduce_in_both_modes(81, 9, 40, 9, true);
+    rows_reduce_in_both_modes(82, 48, 12, 5, true);
+}
+
+/// ScatterND of `picked` rows into a table of `rows` rows, each reduction, every type, both
+/// modes; the rows pick among the table's first `pick_from` rows and its last (so duplicates
+/// are many). Rows of 64 to 300 units; packed and strided outputs. Narrow rows of whole words
+/// fold a thread two words; rows of 66 bytes or halves a thread a unit. Packed outputs run in
+/// place too (where the lists' fold cannot copy as it folds). `bad_index`: one index out of
+/// range, which is skipped and reported (then the values are order-free, so that every mode
+/// is checked bit for bit).
+fn rows_reduce_in_both_modes(seed: u64, rows: u32, picked: u32, pick_from: u32, bad_index: bool) {
+    let mut rng = Rng::new(seed);
+    for (k, data_type) in DataType::ALL.into_iter().enumerate() {
+        let reduction = REDUCTIONS[k % 4];
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let width = [64u32, 96, 300, 66, 65][k % 5];
+            let output = if k % 2 == 0 {
+                TensorDesc::new(data_type, &[rows, width])
+            } else {
+                common::random_layout(&mut rng, data_type, &[rows, width], false)
+            };
+            let desc = OperatorDesc::ScatterNd(
+                ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[rows, width]),
+                    TensorDesc::new(INDEX_TYPES[k % 4], &[picked, 1]),
+                    TensorDesc::new(data_type, &[picked, width]),
+                    output,
+                    2,
+                    2,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(duplicates),
+            );
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            let indices = desc.inputs()[1].1.clone();
+            let index_type = indices.data_type;
+            let bad_row = rng.range(0, picked as u64 - 1) as u32;
+            write_indices(&indices, &mut inputs[1], |c| {
+                if bad_index && c[0] == bad_row {
+                    rows as i128 + 3
+                } else if rng.chance(10) {
+                    // The last row, from the end half the time where the type is signed.
+                    if index_type.is_signed() && rng.chance(50) {
+                        -1
+                    } else {
+                        rows as i128 - 1
+                    }
+                } else {
+                    random_index(&mut rng, pick_from, index_type)
+                }
+            });
+            if data_type.is_float() {
+                let values = if bad_index || common::order_matters(reduction, duplicates) {
+                    Values::OrderFree
+                } else {
+                    Values::Numbers
+                };
+                common::fill_scatter_floats(&mut rng, &desc, &mut inputs, values, reduction);
+            }
+            if bad_index {
+                check_out_of_range(&desc, &inputs);
+                continue;
+            }
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            common::check_on(context(), &desc, &slices, Expect::ByMode)
+                .expect("compile and record");
+            // In place, held to the reference bit for bit: where the mode lets the order
+            // vary, only values that every order folds to the same bits (not float Min and
+            // Max, whose tied zeros and NaNs may then keep either).
+            let exact = duplicates == DuplicateMode::InOrder
+                || !data_type.is_float()
+                || common::order_matters(reduction, duplicates);
+            if k % 2 == 0 && exact {
+                check_in_place(&desc, &inputs);
+            }
+        }
+    }
+}
+
+#[test]
+fn in_order_float_min_and_max_of_rows_keep_the_first_of_tied_zeros_and_nans() {
+    // Wide rows fold along lists in any order, each unit keeping the position of the row its
+    // value came from: more rows than the table (the folds start from the table's rows), fewer
+    // (from each list's head), and a list past the first pass (its positions kept between
+    // passes); rows of whole words (a thread two cells) and of odd halves (a thread a unit).
+    let mut rng = Rng::new(84);
+    for data_type in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
+        for reduction in [Reduction::Min, Reduction::Max] {
+            for shape in [(6, 64, 40, 3), (48, 66, 12, 4), (3, 65, 1100, 1)] {
+                for pool in tie_pools(data_type) {
+                    let (desc, inputs) = pooled_rows(&mut rng, data_type, reduction, shape, &pool);
+                    check_against_reference(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
+/// ScatterND in order of `picked` rows of `width` into a table of `table_rows`, the rows
+/// picking among the table's first `pick_from` rows, every element drawn from `pool`.
+fn pooled_rows(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    (table_rows, width, picked, pick_from): (u32, u32, u32, u32),
+    pool: &[u64],
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(data_type, &[table_rows, width]),
+            TensorDesc::new(DataType::Int64, &[picked, 1]),
+            TensorDesc::new(data_type, &[picked, width]),
+            TensorDesc::new(data_type, &[table_rows, width]),
+            2,
+            2,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder),
+    );
+    let table = pooled_bytes(rng, data_type, pool, table_rows * width);
+    let updates = pooled_bytes(rng, data_type, pool, picked * width);
+    let indices = (0..picked)
+        .flat_map(|_| (rng.range(0, pick_from as u64 - 1) as i64).to_le_bytes())
+        .collect();
+    (desc, vec![table, indices, updates])
+}
