@@ -346,3 +346,41 @@ fn in_order_reductions_need_every_window_bound_and_refuse_slabs_naming_the_limit
         "{error}"
     );
 }
+
+#[test]
+fn rows_whose_input_would_pass_the_bindings_beside_their_lists_are_copied_first() {
+    // Float64 rows linked into lists (8-byte rows always fold in order), with the input and
+    // the output two 256-byte windows each: the lists' kernels bind every window, and the
+    // fold that copies as it folds would bind the input's two beside them, more storage
+    // buffers than the device's 8. The copy goes first instead, by its own slabs, as it did
+    // before that fold.
+    use dml_wgsl::{ScatterNdDesc, TensorDesc};
+    let mut rng = Rng::new(12);
+    let (table_rows, width, picked) = (3u32, 16u32, 2u32);
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float64, &[table_rows, width]),
+            TensorDesc::new(DataType::Int32, &[picked, 1]),
+            TensorDesc::new(DataType::Float64, &[picked, width]),
+            TensorDesc::new(DataType::Float64, &[table_rows, width]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add),
+    );
+    let mut inputs = random_inputs(&mut rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    // Both rows on the last table row: a list of two.
+    write_indices(&indices, &mut inputs[1], |_| table_rows as i128 - 1);
+    fill_scatter_floats(
+        &mut rng,
+        &desc,
+        &mut inputs,
+        Values::OrderFree,
+        Reduction::Add,
+    );
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    for (what, context) in split_contexts() {
+        check_on(context, &desc, &slices, Expect::ByMode).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}

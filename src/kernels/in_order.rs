@@ -50,8 +50,8 @@ pub(crate) const COLUMN_CELLS: u32 = 2;
 /// registers).
 const COPY_BYTES: u32 = 16;
 
-/// Cells a thread of `fold_slice_list_copy` takes: `COPY_BYTES` of them, a multiple of
-/// `COLUMN_CELLS`.
+/// Cells a thread of `fold_slice_list_copy_wide` takes: `COPY_BYTES` of them, a multiple of
+/// `COLUMN_CELLS` (`fold_slice_list_copy` takes `COLUMN_CELLS`).
 pub(crate) fn copy_cells(unit_bytes: u32) -> u32 {
     let cell_bytes = units_per_word(unit_bytes) * unit_bytes;
     (COPY_BYTES / cell_bytes).max(COLUMN_CELLS)

@@ -97,24 +97,31 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
     if scatter.output.is_empty() {
         return Ok(index_check_only(scatter, device));
     }
-    // Where the first choice's dispatches would bind only some windows of a tensor, every
-    // element checks its own windows: choose again for entry points that do.
-    let mut chosen = choose(scatter, device)?;
+    // Where the first choice's dispatches would bind only some windows of a tensor: first
+    // without the lists' fold that copies as it folds (which binds the input beside the
+    // lists' every window), then for entry points where every element checks its own windows.
+    let mut chosen = choose(scatter, device, true)?;
     if !device.per_element {
-        let (scratch, links) = chosen.strategy.scratch(chosen.output_units);
-        let mut kernels = vec![chosen.kernel];
-        kernels.extend(copy_kernels(
-            scatter,
-            &chosen.strategy,
-            chosen.kernel,
-            device,
-        ));
-        if device.binds_partially(&kernels, scratch, links) {
+        let binds_partially = |chosen: &Chosen| {
+            let (scratch, links) = chosen.strategy.scratch(chosen.output_units);
+            let mut kernels = vec![chosen.kernel];
+            kernels.extend(copy_kernels(
+                scatter,
+                &chosen.strategy,
+                chosen.kernel,
+                device,
+            ));
+            device.binds_partially(&kernels, scratch, links)
+        };
+        if binds_partially(&chosen) {
+            chosen = choose(scatter, device, false)?;
+        }
+        if binds_partially(&chosen) {
             let per_element = DeviceFacts {
                 per_element: true,
                 ..*device
             };
-            chosen = choose(scatter, &per_element)?;
+            chosen = choose(scatter, &per_element, false)?;
         }
     }
     Ok(emit(scatter, chosen))
@@ -236,8 +243,9 @@ pub(super) fn output_copy(input: &TensorDesc, output: &TensorDesc) -> StridedCop
     }
 }
 
-/// The strategy for `scatter` on `device`.
-fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
+/// The strategy for `scatter` on `device`; `copy_as_it_folds`: the lists' first pass may
+/// copy `output = input` itself ([`copies_as_it_folds`]).
+fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Result<Chosen> {
     let data_type = scatter.input.data_type;
     let element_bytes = data_type.size_in_bytes();
     let reducing = scatter.reduction != Reduction::None;
@@ -307,7 +315,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts) -> Result<Chosen> {
         (strategy, ReduceOrder::Any)
     } else if by_rows && !ordered {
         // Rows in any order (the default mode, or order-free types) need no sort: lists.
-        let copies = copies_as_it_folds(scatter, &map, slice_units);
+        let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
         let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
         (Strategy::RowLists(plan), ReduceOrder::InOrder)
     } else if by_rows || (in_order && !ties) {
