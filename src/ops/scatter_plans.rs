@@ -295,6 +295,26 @@ fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
     (slice_units / cell_units).div_ceil(cells) as u64
 }
 
+/// The entry of the first pass that copies as it folds, and its threads (none past u32): the
+/// wide one where a thread takes more cells than `COLUMN_CELLS` and the lists are short.
+fn copy_pass(
+    slices: u32,
+    blocks: u32,
+    slice_units: u32,
+    element_bytes: u32,
+) -> Option<(Entry, u32)> {
+    let wide = copy_cells(element_bytes) > COLUMN_CELLS
+        && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
+    let (entry, cells) = if wide {
+        (Entry::FoldSliceListCopyWide, copy_cells(element_bytes))
+    } else {
+        (Entry::FoldSliceListCopy, COLUMN_CELLS)
+    };
+    let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
+    let threads = u32::try_from(blocks as u64 * lanes).ok()?;
+    Some((entry, threads))
+}
+
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
 /// folded (FIRST_FOLD_STEPS, then `slice_span` a pass), and at most `capacity` are listed.
@@ -368,25 +388,9 @@ impl ListPlan {
             ))?;
         let spans = FoldSpans::new(workgroup, element_bytes);
         let slice_units = slice_units as u32;
-        let wide = copy_cells(element_bytes) > COLUMN_CELLS
-            && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
-        let cells = if wide {
-            copy_cells(element_bytes)
-        } else {
-            COLUMN_CELLS
-        };
-        let entry = if wide {
-            Entry::FoldSliceListCopyWide
-        } else {
-            Entry::FoldSliceListCopy
-        };
         let copy_pass = copies
-            .then(|| {
-                let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
-                u32::try_from(blocks as u64 * lanes).ok()
-            })
-            .flatten()
-            .map(|threads| (entry, threads));
+            .then(|| copy_pass(slices, blocks, slice_units, element_bytes))
+            .flatten();
         Ok(ListPlan {
             slices,
             blocks,
