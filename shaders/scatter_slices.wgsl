@@ -1,6 +1,6 @@
 // requires: common index_map
-// The slices of the in-order scatter reductions (shaders/sort.wgsl, scatter_runs.wgsl and
-// scatter_lists.wgsl): where a slice lands and where its units lie in the updates, and the
+// The slices of the in-order scatter reductions (shaders/sort.wgsl, scatter_slice_runs.wgsl
+// and scatter_lists.wgsl): where a slice lands and where its units lie in the updates, and the
 // columns of the passes whose rows of threads take turns along a run.
 
 // params.in_order.fold_flags (as in src/ops/scatter_plans.rs): the first fold

@@ -51,10 +51,12 @@ shader_files! {
     ScatterReduce => "scatter_reduce.wgsl",
     /// The any-order scatter reduction onto a small output, in workgroup bins.
     ScatterBins => "scatter_bins.wgsl",
-    /// The in-order scatter reduction: the radix sort, the slices, the run folds, the lists.
+    /// The in-order scatter reduction: the radix sort, the slices, the run folds (of updates,
+    /// of slices), the lists.
     Sort => "sort.wgsl",
     ScatterSlices => "scatter_slices.wgsl",
     ScatterRuns => "scatter_runs.wgsl",
+    ScatterSliceRuns => "scatter_slice_runs.wgsl",
     ScatterLists => "scatter_lists.wgsl",
     /// The reductions' arithmetic, by number kind.
     Arithmetic => "arithmetic.wgsl",

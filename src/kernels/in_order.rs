@@ -108,7 +108,7 @@ impl FoldSpans {
 }
 
 /// The sorted in-order path's constants (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
-/// `scatter_lists.wgsl`), as WGSL declarations.
+/// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), as WGSL declarations.
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
 /// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
 pub(super) fn sort_constants(

@@ -23,7 +23,7 @@ pub(crate) enum Kernel {
     },
     /// A scatter combining updates into their targets: in any order
     /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
-    /// `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
+    /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
     /// data type, not just its width. With `copies` (in order), also the input bound and
     /// `fold_slice_list_copy`, which copies `output = input` as it folds rows' lists.
     ScatterReduce {
@@ -106,9 +106,9 @@ entries! {
     FindRuns => "find_runs", ScatterRuns, [];
     FoldRuns => "fold_runs", ScatterRuns, [];
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
-    FoldSlices => "fold_slices", ScatterRuns, [];
-    FoldSliceColumns => "fold_slice_columns", ScatterRuns, [];
-    FoldSliceRuns => "fold_slice_runs", ScatterRuns, [];
+    FoldSlices => "fold_slices", ScatterSliceRuns, [];
+    FoldSliceColumns => "fold_slice_columns", ScatterSliceRuns, [];
+    FoldSliceRuns => "fold_slice_runs", ScatterSliceRuns, [];
     LinkSlices => "link_slices", ScatterLists, [];
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];
     FoldSliceListColumns => "fold_slice_list_columns", ScatterLists, [];
@@ -301,7 +301,12 @@ impl Kernel {
             Kernel::ScatterReduce { copies: true, .. } => &[F::ScatterLists],
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins],
-                ReduceOrder::InOrder => &[F::Sort, F::ScatterRuns, F::ScatterLists],
+                ReduceOrder::InOrder => &[
+                    F::Sort,
+                    F::ScatterRuns,
+                    F::ScatterSliceRuns,
+                    F::ScatterLists,
+                ],
             },
             Kernel::Gather(_) => &[F::Gather],
         }

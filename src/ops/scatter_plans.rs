@@ -11,10 +11,11 @@ use crate::kernels::{
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
-/// An in-order reduction sorted by target (`shaders/sort.wgsl`, `shaders/scatter_runs.wgsl`):
-/// the (target, position) pairs of the updates, or the (block, position) pairs of slices,
-/// sorted stably by a least-significant-digit radix sort, then folded run by run, at most
-/// `FOLD_STEPS` steps an invocation a dispatch, longer runs over several passes.
+/// An in-order reduction sorted by target (`shaders/sort.wgsl`, `shaders/scatter_runs.wgsl`,
+/// `shaders/scatter_slice_runs.wgsl`): the (target, position) pairs of the updates, or the
+/// (block, position) pairs of slices, sorted stably by a least-significant-digit radix sort,
+/// then folded run by run, at most `FOLD_STEPS` steps an invocation a dispatch, longer runs
+/// over several passes.
 pub(super) struct SortPlan {
     /// Pairs sorted: updates, or slices.
     count: u32,

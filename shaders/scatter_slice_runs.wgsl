@@ -1,0 +1,221 @@
+// requires: common index_map arithmetic sort scatter_slices scatter_runs units
+// The in-order folds by slices (ScatterND's rows), after the sort (shaders/sort.wgsl): each
+// block's run of sorted slices folded into it, in order, FIRST_FOLD_STEPS slices in the
+// first pass (a thread a unit, or a column fold), the rest in the passes after it, whose
+// workgroups take turns along the run (lists of runs that go on: shaders/scatter_runs.wgsl).
+
+// `value` folded with the column `inner` of sorted slice j, unless it is out of range.
+fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
+    let b = sorted_position(j);
+    if (b & SKIPPED_SLICE) != 0u {
+        return value;
+    }
+    return combine_unit(value, load_updates(slice_dense_start(b) + inner));
+}
+
+// By slices, pass 0: where a group of threads (a block's or a slice's units) starts folding.
+// Without FOLD_BY_SLICES, groups are the output's blocks, every one looked at; with it,
+// groups are the sorted slices, and the first of each block's run folds it (the others
+// return): the host picks whichever is fewer. first == 0: nothing to fold.
+struct RunStart {
+    block: u32,
+    first: u32,
+}
+
+fn run_start(group: u32) -> RunStart {
+    if (params.in_order.fold_flags & FOLD_BY_SLICES) == 0u {
+        return RunStart(group, atomic_load_heads(group));
+    }
+    let block = atomic_load_links(keys_at(source_array()) + group);
+    if block >= params.in_order.sort_units || atomic_load_heads(block) != group + 1u {
+        return RunStart(0u, 0u);
+    }
+    return RunStart(block, group + 1u);
+}
+
+// The sorted pairs [first, last) a block's pass 0 folds (at most FIRST_FOLD_STEPS); the
+// block's first unit lists a longer run for fold_slice_runs.
+fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
+    let end = atomic_load_heads(params.in_order.sort_units + start.block);
+    let first = start.first - 1u;
+    let last = min(end, first + FIRST_FOLD_STEPS);
+    if last < end && offset == 0u {
+        list_for_pass(1u, start.block);
+    }
+    return vec2<u32>(first, last);
+}
+
+// By slices, pass 0, a thread a unit (units narrower than a word whose blocks are not whole
+// words): a thread per unit of a group (slices land on aligned blocks: unit = block *
+// slice_units + offset, the same offset in every slice; neighbouring threads read
+// neighbouring units of each slice) folds its column of the first FIRST_FOLD_STEPS slices of
+// its block's run. params.count: the groups' units.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slices(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let group = t / params.in_order.slice_units;
+    let start = run_start(group);
+    if start.first == 0u {
+        return;
+    }
+    let offset = t - group * params.in_order.slice_units;
+    let span = first_fold_span(start, offset);
+    let u = start.block * params.in_order.slice_units + offset;
+    let inner = slice_dense_offset(offset);
+    var value = load_output(u);
+    for (var j = span.x; j < span.y; j += 1u) {
+        value = fold_sorted_slice(value, j, inner);
+    }
+    store_output(u, value);
+}
+
+// @min-max-begin
+// Min and Max: the share's units folded with the sorted slices j .. j + 3 below `end`, in
+// that order (a skipped one is not folded). The four positions are loaded together, then
+// every unit of the four slices: a thread walking its block's run waits for memory twice a
+// batch, not twice a slice (the first fold of sorted runs is bound by those waits), and the
+// next batch's positions are loaded before this one is folded. Only where the combine is a
+// compare: four inlined copies of Add's or Mul's exact arithmetic made the fold slower.
+fn batch_positions(j: u32, end: u32) -> vec4<u32> {
+    var positions = vec4<u32>(SKIPPED_SLICE);
+    if j < end {
+        positions.x = sorted_position(j);
+    }
+    if j + 1u < end {
+        positions.y = sorted_position(j + 1u);
+    }
+    if j + 2u < end {
+        positions.z = sorted_position(j + 2u);
+    }
+    if j + 3u < end {
+        positions.w = sorted_position(j + 3u);
+    }
+    return positions;
+}
+
+fn fold_columns_batch(positions: vec4<u32>, share: ColumnShare) {
+    let skipped = (positions & vec4<u32>(SKIPPED_SLICE)) != vec4<u32>(0u);
+    let slices = positions & vec4<u32>(~SKIPPED_SLICE);
+    let starts = vec4<u32>(slice_dense_start(slices.x), slice_dense_start(slices.y), slice_dense_start(slices.z), slice_dense_start(slices.w));
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            let inner = column_inner[k];
+            let updates = array<Unit, 4>(
+                load_updates(starts.x + inner),
+                load_updates(starts.y + inner),
+                load_updates(starts.z + inner),
+                load_updates(starts.w + inner),
+            );
+            var value = column_units[k];
+            if !skipped.x {
+                value = combine_unit(value, updates[0]);
+            }
+            if !skipped.y {
+                value = combine_unit(value, updates[1]);
+            }
+            if !skipped.z {
+                value = combine_unit(value, updates[2]);
+            }
+            if !skipped.w {
+                value = combine_unit(value, updates[3]);
+            }
+            column_units[k] = value;
+        }
+    }
+}
+// @min-max-end
+
+// The same a column fold (shaders/scatter_slices.wgsl): a thread takes up to COLUMN_CELLS
+// cells of a group (params.count: the groups' threads), one walk of the run for all of them.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_columns(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = column_share(t);
+    let start = run_start(share.group);
+    if start.first == 0u {
+        return;
+    }
+    let span = first_fold_span(start, share.lane);
+    let base = start.block * params.in_order.slice_units;
+    load_columns(base, share);
+    var j = span.x;
+    // @min-max-begin
+    var next = batch_positions(j, span.y);
+    for (; j < span.y; j += 4u) {
+        let positions = next;
+        next = batch_positions(j + 4u, span.y);
+        fold_columns_batch(positions, share);
+    }
+    // @min-max-end
+    for (; j < span.y; j += 1u) {
+        let b = sorted_position(j);
+        if (b & SKIPPED_SLICE) == 0u {
+            fold_columns(b, share);
+        }
+    }
+    store_columns(base, share);
+}
+
+// By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds
+// the next SLICE_SPAN slices of the block's run. Its SLICE_TURNS rows of threads take turns,
+// FOLD_STEPS slices each, every column's partial result handed over in workgroup memory.
+var<workgroup> slice_run: vec3<u32>;
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_runs(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = workgroup_index(workgroup, workgroups);
+    let fold_pass = params.in_order.fold_pass;
+    let entry = w / params.in_order.fold_tiles;
+    let tile = w - entry * params.in_order.fold_tiles;
+    if local == 0u {
+        // (block, first, end) of this pass's share of the block's run, or an empty run.
+        var run = vec3<u32>(0u, 0u, 0u);
+        if entry < atomic_load_heads(fold_count_at(fold_pass)) {
+            let block = atomic_load_links(fold_list_at(fold_pass) + entry);
+            let first = atomic_load_heads(block) - 1u + FIRST_FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let end = atomic_load_heads(params.in_order.sort_units + block);
+            if end - first > SLICE_SPAN && tile == 0u {
+                list_for_pass(fold_pass + 1u, block);
+            }
+            run = vec3<u32>(block, first, min(end, first + SLICE_SPAN));
+        }
+        slice_run = run;
+    }
+    let run = workgroupUniformLoad(&slice_run);
+    if run.z == run.y {
+        return;
+    }
+    let column = slice_column(run.x, tile, local);
+    for (var t = 0u; t < SLICE_TURNS; t += 1u) {
+        workgroupBarrier();
+        let first = run.y + t * FOLD_STEPS;
+        if column.turn == t && column.in_slice && first < run.z {
+            let last = min(run.z, first + FOLD_STEPS);
+            var value = column_values[column.lane];
+            for (var j = first; j < last; j += 1u) {
+                value = fold_sorted_slice(value, j, column.inner);
+            }
+            column_values[column.lane] = value;
+        }
+    }
+    workgroupBarrier();
+    store_column(column);
+}
