@@ -191,7 +191,13 @@ fn radix_scan_blocks(
     }
 }
 
-// A radix pass, 3: one workgroup scans the blocks' totals.
+// A radix pass, 3: one workgroup scans the blocks' totals, where they are more than a
+// workgroup's threads (else radix_scatter's workgroups each scan them, and this pass and its
+// dispatch's wait are saved: `totals_scanned_apart`).
+fn totals_scanned_apart() -> bool {
+    return scan_blocks() > WORKGROUP_SIZE;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn radix_scan_sums(@builtin(local_invocation_index) local: u32) {
     let count = scan_blocks();
@@ -219,8 +225,22 @@ fn radix_scatter(
     }
     let words = WORKGROUP_SIZE / 32u;
     let entry = local * params.in_order.radix_tiles + tile;
-    digit_next[local] = atomic_load_links(histogram_at() + entry)
-        + atomic_load_links(block_sums_at() + entry / SCAN_BLOCK);
+    let block = entry / SCAN_BLOCK;
+    var before_block = 0u;
+    if totals_scanned_apart() {
+        before_block = atomic_load_links(block_sums_at() + block);
+    } else {
+        // The blocks' totals, a thread each, scanned: scan_values holds the inclusive sums.
+        var total = 0u;
+        if local < scan_blocks() {
+            total = atomic_load_links(block_sums_at() + local);
+        }
+        workgroup_exclusive_scan(local, total);
+        if block > 0u {
+            before_block = scan_values[block - 1u];
+        }
+    }
+    digit_next[local] = atomic_load_links(histogram_at() + entry) + before_block;
     for (var w = 0u; w < words; w += 1u) {
         atomicStore(&digit_masks[local * words + w], 0u);
     }

@@ -832,28 +832,65 @@ fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
         (DataType::BFloat16, Reduction::Add),
         (DataType::Float64, Reduction::Add),
     ] {
-        let (targets, count) = (70_001u32, 40_000u32);
-        let desc: OperatorDesc = ScatterElementsDesc::new(
-            TensorDesc::new(data_type, &[targets]),
-            TensorDesc::new(DataType::Int64, &[count]),
-            TensorDesc::new(data_type, &[count]),
-            TensorDesc::new(data_type, &[targets]),
-            0,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(DuplicateMode::InOrder)
-        .into();
-        let mut inputs = common::random_inputs(&mut rng, &desc);
-        let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
-        common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
-        let hot = [0, 65_535, 65_536, 70_000];
-        write_indices(&tensors[1], &mut inputs[1], |_| {
-            if rng.chance(10) {
-                rng.pick(&hot) as i128
-            } else {
-                rng.range(0, targets as u64 - 1) as i128
-            }
-        });
-        check_against_reference(&desc, &inputs);
+        let targets = 70_001;
+        let desc = sort_heavy_reduction(&mut rng, data_type, reduction, targets, 40_000);
+        check_against_reference(&desc.0, &desc.1);
     }
+}
+
+#[test]
+fn in_order_sorts_scan_the_histogram_blocks_totals_in_the_scatter_or_in_a_pass_of_their_own() {
+    // With 32 threads a workgroup, a radix pass's histogram has 32 entries a tile and its scan
+    // 256 a block: 8,000 updates make 32 blocks, whose totals radix_scatter's workgroups scan
+    // themselves, and 40,000 make 157, scanned by radix_scan_sums first. (At 256 threads the
+    // pass of its own takes over 8 million updates.)
+    let small_workgroups = common::limited_context(|l| {
+        l.max_compute_invocations_per_workgroup = 32;
+        l.max_compute_workgroup_size_x = 32;
+    });
+    let mut rng = Rng::new(79);
+    for (data_type, reduction, count) in [
+        (DataType::Float32, Reduction::Add, 8_000),
+        (DataType::Float32, Reduction::Max, 8_192),
+        (DataType::Float32, Reduction::Add, 40_000),
+        (DataType::Float16, Reduction::Min, 40_000),
+    ] {
+        let (desc, inputs) = sort_heavy_reduction(&mut rng, data_type, reduction, 5_000, count);
+        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        common::check_on(&small_workgroups, &desc, &slices, Expect::Exact)
+            .expect("compile and record");
+    }
+}
+
+/// An in-order ScatterElements of `count` random updates over `targets`, a tenth of them on
+/// a few hot targets (long runs), with its random inputs.
+fn sort_heavy_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    targets: u32,
+    count: u32,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(data_type, &[targets]),
+        TensorDesc::new(DataType::Int64, &[count]),
+        TensorDesc::new(data_type, &[count]),
+        TensorDesc::new(data_type, &[targets]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into();
+    let mut inputs = common::random_inputs(rng, &desc);
+    let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+    common::fill_scatter_floats(rng, &desc, &mut inputs, Values::Numbers, reduction);
+    let hot = [0, 65_535, 65_536, targets - 1].map(|t| t.min(targets - 1));
+    write_indices(&tensors[1], &mut inputs[1], |_| {
+        if rng.chance(10) {
+            rng.pick(&hot) as i128
+        } else {
+            rng.range(0, targets as u64 - 1) as i128
+        }
+    });
+    (desc, inputs)
 }

@@ -201,7 +201,10 @@ impl SortPlan {
                 0,
                 self.scan_blocks as u64 * workgroup,
             );
-            step(Entry::RadixScanSums, shift, 0, workgroup);
+            // A workgroup's threads or fewer totals: radix_scatter scans them itself.
+            if self.scan_blocks as u64 > workgroup {
+                step(Entry::RadixScanSums, shift, 0, workgroup);
+            }
             step(Entry::RadixScatter, shift, 0, self.tiles as u64 * workgroup);
         }
         let sorted = self.passes * self.radix_bits;
