@@ -152,6 +152,39 @@ fn fold_slice_columns(
     let span = first_fold_span(start, share.lane);
     let base = start.block * params.in_order.slice_units;
     load_columns(base, share);
+    fold_sorted_columns(span, share);
+    store_columns(base, share);
+}
+
+// @copy-input-begin
+// The same by blocks out of place, where the input and output share a layout without gaps:
+// every block copied from the input (`output = input`) as its run is folded, as
+// fold_slice_list_copy does for lists. It replaces the copy's dispatch, and the blocks with
+// runs are read and written once, not twice.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_columns_copy(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = column_share(t);
+    let base = share.group * params.in_order.slice_units;
+    load_input_columns(base, share);
+    let first = atomic_load_heads(share.group);
+    if first != 0u {
+        locate_columns(share);
+        fold_sorted_columns(first_fold_span(RunStart(share.group, first), share.lane), share);
+    }
+    store_columns(base, share);
+}
+// @copy-input-end
+
+// The share's units (loaded, located) folded along the sorted slices [span.x, span.y).
+fn fold_sorted_columns(span: vec2<u32>, share: ColumnShare) {
     var j = span.x;
     // @min-max-begin
     var next = batch_positions(j, span.y);
@@ -167,7 +200,6 @@ fn fold_slice_columns(
             fold_columns(b, share);
         }
     }
-    store_columns(base, share);
 }
 
 // By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds

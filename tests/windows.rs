@@ -384,3 +384,40 @@ fn rows_whose_input_would_pass_the_bindings_beside_their_lists_are_copied_first(
         check_on(context, &desc, &slices, Expect::ByMode).unwrap_or_else(|e| panic!("{what}: {e}"));
     }
 }
+
+#[test]
+fn sorted_rows_copied_as_they_fold_match_the_reference_with_tensors_split_into_windows() {
+    // Rows sorted in order (Float32 Max, more rows of updates than table rows: the first
+    // fold starts from the blocks and copies `output = input` as it folds), the input, the
+    // output and the updates each past a 1 KiB window. (With 256-byte windows and 8 bindings
+    // an in-order reduction is refused: every window must be bound at once.)
+    use dml_wgsl::{ScatterNdDesc, TensorDesc};
+    let mut rng = Rng::new(13);
+    let (table_rows, width, picked) = (5u32, 64u32, 8u32);
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[table_rows, width]),
+            TensorDesc::new(DataType::Int32, &[picked, 1]),
+            TensorDesc::new(DataType::Float32, &[picked, width]),
+            TensorDesc::new(DataType::Float32, &[table_rows, width]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Max)
+        .with_duplicates(DuplicateMode::InOrder),
+    );
+    let mut inputs = random_inputs(&mut rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    // Rows 1 and 3 get four each; the others keep the input's.
+    write_indices(&indices, &mut inputs[1], |at| (at[0] % 2) as i128 * 2 + 1);
+    fill_scatter_floats(
+        &mut rng,
+        &desc,
+        &mut inputs,
+        Values::Numbers,
+        Reduction::Max,
+    );
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let (what, context) = &split_contexts()[0];
+    check_on(context, &desc, &slices, Expect::Exact).unwrap_or_else(|e| panic!("{what}: {e}"));
+}

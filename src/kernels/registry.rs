@@ -23,9 +23,10 @@ pub(crate) enum Kernel {
     },
     /// A scatter combining updates into their targets: in any order
     /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
-    /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The arithmetic depends on the
-    /// data type, not just its width. With `copies` (in order), also the input bound and
-    /// `fold_slice_list_copy`, which copies `output = input` as it folds rows' lists.
+    /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The
+    /// arithmetic depends on the data type, not just its width. With `copies` (in order),
+    /// also the input bound and the first folds that copy `output = input` as they fold rows'
+    /// lists (`fold_slice_list_copy`) or sorted runs (`fold_slice_columns_copy`).
     ScatterReduce {
         data_type: DataType,
         reduction: Reduction,
@@ -108,6 +109,7 @@ entries! {
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
     FoldSlices => "fold_slices", ScatterSliceRuns, [];
     FoldSliceColumns => "fold_slice_columns", ScatterSliceRuns, [];
+    FoldSliceColumnsCopy => "fold_slice_columns_copy", ScatterSliceRuns, [CopyInput];
     FoldSliceRuns => "fold_slice_runs", ScatterSliceRuns, [];
     LinkSlices => "link_slices", ScatterLists, [];
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];
@@ -298,7 +300,7 @@ impl Kernel {
                 in_order: false, ..
             } => &[F::Scatter],
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
-            Kernel::ScatterReduce { copies: true, .. } => &[F::ScatterLists],
+            Kernel::ScatterReduce { copies: true, .. } => &[F::ScatterSliceRuns, F::ScatterLists],
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins],
                 ReduceOrder::InOrder => &[
@@ -373,7 +375,7 @@ impl Kernel {
     }
 
     /// The in-order reduction's variant that copies `output = input` as it folds rows'
-    /// lists (any other kernel as it is).
+    /// lists or sorted runs (any other kernel as it is).
     pub fn copying(self) -> Kernel {
         match self {
             Kernel::ScatterReduce {

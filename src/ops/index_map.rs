@@ -741,6 +741,37 @@ mod tests {
                 );
             }
         }
+        // Rows in order, sorted: where the first fold starts from the output's blocks (rows
+        // of updates at least as many), out of place it copies as it folds; where it starts
+        // from the rows of updates (fewer), or the output has gaps, the copy goes first.
+        for (updates, strided, copy_folds) in
+            [(24, false, true), (9, false, false), (24, true, false)]
+        {
+            let output = TensorDesc::new(DataType::Float32, &[16, 64]);
+            let output = if strided {
+                output.with_strides(&[128, 1])
+            } else {
+                output
+            };
+            let rows = crate::ops::ScatterNdDesc::new(
+                TensorDesc::new(DataType::Float32, &[16, 64]),
+                TensorDesc::new(DataType::Int64, &[updates, 1]),
+                TensorDesc::new(DataType::Float32, &[updates, 64]),
+                output,
+                2,
+                2,
+            )
+            .with_reduction(Reduction::Add)
+            .with_duplicates(crate::DuplicateMode::InOrder);
+            let lowered = entries(&rows, &DEVICE);
+            assert!(
+                lowered.contains(&Entry::SortSliceKeys)
+                    && lowered.contains(&Entry::FoldSliceColumns)
+                    && lowered.contains(&Entry::FoldSliceColumnsCopy) == copy_folds
+                    && lowered.iter().any(copies) != copy_folds,
+                "{updates} rows, strided {strided}: {lowered:?}"
+            );
+        }
         // A workgroup that is no power of two: refused, naming the limit (no unbounded list
         // walks to fall back on).
         let odd = DeviceFacts {

@@ -213,6 +213,7 @@ fn copy_kernels(
             copy_rows: true,
         }],
         Strategy::RowLists(plan) if plan.copies() => vec![kernel.copying()],
+        Strategy::SortedRuns(plan) if plan.copies() => vec![kernel.copying()],
         _ => output_copy(scatter.input, scatter.output).kernels(device),
     }
 }
@@ -319,7 +320,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
         (Strategy::RowLists(plan), ReduceOrder::InOrder)
     } else if by_rows || (in_order && !ties) {
-        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, device)?;
+        let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
+        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes).
@@ -394,6 +396,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
     let copies_itself = match &strategy {
         Strategy::AnyUpdate { copy_rows, .. } => copy_rows.is_some(),
         Strategy::RowLists(plan) => plan.copies(),
+        Strategy::SortedRuns(plan) => plan.copies(),
         _ => false,
     };
     if !copies_itself {

@@ -38,18 +38,26 @@ pub(super) struct SortPlan {
     /// passes 1.. (after `fold_slices`' pass 0).
     fold_passes: u32,
     spans: FoldSpans,
+    /// Out of place, the first fold copies `output = input` as it folds
+    /// (`fold_slice_columns_copy`, a thread for `COLUMN_CELLS` cells of every block): its
+    /// threads; none where the copy goes first.
+    copy_threads: Option<u32>,
 }
 
 impl SortPlan {
     /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
     /// 32 threads (a digit a thread, 32-bit masks), and word indices into the scratch within
     /// u32 (at most 2^28 pairs). Scratch past one binding is bound as windows, every one at
-    /// once (the kernels need every window: never a slab).
+    /// once (the kernels need every window: never a slab). `copies`: out of place, a first
+    /// fold of slices may copy as it folds (the input laid out as the output without gaps,
+    /// blocks tiling it, whole words a cell); it does where it starts from the blocks (slices
+    /// at least as many) and its threads fit u32.
     pub fn new(
         count: u64,
         units: u64,
         slice_units: u64,
         element_bytes: u32,
+        copies: bool,
         device: &DeviceFacts,
     ) -> Result<SortPlan> {
         let workgroup = device.workgroup_size;
@@ -110,6 +118,16 @@ impl SortPlan {
             };
             (capacity, passes)
         };
+        let copy_threads = if copies && slice_units > 1 && count >= units {
+            let lanes = column_lanes(
+                slice_units as u32,
+                units_per_word(element_bytes),
+                COLUMN_CELLS,
+            );
+            u32::try_from(units as u64 * lanes).ok()
+        } else {
+            None
+        };
         let plan = SortPlan {
             count,
             units,
@@ -122,8 +140,14 @@ impl SortPlan {
             fold_capacity,
             fold_passes,
             spans,
+            copy_threads,
         };
         Ok(plan)
+    }
+
+    /// Whether the first fold copies `output = input` out of place as it folds.
+    pub fn copies(&self) -> bool {
+        self.copy_threads.is_some()
     }
 
     /// Each key's run start and end, and each fold pass's list count (passes 0 to the last
@@ -172,48 +196,85 @@ impl SortPlan {
         } else {
             (Entry::FoldRuns, self.units as u64)
         };
-        let mut step = |entry, shift: u32, pass: u32, threads: u64| {
+        let mut step = |entry, shift: u32, pass: u32, threads: u64, placement| {
             let mut params = params;
             params.in_order.radix_shift = shift;
             params.in_order.fold_pass = pass;
+            let mut kernel = kernel;
             if by_slices && entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
+            } else if entry == Entry::FoldSliceColumnsCopy {
+                // From the blocks, every one (as the plain first fold here).
+                params.count = threads as u32;
+                kernel = kernel.copying();
             }
             steps.push(Step::Dispatch {
                 kernel,
                 entry,
                 params: Parameters::Index(params),
                 grid: Grid::Flat(threads),
-                placement: Placement::Always,
+                placement,
             });
         };
         if by_slices {
-            step(Entry::SortSliceKeys, 0, 0, self.count as u64);
+            step(
+                Entry::SortSliceKeys,
+                0,
+                0,
+                self.count as u64,
+                Placement::Always,
+            );
         } else {
-            step(Entry::SortKeys, 0, 0, self.count as u64);
+            step(Entry::SortKeys, 0, 0, self.count as u64, Placement::Always);
         }
         for pass in 0..self.passes {
             let shift = pass * self.radix_bits;
-            step(Entry::RadixCount, shift, 0, self.tiles as u64 * workgroup);
+            step(
+                Entry::RadixCount,
+                shift,
+                0,
+                self.tiles as u64 * workgroup,
+                Placement::Always,
+            );
             step(
                 Entry::RadixScanBlocks,
                 shift,
                 0,
                 self.scan_blocks as u64 * workgroup,
+                Placement::Always,
             );
             // A workgroup's threads or fewer totals: radix_scatter scans them itself.
             if self.scan_blocks as u64 > workgroup {
-                step(Entry::RadixScanSums, shift, 0, workgroup);
+                step(Entry::RadixScanSums, shift, 0, workgroup, Placement::Always);
             }
-            step(Entry::RadixScatter, shift, 0, self.tiles as u64 * workgroup);
+            step(
+                Entry::RadixScatter,
+                shift,
+                0,
+                self.tiles as u64 * workgroup,
+                Placement::Always,
+            );
         }
         let sorted = self.passes * self.radix_bits;
-        step(Entry::FindRuns, sorted, 0, self.count as u64);
+        step(
+            Entry::FindRuns,
+            sorted,
+            0,
+            self.count as u64,
+            Placement::Always,
+        );
         // Each fold pass has a workgroup for every run that can still go on: a run listed
         // for pass p is longer than what the passes before it folded.
         let count = self.count as u64;
         if by_slices {
-            step(first_fold, sorted, 0, fold_threads);
+            match self.copy_threads {
+                Some(threads) => {
+                    let copy = Entry::FoldSliceColumnsCopy;
+                    step(first_fold, sorted, 0, fold_threads, Placement::InPlace);
+                    step(copy, sorted, 0, threads as u64, Placement::OutOfPlace);
+                }
+                None => step(first_fold, sorted, 0, fold_threads, Placement::Always),
+            }
             for pass in 1..=self.fold_passes {
                 let groups = slice_pass_groups(self.count, self.fold_capacity, self.spans, pass);
                 step(
@@ -221,17 +282,24 @@ impl SortPlan {
                     sorted,
                     pass,
                     groups * params.in_order.fold_tiles as u64 * workgroup,
+                    Placement::Always,
                 );
             }
         } else {
-            step(first_fold, sorted, 0, fold_threads);
+            step(first_fold, sorted, 0, fold_threads, Placement::Always);
             for pass in 0..self.fold_passes {
                 let runs = match pass {
                     0 => self.fold_capacity as u64,
                     _ => (count / (pass as u64 * self.spans.long_span as u64 + 1))
                         .min(self.fold_capacity as u64),
                 };
-                step(Entry::FoldLongRuns, sorted, pass, runs * workgroup);
+                step(
+                    Entry::FoldLongRuns,
+                    sorted,
+                    pass,
+                    runs * workgroup,
+                    Placement::Always,
+                );
             }
         }
     }
