@@ -1,6 +1,7 @@
 // requires: common index_map arithmetic sort scatter_slices units
 // The folds of the in-order scatter reductions, after the sort (shaders/sort.wgsl): each
-// key's run of sorted updates (or slices) folded into its target (or block), in order.
+// key's run of sorted updates folded into its target, in order (slices into blocks:
+// shaders/scatter_slice_runs.wgsl, which shares the lists of runs that go on).
 //
 // No invocation folds more than FOLD_STEPS updates in one dispatch: Mesa's llvmpipe and
 // lavapipe silently end an invocation's loops after 65535 iterations in all (counted per

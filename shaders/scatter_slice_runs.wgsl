@@ -78,7 +78,10 @@ fn fold_slices(
 
 // @min-max-begin
 // Min and Max: the share's units folded with the sorted slices j .. j + 3 below `end`, in
-// that order (a skipped one is not folded). The four positions are loaded together, then
+// that order. A skipped slice (out of range) or a place past `end` is not folded, though its
+// units are still loaded, from its own row or slice 0's (in range: slices b < sort_count,
+// and there are updates); not issuing those loads measured slower. The four positions are
+// loaded together, then
 // every unit of the four slices: a thread walking its block's run waits for memory twice a
 // batch, not twice a slice (the first fold of sorted runs is bound by those waits), and the
 // next batch's positions are loaded before this one is folded. Only where the combine is a

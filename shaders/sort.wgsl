@@ -7,7 +7,7 @@
 // sort of (key, position) pairs, one digit of log2 WORKGROUP_SIZE bits a pass, where the
 // workgroup is a power of two of at least 32 threads and the scratch fits one binding (every
 // window bound: never a slab). Each target's updates then lie contiguous and in order, and
-// are folded into it (shaders/scatter_runs.wgsl).
+// are folded into it (shaders/scatter_runs.wgsl, by slices shaders/scatter_slice_runs.wgsl).
 //
 // links: keys and positions twice (the radix sort's two arrays, each sort_count words), then
 // the per-digit, per-tile counts (the histogram), their blocks' sums, and the two lists of

@@ -843,7 +843,8 @@ fn in_order_sorts_scan_the_histogram_blocks_totals_in_the_scatter_or_in_a_pass_o
     // With 32 threads a workgroup, a radix pass's histogram has 32 entries a tile and its scan
     // 256 a block: 8,000 updates make 32 blocks, whose totals radix_scatter's workgroups scan
     // themselves, and 40,000 make 157, scanned by radix_scan_sums first. (At 256 threads the
-    // pass of its own takes over 8 million updates.)
+    // pass of its own takes over 8 million updates.) Float32 Add and Float64 Min and Max
+    // sort (float Min and Max of 2 and 4 bytes take the tie passes instead).
     let small_workgroups = common::limited_context(|l| {
         l.max_compute_invocations_per_workgroup = 32;
         l.max_compute_workgroup_size_x = 32;
@@ -851,9 +852,9 @@ fn in_order_sorts_scan_the_histogram_blocks_totals_in_the_scatter_or_in_a_pass_o
     let mut rng = Rng::new(79);
     for (data_type, reduction, count) in [
         (DataType::Float32, Reduction::Add, 8_000),
-        (DataType::Float32, Reduction::Max, 8_192),
+        (DataType::Float64, Reduction::Max, 8_192),
         (DataType::Float32, Reduction::Add, 40_000),
-        (DataType::Float16, Reduction::Min, 40_000),
+        (DataType::Float64, Reduction::Min, 40_000),
     ] {
         let (desc, inputs) = sort_heavy_reduction(&mut rng, data_type, reduction, 5_000, count);
         let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();

@@ -98,8 +98,9 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
         return Ok(index_check_only(scatter, device));
     }
     // Where the first choice's dispatches would bind only some windows of a tensor: first
-    // without the lists' fold that copies as it folds (which binds the input beside the
-    // lists' every window), then for entry points where every element checks its own windows.
+    // without the first fold that copies as it folds (which binds the input beside every
+    // window of the lists or sorted runs), then for entry points where every element checks
+    // its own windows.
     let mut chosen = choose(scatter, device, true)?;
     if !device.per_element {
         let binds_partially = |chosen: &Chosen| {
@@ -196,7 +197,7 @@ fn in_place(scatter: &Scatter) -> InPlace {
 
 /// The kernels that copy `input` to `output` under `strategy` (`kernel` the chosen one):
 /// the copy's own, the one that copies rows as it scatters, or the one that copies as it
-/// folds rows' lists.
+/// folds rows' lists or sorted runs.
 fn copy_kernels(
     scatter: &Scatter,
     strategy: &Strategy,
@@ -218,8 +219,10 @@ fn copy_kernels(
     }
 }
 
-/// Whether a reduction by rows' lists may copy `output = input` as it folds them
-/// (`fold_slice_list_copy`, a column fold over every block): the input laid out as the
+/// Whether a reduction by rows (lists, or sorted runs) may copy `output = input` as it
+/// folds them (`fold_slice_list_copy`, `fold_slice_columns_copy`: a column fold over every
+/// block; the sorted runs' only where the first fold starts from the blocks): the input laid
+/// out as the
 /// output and without gaps, so that each output unit's value is the input's unit at the same
 /// place; the blocks tiling the output; each thread's cells whole words.
 fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bool {
@@ -244,8 +247,8 @@ pub(super) fn output_copy(input: &TensorDesc, output: &TensorDesc) -> StridedCop
     }
 }
 
-/// The strategy for `scatter` on `device`; `copy_as_it_folds`: the lists' first pass may
-/// copy `output = input` itself ([`copies_as_it_folds`]).
+/// The strategy for `scatter` on `device`; `copy_as_it_folds`: the first fold of rows'
+/// lists or sorted runs may copy `output = input` itself ([`copies_as_it_folds`]).
 fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Result<Chosen> {
     let data_type = scatter.input.data_type;
     let element_bytes = data_type.size_in_bytes();
@@ -392,7 +395,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
     }
     // Out of place, `output = input` first (unless the scatter copies rows itself, or the
-    // lists' fold copies as it folds).
+    // first fold of the lists or sorted runs copies as it folds).
     let copies_itself = match &strategy {
         Strategy::AnyUpdate { copy_rows, .. } => copy_rows.is_some(),
         Strategy::RowLists(plan) => plan.copies(),

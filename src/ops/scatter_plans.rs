@@ -204,8 +204,10 @@ impl SortPlan {
             if by_slices && entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             } else if entry == Entry::FoldSliceColumnsCopy {
-                // From the blocks, every one (as the plain first fold here).
+                // From the blocks, every one (as the plain first fold here: the plan copies
+                // only where the slices are at least as many as the blocks).
                 params.count = threads as u32;
+                params.in_order.fold_flags &= !FOLD_BY_SLICES;
                 kernel = kernel.copying();
             }
             steps.push(Step::Dispatch {
