@@ -99,41 +99,89 @@ fn scatter_blocks(
 }
 // @word-end
 
-// @copy-rows-begin
-// Out of place, where the updates of each outer coordinate land in their own row of a packed
-// output (ScatterElements along an inner axis) and a row fits workgroup memory: a workgroup
-// reads its row of the input into workgroup memory, scatters the row's updates there, and
-// writes the row out whole. Memory then sees only whole, coalesced rows; scattered 4-byte
-// stores to memory cost a cache transaction each (ScatterElements along axis 1 of an 8192 x
-// 8192 f32 tensor: 1.08 ms on an H100 with them, 0.18 ms of it the copy; 0.44 ms so).
+// @rows-begin
+// A workgroup a row, where the updates of each outer coordinate land in their own row of a
+// packed output (ScatterElements along an inner axis) and a row fits workgroup memory: the
+// row is assembled in workgroup memory, its updates scattered there, and it goes out as
+// whole, coalesced words. Memory then sees no scattered stores: those cost a cache
+// transaction each (ScatterElements along axis 1 of an 8192 x 8192 f32 tensor: 1.08 ms on
+// an H100 with them, 0.18 ms of it the copy; 0.44 ms so), and 1- and 2-byte ones a
+// compare-exchange on a word their neighbours contend for.
 // Room for a row's units (a pipeline constant: params.copy.length rounded up to a bucket by
 // row_capacity in src/kernels/params.rs, so that row lengths share pipelines), and the
 // threads of a workgroup (params.copy.threads, up to 1024): one row of workgroup memory a
 // workgroup caps how many workgroups an SM holds, so a workgroup brings many threads (an
-// H100 took 0.91 ms with 256, 0.44 ms with 1024). 1- and 2-byte units take a word of workgroup memory each
-// (stored without atomics) and go out as whole words.
+// H100 took 0.91 ms with 256, 0.44 ms with 1024). 1- and 2-byte units take a word of
+// workgroup memory each (stored without atomics) and go out as whole words.
 override ROW_CAPACITY: u32 = 1u;
 override ROW_THREADS: u32 = 64u;
 var<workgroup> row_units: array<u32, ROW_CAPACITY>;
 
+// @copy-rows-begin
+// Out of place: the row is first read from the input, so the scatter is also the copy.
 @compute @workgroup_size(ROW_THREADS)
 fn scatter_copy_rows(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let row = workgroup_index(workgroup, workgroups);
+    scatter_through_row(workgroup_index(workgroup, workgroups), local);
+}
+
+fn row_source(element: u32) -> u32 {
+    return load_input(element);
+}
+// @copy-rows-end
+
+// @rows-in-place-begin
+// In place, 1- and 2-byte units (4-byte ones share no word: the plain passes store them):
+// the row is read from the output itself, so that its words go back whole, not merged
+// element by element (only the row's end words, which it may share with its neighbours, are
+// merged). A workgroup owns its row's units: no other writes them meanwhile. One workgroup
+// a row of updates (params.copy.rows is the updates' outer size).
+@compute @workgroup_size(ROW_THREADS)
+fn scatter_rows_in_place(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    scatter_through_row(workgroup_index(workgroup, workgroups), local);
+}
+
+fn row_source(element: u32) -> u32 {
+    let shift = (element % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    return (load_output_word(element / ELEMENTS_PER_WORD) >> shift) & ELEMENT_MASK;
+}
+// @rows-in-place-end
+
+// Output row `row` (of params.copy.rows) through workgroup memory: read from the kernel's
+// source, its updates scattered into it, written out.
+fn scatter_through_row(row: u32, local: u32) {
     if row >= params.copy.rows {
         return;
     }
     let length = params.copy.length;
     let start = row * length;
+    read_row(start, length, local);
+    workgroupBarrier();
+    // Rows past the updates' outer size are only copied (out of place).
+    if row < size_at(0u) {
+        scatter_row(row, start, local);
+    }
+    workgroupBarrier();
+    store_row(start, length, local);
+}
+
+// The row of `length` units from unit `start` into workgroup memory, from the kernel's
+// source (row_source: the input out of place, the output in place), GROUP loads a thread
+// before its stores.
+fn read_row(start: u32, length: u32, local: u32) {
     for (var first = local; first < length; first += ROW_THREADS * GROUP) {
         var values: array<u32, GROUP>;
         for (var e = 0u; e < GROUP; e += 1u) {
             let u = first + e * ROW_THREADS;
             if u < length {
-                values[e] = load_input(start + u);
+                values[e] = row_source(start + u);
             }
         }
         for (var e = 0u; e < GROUP; e += 1u) {
@@ -143,43 +191,42 @@ fn scatter_copy_rows(
             }
         }
     }
-    workgroupBarrier();
-    // Rows past the updates' outer size are only copied.
-    if row < size_at(0u) {
-        let units = params.copy.row_units;
-        let row_base = locate_base(row * units);
-        for (var first = local; first < units; first += ROW_THREADS * GROUP) {
-            var at: array<Location, GROUP>;
-            var values: array<u32, GROUP>;
-            for (var e = 0u; e < GROUP; e += 1u) {
-                let u = first + e * ROW_THREADS;
-                if u < units {
-                    // Rank 2: the row's units are steps along the innermost dimension.
-                    var base = row_base;
-                    if RANK == 2u {
-                        base = step_inner(row_base, u);
-                    } else {
-                        base = locate_base(row * units + u);
-                    }
-                    at[e] = apply_index(base);
-                    values[e] = load_updates(at[e].dense);
+}
+
+// The updates of outer coordinate `row` into the row in workgroup memory (which starts at
+// output unit `start`).
+fn scatter_row(row: u32, start: u32, local: u32) {
+    let units = params.copy.row_units;
+    let row_base = locate_base(row * units);
+    for (var first = local; first < units; first += ROW_THREADS * GROUP) {
+        var at: array<Location, GROUP>;
+        var values: array<u32, GROUP>;
+        for (var e = 0u; e < GROUP; e += 1u) {
+            let u = first + e * ROW_THREADS;
+            if u < units {
+                // Rank 2: the row's units are steps along the innermost dimension.
+                var base = row_base;
+                if RANK == 2u {
+                    base = step_inner(row_base, u);
+                } else {
+                    base = locate_base(row * units + u);
                 }
+                at[e] = apply_index(base);
+                values[e] = load_updates(at[e].dense);
             }
-            for (var e = 0u; e < GROUP; e += 1u) {
-                let u = first + e * ROW_THREADS;
-                if u < units {
-                    if at[e].bad_component != IN_RANGE {
-                        report_out_of_range(row * units + u);
-                    } else {
-                        // Within the row: the host checked every update's reach.
-                        row_units[at[e].indexed - start] = values[e];
-                    }
+        }
+        for (var e = 0u; e < GROUP; e += 1u) {
+            let u = first + e * ROW_THREADS;
+            if u < units {
+                if at[e].bad_component != IN_RANGE {
+                    report_out_of_range(row * units + u);
+                } else {
+                    // Within the row: the host checked every update's reach.
+                    row_units[at[e].indexed - start] = values[e];
                 }
             }
         }
     }
-    workgroupBarrier();
-    store_row(start, length, local);
 }
 
 // @word-begin
@@ -218,7 +265,7 @@ fn store_row(start: u32, length: u32, local: u32) {
     }
 }
 // @sub-word-end
-// @copy-rows-end
+// @rows-end
 
 // @sub-word-begin
 // 1- and 2-byte elements, ELEMENTS_PER_WORD neighbours a thread (rows contiguous in updates

@@ -787,6 +787,78 @@ fn long_rows_scatter_in_coalesced_blocks() {
     }
 }
 
+// ---- a workgroup a row, in place ----
+
+#[test]
+fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_and_keep_the_other_units() {
+    // In place, 1- and 2-byte units along an inner axis take a workgroup a row
+    // (`scatter_rows_in_place`) where a row has at least an eighth of its length in updates:
+    // the row read from the output, scattered into and written back, its end words merged.
+    // Every target at most once a row (a random permutation's first columns), so the result
+    // is exact; rows that are and are not whole words, updates covering every column or a
+    // few, outer rows the updates do not reach, rank 3, rows past 4096 units. Workgroups of 1024 threads where the
+    // adapter allows, and of 256; the copy method does not matter in place.
+    let contexts = [
+        common::limited_context(|_| {}),
+        common::limited_context(|limits| {
+            limits.max_compute_invocations_per_workgroup = 256;
+            limits.max_compute_workgroup_size_x = 256;
+        }),
+    ];
+    contexts[1].set_copy_method(dml_wgsl::CopyMethod::Kernel);
+    let mut rng = Rng::new(62);
+    let shapes: [(&[u32], &[u32], u32); 8] = [
+        (&[9, 700], &[9, 700], 1),
+        // Past 4096 units: workgroup memory in steps of 1024 units.
+        (&[3, 4099], &[3, 3000], 1),
+        (&[9, 701], &[9, 701], 1),
+        (&[7, 702], &[5, 650], 1),
+        (&[7, 703], &[7, 120], 1),
+        (&[8, 1031], &[8, 1000], 1),
+        (&[5, 6, 520], &[5, 4, 300], 2),
+        (&[3, 4, 1027], &[3, 4, 1027], 2),
+    ];
+    for types in [
+        (DataType::Int8, DataType::Int64),
+        (DataType::UInt8, DataType::Int32),
+        (DataType::Float16, DataType::Int64),
+        (DataType::Int16, DataType::UInt32),
+    ] {
+        for on in &contexts {
+            for &(output, updates, axis) in &shapes {
+                let case = distinct_inner_axis_case(&mut rng, types, output, updates, axis);
+                common::check_in_place_with(on, &case.desc, &case.inputs);
+            }
+        }
+    }
+}
+
+/// A ScatterElements along `axis` whose indices are, along each line of `axis`, the first
+/// columns of a random permutation: no two updates aim at one element.
+fn distinct_inner_axis_case(
+    rng: &mut Rng,
+    types: (DataType, DataType),
+    output: &[u32],
+    updates: &[u32],
+    axis: u32,
+) -> Case {
+    let mut case = inner_axis_case(rng, types, output, updates, axis);
+    let indices = case.desc.inputs()[1].1.clone();
+    let bound = output[axis as usize];
+    let mut lines = std::collections::HashMap::new();
+    write_indices(&indices, &mut case.inputs[1], |c| {
+        let mut line = c.to_vec();
+        let column = std::mem::take(&mut line[axis as usize]);
+        let permutation = lines.entry(line).or_insert_with(|| {
+            let mut columns: Vec<u32> = (0..bound).collect();
+            rng.shuffle(&mut columns);
+            columns
+        });
+        permutation[column as usize] as i128
+    });
+    case
+}
+
 // ---- copying as it scatters ----
 
 /// A ScatterElements of random in-range indices (duplicates included) along `axis`.

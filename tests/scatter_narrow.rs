@@ -9,7 +9,7 @@
 mod common;
 
 use common::narrow::{NarrowRun, narrow_cases};
-use common::{Expect, Rng, check_in_place, check_on, context};
+use common::{Expect, Rng, check_in_place_with, check_on, context};
 use dml_wgsl::CopyMethod;
 
 #[test]
@@ -24,7 +24,11 @@ fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
     for (run, case) in &cases {
         let slices = case.slices();
         match run {
-            NarrowRun::ScatterInPlace => check_in_place(&case.desc, &case.inputs),
+            NarrowRun::ScatterInPlace => {
+                for on in [context(), &by_kernel, &by_command] {
+                    check_in_place_with(on, &case.desc, &case.inputs);
+                }
+            }
             NarrowRun::ScatterOutOfPlace | NarrowRun::Gather => {
                 let expect = if *run == NarrowRun::Gather {
                     Expect::Exact

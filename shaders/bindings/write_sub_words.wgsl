@@ -1,6 +1,15 @@
 // Accessors of a binding of 1- or 2-byte elements, written: the binding is atomic<u32>
 // words (see shaders/bindings/read_elements.wgsl for NAME and the markers).
 
+// A whole word, read atomically (a scatter in place reads the rows it owns).
+fn load_NAME_word(w: u32) -> u32 {
+    var value: u32;
+    // @at w
+    value = atomicLoad(&NAME[AT]);
+    // @end
+    return value;
+}
+
 fn store_NAME_word(w: u32, value: u32) {
     // @at w
     atomicStore(&NAME[AT], value);

@@ -34,7 +34,9 @@ pub(crate) use in_order::{
     COLUMN_CELLS, FIRST_FOLD_STEPS, FoldSpans, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
     SLICE_TILE, copy_cells, units_per_word,
 };
-pub(crate) use registry::{BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder};
+pub(crate) use registry::{
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
+};
 
 #[cfg(test)]
 mod tests {

@@ -13,13 +13,12 @@ pub(crate) enum Kernel {
     /// `shaders/strided_copy.wgsl`: Slice, Slice1 and every strided copy.
     StridedCopy(Unit),
     /// ScatterElements and ScatterND: the single any-update pass (`shaders/scatter.wgsl`) or
-    /// the two in-order passes (`shaders/scatter_in_order.wgsl`); with `copy_rows` (any
-    /// update, units of at most 4 bytes), also the input bound and `scatter_copy_rows`, which copies as
-    /// it scatters.
+    /// the two in-order passes (`shaders/scatter_in_order.wgsl`); with `rows` (any update),
+    /// also a kernel that takes a workgroup a row (see [`RowKernel`]).
     Scatter {
         unit: Unit,
         in_order: bool,
-        copy_rows: bool,
+        rows: RowKernel,
     },
     /// A scatter combining updates into their targets: in any order
     /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
@@ -35,6 +34,20 @@ pub(crate) enum Kernel {
     },
     /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
     Gather(Unit),
+}
+
+/// Whether an any-update scatter kernel also takes a workgroup a row (`shaders/scatter.wgsl`'s
+/// `rows` section: ScatterElements along an inner axis, the row in workgroup memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RowKernel {
+    /// Update by update only.
+    No,
+    /// Out of place, units of at most 4 bytes: also the input bound and `scatter_copy_rows`,
+    /// which copies each row as it scatters into it.
+    Copying,
+    /// In place, 1- and 2-byte units: also `scatter_rows_in_place`, which reads each row
+    /// from the output, scatters into it and writes it back as whole words.
+    InPlace,
 }
 
 /// How a scatter reduction kernel orders the updates of one target.
@@ -125,7 +138,8 @@ entries! {
     GatherBlocks => "gather_blocks", Gather, [Word];
     ScatterSpans => "scatter_spans", Scatter, [SubWord];
     GatherSpans => "gather_spans", Gather, [SubWord];
-    ScatterCopyRows => "scatter_copy_rows", Scatter, [CopyRows];
+    ScatterCopyRows => "scatter_copy_rows", Scatter, [Rows, CopyRows];
+    ScatterRowsInPlace => "scatter_rows_in_place", Scatter, [Rows, RowsInPlace, SubWord];
     /// After a scatter or gather: the first out-of-range tuple's component and value.
     DescribeStatus => "describe_status", IndexMap, [];
 }
@@ -230,14 +244,21 @@ impl Kernel {
                 all.push(Kernel::Scatter {
                     unit,
                     in_order,
-                    copy_rows: false,
+                    rows: RowKernel::No,
                 });
             }
             if unit.bytes() <= 4 {
                 all.push(Kernel::Scatter {
                     unit,
                     in_order: false,
-                    copy_rows: true,
+                    rows: RowKernel::Copying,
+                });
+            }
+            if unit.is_sub_word() {
+                all.push(Kernel::Scatter {
+                    unit,
+                    in_order: false,
+                    rows: RowKernel::InPlace,
                 });
             }
             all.push(Kernel::Gather(unit));
@@ -321,13 +342,14 @@ impl Kernel {
         Section::ALL
             .into_iter()
             .filter(|section| match section {
-                Section::CopyRows => matches!(
-                    self,
-                    Kernel::Scatter {
-                        copy_rows: true,
-                        ..
-                    }
-                ),
+                Section::Rows | Section::CopyRows | Section::RowsInPlace => match self {
+                    Kernel::Scatter { rows, .. } => match section {
+                        Section::Rows => rows != RowKernel::No,
+                        Section::CopyRows => rows == RowKernel::Copying,
+                        _ => rows == RowKernel::InPlace,
+                    },
+                    _ => false,
+                },
                 Section::CopyInput => matches!(self, Kernel::ScatterReduce { copies: true, .. }),
                 Section::Word => unit == Unit::Word,
                 Section::SubWord => unit.is_sub_word(),
@@ -440,7 +462,8 @@ impl Kernel {
         match self {
             Kernel::StridedCopy(_) => STRIDED_COPY_BINDINGS,
             Kernel::Scatter {
-                copy_rows: true, ..
+                rows: RowKernel::Copying,
+                ..
             } => SCATTER_COPY_ROWS_BINDINGS,
             Kernel::Scatter {
                 in_order: false, ..
@@ -475,8 +498,13 @@ impl Kernel {
         match self {
             Kernel::StridedCopy(_) => "the strided-copy kernel's bindings",
             Kernel::Scatter {
-                copy_rows: true, ..
+                rows: RowKernel::Copying,
+                ..
             } => "the bindings of the scatter kernel that copies as it scatters",
+            Kernel::Scatter {
+                rows: RowKernel::InPlace,
+                ..
+            } => "the bindings of the scatter kernel that scatters rows in place",
             Kernel::Scatter {
                 in_order: false, ..
             } => "the scatter kernel's bindings",

@@ -8,8 +8,12 @@ pub(crate) enum Section {
     Word,
     /// Grouped entry points of 1- and 2-byte units; their accessors.
     SubWord,
-    /// The any-update scatter that copies each output row before scattering into it.
+    /// The any-update scatter's kernels that take a workgroup a row.
+    Rows,
+    /// Of those, the one out of place, which copies each output row before scattering into it.
     CopyRows,
+    /// Of those, the one in place (1- and 2-byte units).
+    RowsInPlace,
     /// The reduction by rows that copies `output = input` as it folds the lists.
     CopyInput,
     /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
@@ -44,10 +48,12 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 17] = [
+    pub const ALL: [Section; 19] = [
         Section::Word,
         Section::SubWord,
+        Section::Rows,
         Section::CopyRows,
+        Section::RowsInPlace,
         Section::CopyInput,
         Section::Ties,
         Section::DoubleWord,
@@ -68,7 +74,9 @@ impl Section {
         match self {
             Section::Word => "word",
             Section::SubWord => "sub-word",
+            Section::Rows => "rows",
             Section::CopyRows => "copy-rows",
+            Section::RowsInPlace => "rows-in-place",
             Section::CopyInput => "copy-input",
             Section::Ties => "ties",
             Section::DoubleWord => "double-word",

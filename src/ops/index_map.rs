@@ -318,21 +318,49 @@ impl IndexMap {
     }
 
     /// Where a scatter out of place can copy as it scatters (`scatter_copy_rows`): the
-    /// output's rows and their length in units, if every update of outer coordinate `r`
-    /// lands in row `r` of an output packed like the input (ScatterElements along an inner
-    /// axis), a row holds at least a workgroup's worth of units and fits workgroup memory,
-    /// and the device copies faster by kernel. Units of at most 4 bytes, each a word of
-    /// workgroup memory (rows of 1- and 2-byte units may share their end words with their
-    /// neighbours: the kernel merges those).
+    /// output's rows and their length in units, where a workgroup can take a row (see
+    /// [`IndexMap::row_shape`]) and the device copies faster by kernel. Units of at most 4
+    /// bytes, each a word of workgroup memory (rows of 1- and 2-byte units may share their
+    /// end words with their neighbours: the kernel merges those).
     pub fn copy_rows(
         &self,
         input: &TensorDesc,
         output: &TensorDesc,
         device: &DeviceFacts,
     ) -> Option<(u32, u32)> {
+        self.row_shape(input, output, device)
+            .filter(|_| device.copies_in_kernels)
+    }
+
+    /// Where a scatter in place can take a workgroup a row (`scatter_rows_in_place`): the
+    /// rows of updates and the rows' length in units, for 1- and 2-byte units (whose
+    /// scattered stores compare-exchange words their neighbours contend for; 4-byte ones
+    /// store plainly) where a workgroup can take a row (see [`IndexMap::row_shape`]) and a
+    /// row has at least an eighth of its length in updates (the kernel reads and writes
+    /// every word of the row, where sparser rows take fewer words by compare-exchange).
+    pub fn rows_in_place(
+        &self,
+        input: &TensorDesc,
+        output: &TensorDesc,
+        device: &DeviceFacts,
+    ) -> Option<(u32, u32)> {
+        let (_, length) = self.row_shape(input, output, device)?;
+        let row_updates = self.invocations() / (self.sizes[0] as u64).max(1);
+        (self.element_bytes < 4 && row_updates.saturating_mul(8) >= length as u64)
+            .then_some((self.sizes[0], length))
+    }
+
+    /// The output's rows and their length in units, if every update of outer coordinate `r`
+    /// lands in row `r` of an output packed like the input (ScatterElements along an inner
+    /// axis), a row holds at least a workgroup's worth of units and fits workgroup memory.
+    fn row_shape(
+        &self,
+        input: &TensorDesc,
+        output: &TensorDesc,
+        device: &DeviceFacts,
+    ) -> Option<(u32, u32)> {
         let packed = |t: &TensorDesc| t.effective_strides() == packed_strides(&t.sizes);
-        if !device.copies_in_kernels
-            || device.per_element
+        if device.per_element
             || self.element_bytes > 4
             || self.sizes.len() < 2
             || !packed(input)
@@ -586,6 +614,66 @@ mod tests {
                     || lowered.contains(&Entry::StridedCopy),
                 "{desc:?}: {lowered:?}"
             );
+        }
+    }
+
+    #[test]
+    fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_where_rows_are_dense() {
+        let along = |data_type, output: &[u32], updates: &[u32], axis| {
+            ScatterElementsDesc::new(
+                TensorDesc::new(data_type, output),
+                TensorDesc::new(DataType::Int32, updates),
+                TensorDesc::new(data_type, updates),
+                TensorDesc::new(data_type, output),
+                axis,
+            )
+        };
+        let in_place = |desc: &ScatterElementsDesc, device: &DeviceFacts| -> Vec<Entry> {
+            let lowered = desc.lower(device).expect("lowered");
+            lowered
+                .steps
+                .iter()
+                .filter_map(|step| match step {
+                    Step::Dispatch {
+                        entry, placement, ..
+                    } if placement.runs(true) => Some(*entry),
+                    _ => None,
+                })
+                .collect()
+        };
+        let fusing = DeviceFacts {
+            copies_in_kernels: true,
+            ..DEVICE
+        };
+        // Whatever the copy method: in place there is no copy.
+        for device in [DEVICE, fusing] {
+            // Rows of whole words or not; an eighth of the row in updates is enough.
+            for (data_type, columns, updates) in [
+                (DataType::Float16, 8192, 1024),
+                (DataType::Int8, 4097, 4097),
+                (DataType::UInt8, 4099, 513),
+            ] {
+                let desc = along(data_type, &[63, columns], &[61, updates], 1);
+                assert_eq!(
+                    in_place(&desc, &device),
+                    [Entry::ScatterRowsInPlace, Entry::DescribeStatus],
+                    "{desc:?}"
+                );
+            }
+            // Sparse rows, 4-byte units, the outer axis, rows shorter than a workgroup: the
+            // plain passes.
+            for desc in [
+                along(DataType::Int8, &[63, 4099], &[61, 512], 1),
+                along(DataType::Float32, &[63, 4096], &[61, 4096], 1),
+                along(DataType::Int8, &[63, 4096], &[61, 4096], 0),
+                along(DataType::Int8, &[4096, 100], &[4096, 100], 1),
+            ] {
+                let lowered = in_place(&desc, &device);
+                assert!(
+                    !lowered.contains(&Entry::ScatterRowsInPlace),
+                    "{desc:?}: {lowered:?}"
+                );
+            }
         }
     }
 

@@ -7,7 +7,8 @@ use super::strided_copy::StridedCopy;
 use crate::error::Result;
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role, units_per_word,
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role, RowKernel,
+    units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -36,12 +37,15 @@ pub(super) struct Scatter<'a> {
 
 /// How a scatter runs, with the facts that chose it.
 enum Strategy {
-    /// No reduction, any update wins: one pass shaped by the rows (`grouping`). Out of
-    /// place, ScatterElements along an inner axis may copy each output row as it scatters
-    /// into it: `copy_rows` holds the rows and their length in units.
+    /// No reduction, any update wins: one pass shaped by the rows (`grouping`).
+    /// ScatterElements along an inner axis may take a workgroup a row instead: out of place
+    /// copying each output row as it scatters into it (`copy_rows`: the rows and their
+    /// length in units), in place with 1- and 2-byte units reading each row from the output
+    /// and writing it back whole (`rows_in_place`: the rows of updates and the length).
     AnyUpdate {
         grouping: Grouping,
         copy_rows: Option<(u32, u32)>,
+        rows_in_place: Option<(u32, u32)>,
     },
     /// No reduction, in order (the last update wins; 8-byte elements always): a claim pass,
     /// then the winners write (4 bytes of scratch an output unit).
@@ -157,7 +161,7 @@ fn index_check_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
     let kernel = Kernel::Scatter {
         unit: map.unit(),
         in_order: false,
-        copy_rows: false,
+        rows: RowKernel::No,
     };
     let single = Grouping {
         entry: Entry::Scatter,
@@ -206,12 +210,11 @@ fn copy_kernels(
 ) -> Vec<Kernel> {
     match strategy {
         Strategy::AnyUpdate {
-            copy_rows: Some(_),
-            grouping: _,
+            copy_rows: Some(_), ..
         } => vec![Kernel::Scatter {
             unit: optimised(&scatter.map, device).unit(),
             in_order: false,
-            copy_rows: true,
+            rows: RowKernel::Copying,
         }],
         Strategy::RowLists(plan) if plan.copies() => vec![kernel.copying()],
         Strategy::SortedRuns(plan) if plan.copies() => vec![kernel.copying()],
@@ -315,6 +318,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         let strategy = Strategy::AnyUpdate {
             grouping: scatter_grouping(&map, device),
             copy_rows: map.copy_rows(scatter.input, scatter.output, device),
+            rows_in_place: map.rows_in_place(scatter.input, scatter.output, device),
         };
         (strategy, ReduceOrder::Any)
     } else if by_rows && !ordered {
@@ -347,7 +351,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         Kernel::Scatter {
             unit: map.unit(),
             in_order: order == ReduceOrder::InOrder,
-            copy_rows: false,
+            rows: RowKernel::No,
         }
     };
     Ok(Chosen {
@@ -416,7 +420,14 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         Strategy::AnyUpdate {
             grouping,
             copy_rows,
-        } => any_update_steps(&mut steps, &map, kernel, *grouping, *copy_rows, &device),
+            rows_in_place,
+        } => {
+            let rows = RowSteps {
+                copy_rows: *copy_rows,
+                rows_in_place: *rows_in_place,
+            };
+            any_update_steps(&mut steps, &map, kernel, *grouping, rows, &device)
+        }
         Strategy::InOrder => {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
@@ -498,37 +509,68 @@ fn bins_step(map: &IndexMap, kernel: Kernel, output_units: u64) -> Step {
     }
 }
 
-/// The any-update scatter: one pass; where it copies rows as it scatters (out of place), a
-/// workgroup a row, and the plain pass in place.
+/// Where the any-update scatter takes a workgroup a row (see [`Strategy::AnyUpdate`]).
+struct RowSteps {
+    copy_rows: Option<(u32, u32)>,
+    rows_in_place: Option<(u32, u32)>,
+}
+
+/// The any-update scatter: one pass; where it copies rows as it scatters (out of place) or
+/// scatters rows in place, a workgroup a row, else the plain pass.
 fn any_update_steps(
     steps: &mut Vec<Step>,
     map: &IndexMap,
     kernel: Kernel,
     grouping: Grouping,
-    copy_rows: Option<(u32, u32)>,
+    rows: RowSteps,
     device: &DeviceFacts,
 ) {
-    let Some((rows, length)) = copy_rows else {
-        steps.push(map.dispatch(kernel, grouping, Placement::Always));
-        return;
+    let row_step = |rows: u32, length: u32, kind: RowKernel, placement: Placement| {
+        let mut params = map.params(1);
+        params.tile = 0;
+        params.copy.rows = rows;
+        params.copy.length = length;
+        params.copy.row_units = (map.invocations() / map.sizes[0] as u64) as u32;
+        params.copy.threads = device.row_threads;
+        let entry = match kind {
+            RowKernel::InPlace => Entry::ScatterRowsInPlace,
+            _ => Entry::ScatterCopyRows,
+        };
+        Step::Dispatch {
+            kernel: Kernel::Scatter {
+                unit: map.unit(),
+                in_order: false,
+                rows: kind,
+            },
+            entry,
+            params: Parameters::Index(params),
+            // `rows` workgroups (of the kernel's own size).
+            grid: Grid::Flat(rows as u64 * device.workgroup_size as u64),
+            placement,
+        }
     };
-    let mut params = map.params(1);
-    params.tile = 0;
-    params.copy.rows = rows;
-    params.copy.length = length;
-    params.copy.row_units = (map.invocations() / map.sizes[0] as u64) as u32;
-    params.copy.threads = device.row_threads;
-    steps.push(Step::Dispatch {
-        kernel: Kernel::Scatter {
-            unit: map.unit(),
-            in_order: false,
-            copy_rows: true,
-        },
-        entry: Entry::ScatterCopyRows,
-        params: Parameters::Index(params),
-        // `rows` workgroups (of the kernel's own size).
-        grid: Grid::Flat(rows as u64 * device.workgroup_size as u64),
-        placement: Placement::OutOfPlace,
-    });
-    steps.push(map.dispatch(kernel, grouping, Placement::InPlace));
+    let plain = |placement| map.dispatch(kernel, grouping, placement);
+    match rows.copy_rows {
+        Some((rows, length)) => steps.push(row_step(
+            rows,
+            length,
+            RowKernel::Copying,
+            Placement::OutOfPlace,
+        )),
+        None if rows.rows_in_place.is_some() => steps.push(plain(Placement::OutOfPlace)),
+        None => {}
+    }
+    match rows.rows_in_place {
+        Some((rows, length)) => steps.push(row_step(
+            rows,
+            length,
+            RowKernel::InPlace,
+            Placement::InPlace,
+        )),
+        None if rows.copy_rows.is_some() => steps.push(plain(Placement::InPlace)),
+        None => {}
+    }
+    if rows.copy_rows.is_none() && rows.rows_in_place.is_none() {
+        steps.push(plain(Placement::Always));
+    }
 }

@@ -181,6 +181,12 @@ pub fn check_in_place(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
     pollster::block_on(check::check_in_place_on(context(), desc, &slices));
 }
 
+/// [`check_in_place`] on `context`.
+pub fn check_in_place_with(context: &Context, desc: &OperatorDesc, inputs: &[Vec<u8>]) {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    pollster::block_on(check::check_in_place_on(context, desc, &slices));
+}
+
 /// Maps a MAP_READ buffer of the test binary's device and returns its bytes (blocking).
 pub fn read_buffer(buffer: &wgpu::Buffer) -> Vec<u8> {
     pollster::block_on(check::read_back(context().device(), buffer))
