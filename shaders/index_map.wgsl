@@ -28,9 +28,9 @@ struct InOrderParams {
     fold_flags: u32,
 }
 
-// Mirrors CopyRowParams in src/kernels/params.rs: scatters that copy as they scatter
-// (scatter_copy_rows): the output's rows, their units, the updates a row takes, and the
-// threads of a workgroup (a row's).
+// Mirrors CopyRowParams in src/kernels/params.rs: scatters that take a workgroup a row
+// (scatter_copy_rows, scatter_rows_in_place): the rows the dispatch takes, their units, the
+// updates a row takes, and the threads of a workgroup (a row's).
 struct CopyRowParams {
     rows: u32,
     length: u32,

@@ -33,7 +33,7 @@ fn scatter(
     }
 }
 
-// Units a thread takes at once: scatter_rows' neighbours along a row, scatter_copy_rows' round.
+// Units a thread takes at once: scatter_rows' neighbours along a row, a row kernel's round.
 const GROUP: u32 = 4u;
 
 // @word-begin

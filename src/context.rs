@@ -20,7 +20,7 @@ use crate::tensor::{DataType, TensorDesc};
 
 /// Threads per workgroup, lowered if the device allows fewer.
 const WORKGROUP_SIZE: u32 = 256;
-/// Threads of a `scatter_copy_rows` workgroup where the device allows (its row of workgroup
+/// Threads of a row kernel's workgroup (`scatter_copy_rows`, `scatter_rows_in_place`) where the device allows (its row of workgroup
 /// memory caps the workgroups an SM holds: more threads each keep more loads in flight).
 const ROW_THREADS: u32 = 1024;
 
@@ -186,9 +186,9 @@ impl Context {
     /// never on a size as such: the class is what sizes select among a kernel's entry
     /// points and lowerings (an inner size a multiple of 4 or of 1024 units walks blocks or
     /// rows, other sizes single units; a single row or update lowers to simpler kernels;
-    /// tensors past the binding limit are bound as windows; a scatter that copies rows in
-    /// its kernel has a pipeline per power of two of row length, up to 4096 units, then per
-    /// 4096). A desc covers every size of its class: precompile one at each class an
+    /// tensors past the binding limit are bound as windows; a scatter that takes a workgroup
+    /// a row has a pipeline per power of two of row length, up to 4096 units, then per
+    /// 1024). A desc covers every size of its class: precompile one at each class an
     /// application meets. Each desc is
     /// validated as by `compile`; the first error is returned (the pipelines of the others
     /// are still built). In a browser, the pipelines are built one after another.

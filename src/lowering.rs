@@ -55,14 +55,15 @@ pub(crate) struct DeviceFacts {
     pub unit_alignment: u32,
     /// Threads a workgroup.
     pub workgroup_size: u32,
-    /// Threads of a `scatter_copy_rows` workgroup: up to 1024, as the device allows.
+    /// Threads of a row kernel's workgroup (`scatter_copy_rows`, `scatter_rows_in_place`): up
+    /// to 1024, as the device allows.
     pub row_threads: u32,
     /// `max_compute_workgroup_storage_size`: the workgroup memory a kernel may hold.
     pub max_workgroup_storage_bytes: u32,
     /// Workgroups a dispatch dimension.
     pub max_workgroups_per_dimension: u32,
     /// The device runs the `output = input` copy faster by kernel than by copy command
-    /// (`Context::copy_method`): a scatter may then copy inside its own kernel
+    /// (`Context::copy_method`): a scatter out of place may then copy inside its own kernel
     /// (`scatter_copy_rows`).
     pub copies_in_kernels: bool,
     /// The 64-bit integer atomics the device offers (and the context uses).
@@ -147,8 +148,9 @@ pub(crate) enum Step {
 }
 
 /// When a dispatch runs: a scatter's `output = input` copy (or a kernel that copies as it
-/// scatters) only out of place, and the plain scatter that such a kernel replaces only in
-/// place.
+/// scatters) only out of place; the plain scatter that such a kernel replaces only in
+/// place, and likewise the plain scatter that an in-place kernel replaces (a workgroup a
+/// row) only out of place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Placement {
     Always,

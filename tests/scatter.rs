@@ -794,9 +794,11 @@ fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_and_keep_
     // In place, 1- and 2-byte units along an inner axis take a workgroup a row
     // (`scatter_rows_in_place`) where a row has at least an eighth of its length in updates:
     // the row read from the output, scattered into and written back, its end words merged.
-    // Every target at most once a row (a random permutation's first columns), so the result
-    // is exact; rows that are and are not whole words, updates covering every column or a
-    // few, outer rows the updates do not reach, rank 3, rows past 4096 units. Workgroups of 1024 threads where the
+    // Every target at most once a row (a random permutation's first columns, negative half
+    // the time where the index type is signed), so the result is exact; rows that are and
+    // are not whole words, updates covering every column or an eighth and more of the row
+    // (the row kernel) or fewer (the plain pass), outer rows the updates do not reach, rank
+    // 3, rows past 4096 units. Workgroups of 1024 threads where the
     // adapter allows, and of 256; the copy method does not matter in place.
     let contexts = [
         common::limited_context(|_| {}),
@@ -807,7 +809,8 @@ fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_and_keep_
     ];
     contexts[1].set_copy_method(dml_wgsl::CopyMethod::Kernel);
     let mut rng = Rng::new(62);
-    let shapes: [(&[u32], &[u32], u32); 8] = [
+    let shapes: [(&[u32], &[u32], u32); 9] = [
+        (&[7, 703], &[7, 60], 1),
         (&[9, 700], &[9, 700], 1),
         // Past 4096 units: workgroup memory in steps of 1024 units.
         (&[3, 4099], &[3, 3000], 1),
@@ -834,7 +837,8 @@ fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_and_keep_
 }
 
 /// A ScatterElements along `axis` whose indices are, along each line of `axis`, the first
-/// columns of a random permutation: no two updates aim at one element.
+/// columns of a random permutation (negative half the time where the index type is signed):
+/// no two updates aim at one element.
 fn distinct_inner_axis_case(
     rng: &mut Rng,
     types: (DataType, DataType),
@@ -854,7 +858,12 @@ fn distinct_inner_axis_case(
             rng.shuffle(&mut columns);
             columns
         });
-        permutation[column as usize] as i128
+        let index = permutation[column as usize] as i128;
+        if types.1.is_signed() && rng.chance(50) {
+            index - bound as i128
+        } else {
+            index
+        }
     });
     case
 }

@@ -132,10 +132,11 @@ parameters! {
 }
 
 parameters! {
-    /// `IndexParams::copy`: scatters that copy as they scatter (`scatter_copy_rows`): the
-    /// output's rows, their units, the updates a row takes (the dense units of one outer
-    /// coordinate), and the threads of the kernel's workgroup (a pipeline constant, as the
-    /// row's length).
+    /// `IndexParams::copy`: scatters that take a workgroup a row (`scatter_copy_rows`, out of
+    /// place; `scatter_rows_in_place`): the rows the dispatch takes (out of place the
+    /// output's, in place the updates' outer size), their units, the updates a row takes
+    /// (the dense units of one outer coordinate), and the threads of the kernel's workgroup
+    /// (a pipeline constant, as the row's length).
     CopyRowParams {
         rows: u32,
         length: u32,
@@ -187,7 +188,7 @@ parameters! {
         rows: u32,
         /// The in-order reductions' and row reductions' members.
         in_order: InOrderParams,
-        /// `scatter_copy_rows`' members.
+        /// The row kernels' members (`scatter_copy_rows`, `scatter_rows_in_place`).
         copy: CopyRowParams,
         /// TensorScatter's members.
         sequence: SequenceParams,
@@ -282,7 +283,7 @@ impl Parameters {
                     .with("TUPLE_SIZE", p.tuple_size)
                     .with("INDEX_FLAGS", p.index_flags & !INDEX_CLAMP)
                     .with("CLAMP_INDICES", u32::from(p.index_flags & INDEX_CLAMP != 0));
-                // scatter_copy_rows holds a row in workgroup memory sized by a constant (the
+                // The row kernels hold a row in workgroup memory sized by a constant (the
                 // row's length rounded up, so that lengths share pipelines), in workgroups of
                 // a size of its own.
                 if p.copy.length != 0 {

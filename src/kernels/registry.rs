@@ -336,7 +336,7 @@ impl Kernel {
     }
 
     /// The sections this variant keeps of its files: the grouped entry points of its unit's
-    /// width, the scatter that copies rows, the float ties, the unit's accessors and helpers.
+    /// width, the scatter's row kernels, the float ties, the unit's accessors and helpers.
     pub fn sections(self) -> Vec<Section> {
         let unit = self.unit();
         Section::ALL

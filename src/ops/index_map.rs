@@ -21,9 +21,9 @@ use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::status::{IndexReport, SequenceReport};
 use crate::tensor::{DataType, TensorDesc, packed_strides};
 
-/// Units a thread of `scatter_copy_rows` takes a round (its `GROUP`).
+/// Units a thread of the row kernels takes a round (`GROUP` in `shaders/scatter.wgsl`).
 const COPY_ROW_GROUP: u64 = 4;
-/// Rounds of a workgroup's threads `scatter_copy_rows` may loop over a row's updates; rows
+/// Rounds of a workgroup's threads a row kernel may loop over a row's updates; rows
 /// with more updates take the plain scatter.
 const COPY_ROW_ROUNDS: u64 = 256;
 
