@@ -118,15 +118,19 @@ fn gather_words(
     }
     let first = group_index(t) * ELEMENTS_PER_WORD;
     let base = locate_base(first);
+    // All loads first, the reports after (see gather_rows): a report is an atomic, which
+    // keeps the loads behind it from being issued before it.
     var word = 0u;
+    var bad = 0u;
     for (var e = 0u; e < ELEMENTS_PER_WORD; e += 1u) {
         let at = apply_index(step_inner(base, e));
         if at.bad_component != IN_RANGE {
-            report_out_of_range(first + e);
+            bad |= 1u << e;
         } else {
             word |= load_input(at.indexed) << (e * ELEMENT_BITS);
         }
     }
+    report_out_of_range_in(first, bad);
     store_output_word(base.dense / ELEMENTS_PER_WORD, word);
 }
 

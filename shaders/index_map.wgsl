@@ -327,6 +327,14 @@ fn report_out_of_range(i: u32) {
     atomic_max_status(FIRST_BAD_UNIT, 0xffffffffu - i);
 }
 
+// Records the first out-of-range tuple of the units first + e whose bit e `bad` sets (the
+// lowest is the only one the status keeps).
+fn report_out_of_range_in(first: u32, bad: u32) {
+    if bad != 0u {
+        report_out_of_range(first + firstTrailingBit(bad));
+    }
+}
+
 // One thread, after the main pass: the reported tuple's bad component and raw value, so the
 // host can name them exactly.
 @compute @workgroup_size(WORKGROUP_SIZE)

@@ -272,7 +272,8 @@ impl IndexMap {
     /// (0: row-major). Worth it where every element has its own index along an outer axis
     /// (ScatterElements, GatherElements): neighbouring threads then scatter over many rows,
     /// and a block of all rows keeps those rows' lines in cache while the block fills them.
-    /// Blocks are `TILE_UNITS` units of a row (or one group, if groups are larger).
+    /// Blocks are `TILE_UNITS` units of a row (or one group, if groups are larger). Gathers
+    /// of 1- and 2-byte elements do without (see `gather` in src/ops/gather.rs).
     fn tile(&self, group: u32, row_groups: u32, rows: u32) -> u32 {
         const TILE_UNITS: u32 = 128;
         let tile = (TILE_UNITS / group).max(1);
@@ -418,6 +419,24 @@ impl IndexMap {
             ),
             placement,
         }
+    }
+
+    /// As [`IndexMap::dispatch`], with threads in row-major order, never by column blocks.
+    pub fn dispatch_row_major(
+        &self,
+        kernel: Kernel,
+        grouping: Grouping,
+        placement: Placement,
+    ) -> Step {
+        let mut step = self.dispatch(kernel, grouping, placement);
+        if let Step::Dispatch {
+            params: Parameters::Index(params),
+            ..
+        } = &mut step
+        {
+            params.tile = 0;
+        }
+        step
     }
 
     /// How the host decodes an out-of-range report of this map, once optimised to `lowered`:
@@ -875,5 +894,32 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The column-block width (0: row-major) of `operator`'s dispatch of `entry`.
+    fn tile(operator: &dyn Operator, entry: Entry) -> u32 {
+        let lowered = operator.lower(&DEVICE).expect("lowered");
+        lowered
+            .steps
+            .iter()
+            .find_map(|step| match step {
+                Step::Dispatch {
+                    entry: dispatched,
+                    params: crate::kernels::params::Parameters::Index(params),
+                    ..
+                } if *dispatched == entry => Some(params.tile),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no {entry:?} in {:?}", lowered.steps))
+    }
+
+    #[test]
+    fn narrow_gathers_walk_rows_in_order_where_scatters_and_wider_gathers_take_column_blocks() {
+        // Rows of 256 along axis 0, an index an element: column blocks apply.
+        for data_type in [DataType::UInt8, DataType::Float16] {
+            assert_eq!(tile(&gather_rows(data_type, 256), Entry::GatherWords), 0);
+            assert!(tile(&scatter_rows(data_type, 256), Entry::ScatterWords) > 0);
+        }
+        assert!(tile(&gather_rows(DataType::Float32, 256), Entry::GatherRows) > 0);
     }
 }
