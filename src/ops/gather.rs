@@ -598,10 +598,11 @@ fn gather(
         .flatten();
     let grouping = spans.unwrap_or_else(|| map.grouping(entries, words_fit, device));
     // 1- and 2-byte elements row-major, not by column blocks: a block's strip of 128 units is
-    // only 4 or 8 sectors wide. On an H200, the sweep's narrow gathers along axis 0 whose rows
-    // fill words (16 MiB inputs) ran 4 to 14 % faster without blocks (Int8 diagonal 4096 x
-    // 4096: 0.0735 -> 0.0694 ms); scatters keep them (their diagonal compare-exchanges ran up
-    // to 13 % slower without).
+    // only 4 or 8 sectors wide. On an H200, without blocks (and with gather_words' loads
+    // first, worth 2 to 4 % alone on an H100), the sweep's narrow gathers along axis 0 whose
+    // rows fill words (16 MiB inputs) ran 9 to 14 % faster (Int8 diagonal 4096 x 4096:
+    // 0.0776 -> 0.0692 ms). Scatters keep blocks: without, their diagonal compare-exchanges
+    // ran 2 to 14 % slower.
     let gathered = if map.element_bytes < 4 {
         map.dispatch_row_major(kernel, grouping, Placement::Always)
     } else {

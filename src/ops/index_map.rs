@@ -915,7 +915,7 @@ mod tests {
 
     #[test]
     fn narrow_gathers_walk_rows_in_order_where_scatters_and_wider_gathers_take_column_blocks() {
-        // Rows of 256 along axis 0, an index an element: column blocks apply.
+        // Rows of 256 along axis 0, an index an element: where column blocks would apply.
         for data_type in [DataType::UInt8, DataType::Float16] {
             assert_eq!(tile(&gather_rows(data_type, 256), Entry::GatherWords), 0);
             assert!(tile(&scatter_rows(data_type, 256), Entry::ScatterWords) > 0);
