@@ -4,6 +4,7 @@
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
 //!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
+//!     [--points-sweep]
 //! ```
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
@@ -22,6 +23,8 @@
 //! `--sweep` runs the narrow-element sweep of `bench/sweep.rs` instead (peer:
 //! `bench/torch_sweep.py`); `--only` selects among its shapes. `--collision-sweep` runs the
 //! collision sweep of `bench/collisions.rs` instead (peer: `bench/torch_collisions.py --sweep`).
+//! `--points-sweep` runs the points sweep of `bench/points.rs` instead (peer:
+//! `bench/torch_points.py`).
 // Native adapters only; no main in wasm32.
 #![cfg_attr(target_arch = "wasm32", no_main)]
 #![cfg(not(target_arch = "wasm32"))]
@@ -50,6 +53,9 @@ mod sweep;
 #[path = "bench/collisions.rs"]
 mod collisions;
 
+#[path = "bench/points.rs"]
+mod points;
+
 struct Options {
     quick: bool,
     reps: usize,
@@ -63,6 +69,8 @@ struct Options {
     sweep: bool,
     /// Runs the collision sweep (`bench/collisions.rs`) instead of the workloads.
     collision_sweep: bool,
+    /// Runs the points sweep (`bench/points.rs`) instead of the workloads.
+    points_sweep: bool,
 }
 
 fn options() -> Options {
@@ -75,6 +83,7 @@ fn options() -> Options {
         copy_method: None,
         sweep: false,
         collision_sweep: false,
+        points_sweep: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -104,6 +113,7 @@ fn options() -> Options {
             }
             "--sweep" => o.sweep = true,
             "--collision-sweep" => o.collision_sweep = true,
+            "--points-sweep" => o.points_sweep = true,
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -1147,6 +1157,22 @@ fn main() {
             .as_ref()
             .is_none_or(|only| only.iter().any(|w| w == name))
     };
+    if o.points_sweep {
+        let mut rng = Rng::new(0x5EED);
+        for shape in points::shapes() {
+            let name = shape.name();
+            if !wanted(&name) {
+                continue;
+            }
+            b.inputs.borrow_mut().clear();
+            let prepared = shape.prepare(&mut rng);
+            b.operator(&name, &prepared);
+        }
+        if let Some(path) = &o.json {
+            b.write_json(path, f64::NAN);
+        }
+        return;
+    }
     if o.sweep {
         let mut rng = Rng::new(0x5EED);
         for shape in sweep::shapes() {
