@@ -373,6 +373,34 @@ impl CompiledOperator {
             } if input.is_some_and(|input| copyable(run, input, &output)) => Some(*run),
             _ => None,
         };
+        // Work recorded outside the compute pass (the scratch's clears, copies by command):
+        // the beginning timestamp goes to an empty pass before it, so that the timestamps
+        // bracket the whole operator.
+        let mut timestamp_writes = timestamp_writes;
+        let clears = self
+            .plan
+            .steps
+            .iter()
+            .any(|step| matches!(step, CompiledStep::Clear(_)));
+        let copies = self
+            .plan
+            .steps
+            .iter()
+            .any(|step| by_command(step).is_some());
+        if (clears || copies)
+            && let Some(writes) = &mut timestamp_writes
+            && writes.beginning_of_pass_write_index.is_some()
+        {
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("dml-wgsl start"),
+                timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
+                    query_set: writes.query_set,
+                    beginning_of_pass_write_index: writes.beginning_of_pass_write_index,
+                    end_of_pass_write_index: None,
+                }),
+            });
+            writes.beginning_of_pass_write_index = None;
+        }
         for step in &self.plan.steps {
             if let CompiledStep::Clear(role) = step {
                 // The operator's bytes of it only (the scratch is shared and may be longer).
@@ -381,28 +409,7 @@ impl CompiledOperator {
                 encoder.clear_buffer(binding.buffer, binding.offset, size);
             }
         }
-        let mut timestamp_writes = timestamp_writes;
-        if self
-            .plan
-            .steps
-            .iter()
-            .any(|step| by_command(step).is_some())
-        {
-            // The pass's timestamps must bracket the copies too: the beginning one goes to an
-            // empty pass before them.
-            if let Some(writes) = &mut timestamp_writes
-                && writes.beginning_of_pass_write_index.is_some()
-            {
-                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                    label: Some("dml-wgsl start"),
-                    timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
-                        query_set: writes.query_set,
-                        beginning_of_pass_write_index: writes.beginning_of_pass_write_index,
-                        end_of_pass_write_index: None,
-                    }),
-                });
-                writes.beginning_of_pass_write_index = None;
-            }
+        if copies {
             for step in &self.plan.steps {
                 if let (Some(run), Some(input)) = (by_command(step), input)
                     && let CompiledStep::Dispatch { placement, .. } = step
@@ -417,12 +424,12 @@ impl CompiledOperator {
                     );
                 }
             }
-            if timestamp_writes.as_ref().is_some_and(|writes| {
-                writes.beginning_of_pass_write_index.is_none()
-                    && writes.end_of_pass_write_index.is_none()
-            }) {
-                timestamp_writes = None;
-            }
+        }
+        if timestamp_writes.as_ref().is_some_and(|writes| {
+            writes.beginning_of_pass_write_index.is_none()
+                && writes.end_of_pass_write_index.is_none()
+        }) {
+            timestamp_writes = None;
         }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("dml-wgsl"),

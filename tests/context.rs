@@ -537,24 +537,18 @@ fn copies_fall_back_to_the_kernel_on_buffers_without_copy_usage() {
     assert_eq!(read_on(&chosen, &output), expected);
 }
 
-#[test]
-fn timestamps_bracket_copies_made_by_copy_command() {
-    // Context::new asks for the adapter's timestamp features.
-    let chosen = dml_wgsl::Context::new_blocking().unwrap();
+/// Records `desc` on `chosen` with timestamps at `beginning` and `end` (either may be absent)
+/// and checks that nothing fails validation, that the ticks written are in order, and that
+/// the output is the reference's.
+fn check_timed_record(
+    chosen: &dml_wgsl::Context,
+    desc: &OperatorDesc,
+    inputs: &[Vec<u8>],
+    beginning: Option<u32>,
+    end: Option<u32>,
+) {
     let device = chosen.device();
-    if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
-        // GL has no timestamp queries; both_copy_methods_give_the_reference_bytes checks
-        // the copies themselves there.
-        eprintln!(
-            "{}: no TIMESTAMP_QUERY, nothing to bracket",
-            device.adapter_info().name
-        );
-        return;
-    }
-    chosen.set_copy_method(CopyMethod::CopyBufferToBuffer);
-    let mut rng = Rng::new(53);
-    let (desc, inputs) = contiguous_copy_cases(&mut rng).swap_remove(3);
-    let operator = chosen.compile(&desc).unwrap();
+    let operator = chosen.compile(desc).unwrap();
     let usage = STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
     let buffers: Vec<wgpu::Buffer> = inputs
         .iter()
@@ -596,8 +590,8 @@ fn timestamps_bracket_copies_made_by_copy_command() {
             output.as_entire_buffer_binding(),
             Some(wgpu::ComputePassTimestampWrites {
                 query_set: &queries,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
+                beginning_of_pass_write_index: beginning,
+                end_of_pass_write_index: end,
             }),
         )
         .unwrap();
@@ -607,9 +601,69 @@ fn timestamps_bracket_copies_made_by_copy_command() {
         pollster::block_on(scope.pop()).is_none(),
         "no validation error"
     );
-    let ticks: Vec<u64> = bytemuck::cast_slice(&read_on(&chosen, &resolved)).to_vec();
-    assert!(ticks[1] >= ticks[0] && ticks[0] != 0, "{ticks:?}");
+    if beginning.is_some() && end.is_some() {
+        let ticks: Vec<u64> = bytemuck::cast_slice(&read_on(chosen, &resolved)).to_vec();
+        assert!(ticks[1] >= ticks[0] && ticks[0] != 0, "{ticks:?}");
+    }
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-    let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
-    assert_eq!(read_on(&chosen, &output), expected);
+    let expected = dml_wgsl::reference::run(desc, &slices).unwrap();
+    assert_eq!(read_on(chosen, &output), expected);
+}
+
+/// The test binary's own context where the adapter has timestamp queries (GL has none).
+fn timed_context() -> Option<dml_wgsl::Context> {
+    // Context::new asks for the adapter's timestamp features.
+    let chosen = dml_wgsl::Context::new_blocking().unwrap();
+    let device = chosen.device();
+    if !device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        eprintln!(
+            "{}: no TIMESTAMP_QUERY, nothing to bracket",
+            device.adapter_info().name
+        );
+        return None;
+    }
+    Some(chosen)
+}
+
+#[test]
+fn timestamps_bracket_copies_made_by_copy_command() {
+    // GL has no timestamp queries; both_copy_methods_give_the_reference_bytes checks the
+    // copies themselves there.
+    let Some(chosen) = timed_context() else {
+        return;
+    };
+    chosen.set_copy_method(CopyMethod::CopyBufferToBuffer);
+    let mut rng = Rng::new(53);
+    let (desc, inputs) = contiguous_copy_cases(&mut rng).swap_remove(3);
+    for (beginning, end) in [(Some(0), Some(1)), (Some(0), None), (None, Some(1))] {
+        check_timed_record(&chosen, &desc, &inputs, beginning, end);
+    }
+}
+
+#[test]
+fn timestamps_bracket_the_clears_of_an_operators_scratch() {
+    // A reduction in order clears its scratch before its dispatches: the beginning
+    // timestamp is written before the clears (in an empty pass), each index alone too.
+    let Some(chosen) = timed_context() else {
+        return;
+    };
+    let mut rng = Rng::new(54);
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(DataType::Float32, &[64, 33]),
+            TensorDesc::new(DataType::Int32, &[40, 33]),
+            TensorDesc::new(DataType::Float32, &[40, 33]),
+            TensorDesc::new(DataType::Float32, &[64, 33]),
+            0,
+        )
+        .with_reduction(dml_wgsl::Reduction::Add)
+        .with_duplicates(dml_wgsl::DuplicateMode::InOrder),
+    );
+    let mut inputs = random_inputs(&mut rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        rng.range(0, 63) as i128
+    });
+    for (beginning, end) in [(Some(0), Some(1)), (Some(0), None), (None, Some(1))] {
+        check_timed_record(&chosen, &desc, &inputs, beginning, end);
+    }
 }
