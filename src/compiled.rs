@@ -244,8 +244,10 @@ impl CompiledOperator {
 
     /// [`CompiledOperator::record`], with the compute pass's timestamps written where
     /// `timestamp_writes` says: the operator records all its dispatches into one compute
-    /// pass, so its beginning and end bracket the operator (the device needs
-    /// `TIMESTAMP_QUERY`, the query set must be of timestamps, and its indices in range).
+    /// pass, and where it first records commands outside a pass (clearing its status and
+    /// scratch, copies by command) the beginning timestamp goes to an empty pass before
+    /// them, so the two bracket the whole operator (the device needs `TIMESTAMP_QUERY`, the
+    /// query set must be of timestamps, and its indices in range).
     pub fn record_with_timestamps(
         &self,
         encoder: &mut wgpu::CommandEncoder,
