@@ -508,6 +508,27 @@ fn shrink(quick: bool, n: u32) -> u32 {
     if quick { (n / 16).max(1) } else { n }
 }
 
+/// Times each of a sweep's `shapes` that `wanted` names, on data of one seeded generator.
+fn run_shapes<S>(
+    b: &mut Bench,
+    shapes: Vec<S>,
+    wanted: impl Fn(&str) -> bool,
+    name: impl Fn(&S) -> String,
+    prepare: impl Fn(&S, &mut Rng) -> Prepared<'static>,
+) {
+    let mut rng = Rng::new(0x5EED);
+    for shape in shapes {
+        let name = name(&shape);
+        if !wanted(&name) {
+            continue;
+        }
+        // Every shape's buffers share names: drop the last shape's first.
+        b.inputs.borrow_mut().clear();
+        let prepared = prepare(&shape, &mut rng);
+        b.operator(&name, &prepared);
+    }
+}
+
 /// The first `k` entries of a random permutation of `0..n`.
 fn permutation_prefix(rng: &mut Rng, n: u64, k: usize) -> Vec<i64> {
     let mut p: Vec<i64> = (0..n as i64).collect();
@@ -1157,33 +1178,23 @@ fn main() {
             .as_ref()
             .is_none_or(|only| only.iter().any(|w| w == name))
     };
-    if o.points_sweep {
-        let mut rng = Rng::new(0x5EED);
-        for shape in points::shapes() {
-            let name = shape.name();
-            if !wanted(&name) {
-                continue;
-            }
-            b.inputs.borrow_mut().clear();
-            let prepared = shape.prepare(&mut rng);
-            b.operator(&name, &prepared);
-        }
-        if let Some(path) = &o.json {
-            b.write_json(path, f64::NAN);
-        }
-        return;
-    }
-    if o.sweep {
-        let mut rng = Rng::new(0x5EED);
-        for shape in sweep::shapes() {
-            let name = shape.name();
-            if !wanted(&name) {
-                continue;
-            }
-            // Every shape's buffers share names: drop the last shape's first.
-            b.inputs.borrow_mut().clear();
-            let prepared = shape.prepare(&mut rng);
-            b.operator(&name, &prepared);
+    if o.points_sweep || o.sweep {
+        if o.points_sweep {
+            run_shapes(
+                &mut b,
+                points::shapes(),
+                wanted,
+                |s| s.name(),
+                |s, rng| s.prepare(rng),
+            );
+        } else {
+            run_shapes(
+                &mut b,
+                sweep::shapes(),
+                wanted,
+                |s| s.name(),
+                |s, rng| s.prepare(rng),
+            );
         }
         if let Some(path) = &o.json {
             b.write_json(path, f64::NAN);
