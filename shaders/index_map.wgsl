@@ -320,11 +320,11 @@ fn group_index(t: u32) -> u32 {
 }
 
 // Records an out-of-range tuple met at dense unit i. The status words (src/status.rs):
-// FIRST_BAD_UNIT holds 0xffffffff - i (0: none), so a cleared buffer means no error and
+// FOUND_BAD_UNIT holds 0xffffffff - i (0: none), so a zeroed word means no error and
 // atomicMax keeps the lowest i, whose tuple is the first bad one in the indices' row-major
 // order.
 fn report_out_of_range(i: u32) {
-    atomic_max_status(FIRST_BAD_UNIT, 0xffffffffu - i);
+    atomic_max_status(FOUND_BAD_UNIT, 0xffffffffu - i);
 }
 
 // Records the first out-of-range tuple of the units first + e whose bit e `bad` sets (the
@@ -335,8 +335,12 @@ fn report_out_of_range_in(first: u32, bad: u32) {
     }
 }
 
-// One thread, after the main pass: the reported tuple's bad component and raw value, so the
-// host can name them exactly.
+// One thread, after the main pass: the execution's report for the host (the first bad
+// unit, its tuple's bad component and raw value, so the host can name them exactly). The
+// first of the step's dispatches (one per slab of a partial windowing; each binds the
+// indices of its own) moves the running word to the report and zeroes it, so the next
+// execution starts clean without a clear command; the dispatch owning the bad tuple
+// describes it.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn describe_status(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -344,6 +348,9 @@ fn describe_status(
 ) {
     if local != 0u || any(workgroup != vec3<u32>(0u)) {
         return;
+    }
+    if first_slabs_status() {
+        atomic_store_status(FIRST_BAD_UNIT, atomic_exchange_status(FOUND_BAD_UNIT, 0u));
     }
     let encoded = atomic_load_status(FIRST_BAD_UNIT);
     if encoded == 0u {

@@ -12,7 +12,7 @@ use crate::lowering::{InPlace, Placement};
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
 use crate::shared::StatusSlot;
-use crate::status::{IndexReport, STATUS_BYTES};
+use crate::status::{IndexReport, REPORT_BYTES, STATUS_BYTES};
 use crate::windows::WindowPlan;
 
 /// A tensor's role and the bytes its binding needs.
@@ -231,8 +231,9 @@ impl CompiledOperator {
     /// alive while their bind groups are kept (until 4 newer sets come, or the operator is
     /// dropped).
     ///
-    /// Operators with indices reset their status here; after submitting, call
-    /// [`CompiledOperator::check_status`] to learn of out-of-range indices.
+    /// Operators with indices report out-of-range indices: after submitting, call
+    /// [`CompiledOperator::check_status`]. Each execution leaves its report for that and its
+    /// running status words cleared for the next (no clear command is recorded for them).
     pub fn record(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -577,23 +578,23 @@ impl CompiledOperator {
         self.status.is_some()
     }
 
-    /// Copies the status of the last recorded execution into a new readback buffer.
+    /// Copies the report of the last execution into a new readback buffer.
     pub(crate) fn copy_status(&self, encoder: &mut wgpu::CommandEncoder) -> Option<wgpu::Buffer> {
         let slot = self.status.as_ref()?;
         let readback = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("dml-wgsl status readback"),
-            size: STATUS_BYTES,
+            size: REPORT_BYTES,
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        encoder.copy_buffer_to_buffer(&slot.buffer, slot.offset, &readback, 0, STATUS_BYTES);
+        encoder.copy_buffer_to_buffer(&slot.buffer, slot.offset, &readback, 0, REPORT_BYTES);
         Some(readback)
     }
 
     pub(crate) fn decode_status(&self, bytes: &[u8]) -> Result<()> {
         match &self.plan.index_report {
             Some(report) => {
-                let words = bytemuck::pod_read_unaligned(&bytes[..STATUS_BYTES as usize]);
+                let words = bytemuck::pod_read_unaligned(&bytes[..REPORT_BYTES as usize]);
                 report.decode(words)
             }
             None => Ok(()),

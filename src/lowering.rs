@@ -142,8 +142,8 @@ pub(crate) enum Step {
         /// of place, or both.
         placement: Placement,
     },
-    /// Zeroes one of the operator's own buffers (`Role::Status`, `Role::Winners`, `Role::Heads`) before
-    /// the dispatches.
+    /// Zeroes one of the operator's own buffers (`Role::Winners`, `Role::Heads`) before the
+    /// dispatches (the status words need none: see `crate::status`).
     Clear(Role),
 }
 

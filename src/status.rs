@@ -1,12 +1,16 @@
 //! The status words of the indexed kernels (`shaders/index_map.wgsl` writes them, the host
 //! decodes them here): the first out-of-range index tuple, found on the GPU.
 //!
-//! * `FIRST_BAD_UNIT` holds `0xffffffff - u` for the lowest dense unit `u` (of the updates or
-//!   the gather's output) whose tuple was out of range; 0, the cleared value, means none.
-//!   `atomicMax` over that encoding keeps the lowest unit: the first bad tuple in the indices'
-//!   row-major order.
-//! * After the main pass one thread fills `BAD_COMPONENT` (the tuple component out of range)
-//!   and `VALUE_LOW`, `VALUE_HIGH` (its raw value's words, sign-extended for Int32).
+//! * While an execution runs, `FOUND_BAD_UNIT` holds `0xffffffff - u` for the lowest dense
+//!   unit `u` (of the updates or the gather's output) whose tuple was out of range; 0 means
+//!   none. `atomicMax` over that encoding keeps the lowest unit: the first bad tuple in the
+//!   indices' row-major order.
+//! * The execution's last pass (`describe_status`) moves it to `FIRST_BAD_UNIT`, the report
+//!   the host reads, and zeroes it again; where a tuple was out of range it fills
+//!   `BAD_COMPONENT` (the tuple component out of range) and `VALUE_LOW`, `VALUE_HIGH` (its raw
+//!   value's words, sign-extended for Int32). So every execution starts from the zero it left
+//!   (a new slot's buffer is zeroed by wgpu) and no clear command precedes the kernels: a
+//!   `clear_buffer` and the barrier after it cost about 5 us an operator on an H200.
 //!
 //! The registry declares the word indices to the shaders under these names
 //! ([`wgsl_constants`]), so both sides read one definition.
@@ -18,9 +22,12 @@ pub(crate) const FIRST_BAD_UNIT: usize = 0;
 pub(crate) const BAD_COMPONENT: usize = 1;
 pub(crate) const VALUE_LOW: usize = 2;
 pub(crate) const VALUE_HIGH: usize = 3;
-pub(crate) const STATUS_WORDS: usize = 4;
-/// Bytes of an operator's status buffer.
-pub(crate) const STATUS_BYTES: u64 = STATUS_WORDS as u64 * 4;
+pub(crate) const FOUND_BAD_UNIT: usize = 4;
+/// The words of the report the host reads (`FIRST_BAD_UNIT` to `VALUE_HIGH`).
+pub(crate) const REPORT_WORDS: usize = 4;
+pub(crate) const REPORT_BYTES: u64 = REPORT_WORDS as u64 * 4;
+/// Bytes of an operator's status words.
+pub(crate) const STATUS_BYTES: u64 = (FOUND_BAD_UNIT as u64 + 1) * 4;
 
 /// The WGSL declarations of the word indices.
 pub(crate) fn wgsl_constants() -> String {
@@ -29,6 +36,7 @@ pub(crate) fn wgsl_constants() -> String {
         ("BAD_COMPONENT", BAD_COMPONENT),
         ("VALUE_LOW", VALUE_LOW),
         ("VALUE_HIGH", VALUE_HIGH),
+        ("FOUND_BAD_UNIT", FOUND_BAD_UNIT),
     ]
     .iter()
     .map(|(name, word)| format!("const {name}: u32 = {word}u;\n"))
@@ -66,8 +74,8 @@ pub(crate) struct SequenceReport {
 }
 
 impl IndexReport {
-    /// Decodes the status words.
-    pub fn decode(&self, words: [u32; STATUS_WORDS]) -> Result<()> {
+    /// Decodes the report words.
+    pub fn decode(&self, words: [u32; REPORT_WORDS]) -> Result<()> {
         let encoded = words[FIRST_BAD_UNIT];
         if encoded == 0 {
             return Ok(());
@@ -117,8 +125,8 @@ mod tests {
     use super::*;
 
     /// The words `shaders/index_map.wgsl` writes for a bad tuple at dense unit `unit`.
-    fn words(unit: u32, component: u32, value: u64) -> [u32; STATUS_WORDS] {
-        let mut w = [0; STATUS_WORDS];
+    fn words(unit: u32, component: u32, value: u64) -> [u32; REPORT_WORDS] {
+        let mut w = [0; REPORT_WORDS];
         w[FIRST_BAD_UNIT] = u32::MAX - unit;
         w[BAD_COMPONENT] = component;
         w[VALUE_LOW] = value as u32;

@@ -177,6 +177,95 @@ fn out_of_range_indices_are_reported_at_their_position_when_tensors_are_split() 
     }
 }
 
+/// Records `operator` once per entry of `runs` into one encoder and submits it: each run reads
+/// the input buffers with `indices` (one of two index buffers) at input `at`.
+fn record_runs(
+    context: &Context,
+    operator: &dml_wgsl::CompiledOperator,
+    inputs: &[wgpu::Buffer],
+    at: usize,
+    runs: &[&wgpu::Buffer],
+    output: &wgpu::Buffer,
+) {
+    let mut encoder = context.device().create_command_encoder(&Default::default());
+    for indices in runs {
+        let bindings: Vec<_> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, b)| if i == at { *indices } else { b }.as_entire_buffer_binding())
+            .collect();
+        operator
+            .record(&mut encoder, &bindings, output.as_entire_buffer_binding())
+            .unwrap();
+    }
+    context.queue().submit([encoder.finish()]);
+}
+
+#[test]
+fn each_execution_reports_its_own_indices_when_tensors_are_split() {
+    use wgpu::util::DeviceExt;
+    // The status words are cleared by each execution's last pass (the first of its slabs),
+    // not by a clear command: one operator run again and again, in separate submissions and
+    // several in one encoder, reports exactly what its latest execution met.
+    let mut rng = Rng::new(11);
+    let contexts = [("unsplit", context())]
+        .into_iter()
+        .chain(split_contexts().iter().map(|(what, c)| (*what, c)));
+    for (what, context) in contexts {
+        for kind in OperatorKind::ALL.into_iter().filter(|k| k.has_indices()) {
+            let (clean, bad) = loop {
+                let case = random_case(&mut rng, kind, DataType::Float32, DataType::Int64);
+                let mut bad = case.clone();
+                corrupt_one_index(&mut rng, &mut bad);
+                if split_tensors(&case).len() >= 2
+                    && !in_order_reduction(&case.desc)
+                    && reference::run(&case.desc, &case.slices()).is_ok()
+                    && reference::run(&bad.desc, &bad.slices()).is_err()
+                {
+                    break (case, bad);
+                }
+            };
+            let error = reference::run(&bad.desc, &bad.slices()).unwrap_err();
+            let at = index_input(&clean.desc).unwrap();
+            let operator = context.compile(&clean.desc).unwrap();
+            let (inputs, output) = upload(context, &operator, &clean.inputs);
+            let bad_indices =
+                context
+                    .device()
+                    .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: None,
+                        contents: &bad.inputs[at],
+                        usage: wgpu::BufferUsages::STORAGE,
+                    });
+            let good_indices = &inputs[at];
+            let expected = |runs: &[&wgpu::Buffer]| {
+                if std::ptr::eq(*runs.last().unwrap(), &bad_indices) {
+                    Err(error.clone())
+                } else {
+                    Ok(())
+                }
+            };
+            for runs in [
+                &[&bad_indices][..],
+                &[good_indices],
+                &[&bad_indices, &bad_indices],
+                &[good_indices, &bad_indices],
+                &[&bad_indices, good_indices],
+                &[good_indices, good_indices],
+            ] {
+                record_runs(context, &operator, &inputs, at, runs, &output);
+                assert_eq!(
+                    operator.check_status_blocking(),
+                    expected(runs),
+                    "{what}, {kind:?}, {} runs, bad last: {}",
+                    runs.len(),
+                    std::ptr::eq(*runs.last().unwrap(), &bad_indices)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn run_matches_the_reference_with_tensors_split_into_windows() {
     let mut rng = Rng::new(8);

@@ -42,3 +42,11 @@ fn owns_NAME(w: u32) -> bool {
     return true;
     // @end
 }
+
+// Whether this dispatch binds the first slab of every split tensor: always, unless tensors
+// are bound a slab at a time (a partial windowing), where a step's first dispatch does.
+fn first_slabs_NAME() -> bool {
+    // @first-slabs all
+    return true;
+    // @end
+}

@@ -129,7 +129,8 @@ pub(super) fn check_section_markers(text: &str) -> Result<(), String> {
         };
         let at = number + 1;
         if let Some((access, _index)) = marker.split_once(' ') {
-            if in_access || !["at", "at-pair", "owns", "owns-pair"].contains(&access) {
+            if in_access || !["at", "at-pair", "owns", "owns-pair", "first-slabs"].contains(&access)
+            {
                 return Err(format!("line {at}: `{line}` is no access marker here"));
             }
             in_access = true;

@@ -274,8 +274,16 @@ fn binding_source(
                 body,
             ),
             "owns" => owns(index, &shift, body),
+            "first-slabs" if windowing.partial => {
+                "    return all(windows.own_begin[0] == vec4<u32>()) \
+                 && all(windows.own_begin[1] == vec4<u32>());\n"
+                    .to_string()
+            }
+            "first-slabs" => body.to_string(),
             "owns-pair" => owns(index, &format!("{shift} - 1u"), body),
-            _ => unreachable!("binding templates mark `at`, `at-pair`, `owns` or `owns-pair`"),
+            _ => unreachable!(
+                "binding templates mark `at`, `at-pair`, `owns`, `owns-pair` or `first-slabs`"
+            ),
         }
     };
     text + &instantiate(template.text(), sections, name, expand)

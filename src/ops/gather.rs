@@ -9,8 +9,8 @@ use super::validate::{
     check_tuple_not_empty, right_aligned_dimension, tuple_size,
 };
 use crate::error::{Error, Result};
-use crate::kernels::{Entry, Kernel, Role};
-use crate::lowering::{DeviceFacts, InPlace, Lowered, Placement, Step};
+use crate::kernels::{Entry, Kernel};
+use crate::lowering::{DeviceFacts, InPlace, Lowered, Placement};
 use crate::options::OutOfRange;
 use crate::tensor::TensorDesc;
 
@@ -608,11 +608,7 @@ fn gather(
     } else {
         map.dispatch(kernel, grouping, Placement::Always)
     };
-    let steps = vec![
-        Step::Clear(Role::Status),
-        gathered,
-        map.describe_step(kernel),
-    ];
+    let steps = vec![gathered, map.describe_step(kernel)];
     Ok(Lowered {
         steps,
         scratch_bytes: 0,

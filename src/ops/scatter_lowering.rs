@@ -170,7 +170,6 @@ fn index_check_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
     };
     Lowered {
         steps: vec![
-            Step::Clear(Role::Status),
             map.dispatch(kernel, single, Placement::Always),
             map.describe_step(kernel),
         ],
@@ -390,7 +389,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         device,
     } = chosen;
     let (scratch_bytes, links_bytes) = strategy.scratch(output_units);
-    let mut steps = vec![Step::Clear(Role::Status)];
+    let mut steps = Vec::new();
     match &strategy {
         Strategy::InOrder => steps.push(Step::Clear(Role::Winners)),
         Strategy::AnyOrderReduction { ties: true, .. }
