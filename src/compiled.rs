@@ -35,24 +35,22 @@ impl TensorBinding {
 /// out of range, so the kernel touches nothing of it): one entry of the widest unit.
 pub(crate) const PLACEHOLDER_BYTES: u64 = 16;
 
+/// A dispatch step, compiled.
 #[derive(Debug)]
-pub(crate) enum CompiledStep {
-    Dispatch {
-        kernel: Kernel,
-        windowing: Windowing,
-        pipeline: Arc<Pipeline>,
-        /// The step's parameters in the operator's uniform buffer.
-        params: UniformRange,
-        workgroups: [u32; 3],
-        placement: Placement,
-        /// One dispatch each (several where split tensors are bound a slab at a time).
-        passes: Vec<CompiledPass>,
-        /// A copy of one contiguous run from the input to the output, which `record` makes
-        /// with `copy_buffer_to_buffer` where the buffers allow it (the context measured
-        /// that faster); `None`: always the kernel.
-        contiguous: Option<ContiguousRun>,
-    },
-    Clear(Role),
+pub(crate) struct CompiledStep {
+    pub kernel: Kernel,
+    pub windowing: Windowing,
+    pub pipeline: Arc<Pipeline>,
+    /// The step's parameters in the operator's uniform buffer.
+    pub params: UniformRange,
+    pub workgroups: [u32; 3],
+    pub placement: Placement,
+    /// One dispatch each (several where split tensors are bound a slab at a time).
+    pub passes: Vec<CompiledPass>,
+    /// A copy of one contiguous run from the input to the output, which `record` makes
+    /// with `copy_buffer_to_buffer` where the buffers allow it (the context measured
+    /// that faster); `None`: always the kernel.
+    pub contiguous: Option<ContiguousRun>,
 }
 
 /// One dispatch of a step: the first window bound of each split tensor, and the `windows`
@@ -245,9 +243,8 @@ impl CompiledOperator {
 
     /// [`CompiledOperator::record`], with the compute pass's timestamps written where
     /// `timestamp_writes` says: the operator records all its dispatches into one compute
-    /// pass, and where it first records commands outside a pass (clearing its status and
-    /// scratch, copies by command) the beginning timestamp goes to an empty pass before
-    /// them, so the two bracket the whole operator (the device needs `TIMESTAMP_QUERY`, the
+    /// pass, and where it first records copies by command (outside a pass) the beginning
+    /// timestamp goes to an empty pass before them, so the two bracket the whole operator (the device needs `TIMESTAMP_QUERY`, the
     /// query set must be of timestamps, and its indices in range).
     pub fn record_with_timestamps(
         &self,
@@ -295,10 +292,7 @@ impl CompiledOperator {
         }
         // Nothing to record (an empty output; a scatter with no updates, in place): the
         // encoder stays untouched, or takes an empty pass for the timestamps.
-        let runs = |step: &CompiledStep| match step {
-            CompiledStep::Dispatch { placement, .. } => placement.runs(in_place),
-            CompiledStep::Clear(_) => true,
-        };
+        let runs = |step: &CompiledStep| step.placement.runs(in_place);
         if !self.plan.steps.iter().any(runs) {
             if timestamp_writes.is_some() {
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -369,28 +363,19 @@ impl CompiledOperator {
         };
         // The run a step copies by command (outside the compute pass), if it does.
         let input = inputs.first();
-        let by_command = |step: &CompiledStep| match step {
-            CompiledStep::Dispatch {
-                contiguous: Some(run),
-                ..
-            } if input.is_some_and(|input| copyable(run, input, &output)) => Some(*run),
-            _ => None,
+        let by_command = |step: &CompiledStep| {
+            step.contiguous
+                .filter(|run| input.is_some_and(|input| copyable(run, input, &output)))
         };
-        // Work recorded outside the compute pass (the scratch's clears, copies by command):
-        // the beginning timestamp goes to an empty pass before it, so that the timestamps
-        // bracket the whole operator.
+        // Copies by command go outside the compute pass: the beginning timestamp goes to an
+        // empty pass before them, so that the timestamps bracket the whole operator.
         let mut timestamp_writes = timestamp_writes;
-        let clears = self
-            .plan
-            .steps
-            .iter()
-            .any(|step| matches!(step, CompiledStep::Clear(_)));
         let copies = self
             .plan
             .steps
             .iter()
             .any(|step| by_command(step).is_some());
-        if (clears || copies)
+        if copies
             && let Some(writes) = &mut timestamp_writes
             && writes.beginning_of_pass_write_index.is_some()
         {
@@ -404,19 +389,10 @@ impl CompiledOperator {
             });
             writes.beginning_of_pass_write_index = None;
         }
-        for step in &self.plan.steps {
-            if let CompiledStep::Clear(role) = step {
-                // The operator's bytes of it only (the scratch is shared and may be longer).
-                let binding = bound(*role)?;
-                let size = binding.size.map(NonZeroU64::get);
-                encoder.clear_buffer(binding.buffer, binding.offset, size);
-            }
-        }
         if copies {
             for step in &self.plan.steps {
                 if let (Some(run), Some(input)) = (by_command(step), input)
-                    && let CompiledStep::Dispatch { placement, .. } = step
-                    && placement.runs(in_place)
+                    && step.placement.runs(in_place)
                 {
                     encoder.copy_buffer_to_buffer(
                         input.buffer,
@@ -442,24 +418,18 @@ impl CompiledOperator {
             if by_command(step).is_some() {
                 continue;
             }
-            if let CompiledStep::Dispatch {
-                pipeline,
-                workgroups: [x, y, z],
-                ..
-            } = step
-            {
-                for bind_group in step_groups {
-                    pass.set_pipeline(&pipeline.pipeline);
-                    pass.set_bind_group(0, bind_group, &[]);
-                    pass.dispatch_workgroups(*x, *y, *z);
-                }
+            let [x, y, z] = step.workgroups;
+            for bind_group in step_groups {
+                pass.set_pipeline(&step.pipeline.pipeline);
+                pass.set_bind_group(0, bind_group, &[]);
+                pass.dispatch_workgroups(x, y, z);
             }
         }
         Ok(())
     }
 
-    /// Per step, one bind group per dispatch (none for clears and for the copy skipped in
-    /// place). A split tensor is bound as the windows each dispatch binds.
+    /// Per step, one bind group per dispatch (none for the copy skipped in place). A split
+    /// tensor is bound as the windows each dispatch binds.
     fn make_bind_groups<'a>(
         &self,
         in_place: bool,
@@ -471,7 +441,7 @@ impl CompiledOperator {
         let mut groups = Vec::with_capacity(self.plan.steps.len());
         for step in &self.plan.steps {
             let mut step_groups = Vec::new();
-            if let CompiledStep::Dispatch {
+            let CompiledStep {
                 kernel,
                 windowing,
                 pipeline,
@@ -479,9 +449,8 @@ impl CompiledOperator {
                 placement,
                 passes,
                 ..
-            } = step
-                && placement.runs(in_place)
-            {
+            } = step;
+            if placement.runs(in_place) {
                 let (numbers, windows_binding) = kernel.binding_numbers(windowing);
                 let uniforms = self.plan.uniforms.as_ref().ok_or_else(|| {
                     Error::Wgpu("internal: a dispatch without uniforms".to_string())

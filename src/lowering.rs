@@ -1,4 +1,4 @@
-//! What lowering produces: an operator's steps (dispatches with their grids, and clears),
+//! What lowering produces: an operator's steps (dispatches with their grids),
 //! where they run (in place or not), and the device facts lowering reads. Operators lower
 //! to these (`ops/`); `context.rs` compiles them.
 
@@ -126,25 +126,19 @@ impl DeviceFacts {
     }
 }
 
-/// One GPU command of a lowered operator.
-// Steps are made once per `compile`, a few an operator: their size does not matter.
-#[allow(clippy::large_enum_variant)]
+/// One GPU command of a lowered operator: a compute dispatch, binding 0 holding `params`,
+/// the kernel's other bindings its buffers by role. (Nothing is recorded outside the compute
+/// pass but copies by command: the status words are zeroed by the operator's last pass, the
+/// scratch by a dispatch, `Entry::ClearHeads` or `Entry::ClearWinners`.)
 #[derive(Clone, Debug)]
-pub(crate) enum Step {
-    /// A compute dispatch: binding 0 holds `params`, the kernel's other bindings its buffers
-    /// by role.
-    Dispatch {
-        kernel: Kernel,
-        entry: Entry,
-        params: Parameters,
-        grid: Grid,
-        /// Whether the step runs in place (the output bound to the input's own range), out
-        /// of place, or both.
-        placement: Placement,
-    },
-    /// Zeroes one of the operator's own buffers (`Role::Winners`, `Role::Heads`) before the
-    /// dispatches (the status words need none: see `crate::status`).
-    Clear(Role),
+pub(crate) struct Step {
+    pub kernel: Kernel,
+    pub entry: Entry,
+    pub params: Parameters,
+    pub grid: Grid,
+    /// Whether the step runs in place (the output bound to the input's own range), out of
+    /// place, or both.
+    pub placement: Placement,
 }
 
 /// When a dispatch runs: a scatter's `output = input` copy (or a kernel that copies as it

@@ -32,8 +32,8 @@ pub(super) struct Prepared {
     copy_method: Option<CopyMethod>,
     lowered: Lowered,
     plan: WindowPlan,
-    /// Each step's windowing and dispatches (`None` for clears).
-    passes: Vec<Option<Planned>>,
+    /// Each step's windowing and dispatches.
+    passes: Vec<Planned>,
     workgroups: Vec<[u32; 3]>,
     /// Whether a kernel binds an empty tensor (bound to a placeholder instead).
     binds_empty: bool,
@@ -46,17 +46,13 @@ impl Prepared {
             .steps
             .iter()
             .zip(&self.passes)
-            .filter_map(|(step, planned)| match (step, planned) {
+            .map(|(step, (windowing, _))| {
                 (
-                    Step::Dispatch {
-                        kernel,
-                        entry,
-                        params,
-                        ..
-                    },
-                    Some((windowing, _)),
-                ) => Some((*kernel, *windowing, *entry, params.pipeline_constants())),
-                _ => None,
+                    step.kernel,
+                    *windowing,
+                    step.entry,
+                    step.params.pipeline_constants(),
+                )
             })
             .collect()
     }
@@ -77,10 +73,9 @@ impl Context {
     }
 
     fn make_plan_in_scope(&self, prepared: Prepared) -> OperatorPlan {
-        let mut pipelines = self
+        let pipelines = self
             .pipelines
-            .build_all(&self.device, &prepared.pipeline_keys())
-            .into_iter();
+            .build_all(&self.device, &prepared.pipeline_keys());
         let Prepared {
             tensors,
             output,
@@ -100,10 +95,10 @@ impl Context {
             .into_iter()
             .zip(workgroups)
             .zip(passes)
-            .map(|((step, workgroups), planned)| {
+            // In the order of `pipeline_keys`: one for each step.
+            .zip(pipelines)
+            .map(|(((step, workgroups), planned), pipeline)| {
                 let run = contiguous_run(&step).filter(|_| by_command);
-                // In the order of `pipeline_keys`: one for each planned dispatch.
-                let pipeline = planned.as_ref().and_then(|_| pipelines.next());
                 self.compile_step(step, workgroups, planned, run, pipeline, &mut uniforms)
             })
             .collect();
@@ -225,44 +220,40 @@ impl Context {
         bytes[Role::Links.index()] = lowered.links_bytes;
         let plan = WindowPlan::new(bytes, limits)?;
         let passes = self.plan_passes(&lowered.steps, &plan)?;
-        for (step, planned) in lowered.steps.iter().zip(&passes) {
-            if let (Step::Dispatch { kernel, params, .. }, Some((windowing, _))) = (step, planned) {
-                self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
-                // A fold reads a target's updates wherever they lie: every window bound.
-                if windowing.partial && kernel.needs_every_window() {
-                    let needed = plan.windows.iter().map(|&w| w.max(1) as u64).sum();
-                    return Err(Error::LimitExceeded {
-                        what: "an in-order scatter reduction of tensors past the binding \
-                               window (every window bound at once)",
-                        needed,
-                        limit_name: "max_storage_buffers_per_shader_stage",
-                        limit: limits.max_storage_buffers_per_shader_stage as u64,
-                    });
-                }
+        for (Step { kernel, params, .. }, (windowing, _)) in lowered.steps.iter().zip(&passes) {
+            self.check_kernel_limits(*kernel, windowing, params.bytes().len())?;
+            // A fold reads a target's updates wherever they lie: every window bound.
+            if windowing.partial && kernel.needs_every_window() {
+                let needed = plan.windows.iter().map(|&w| w.max(1) as u64).sum();
+                return Err(Error::LimitExceeded {
+                    what: "an in-order scatter reduction of tensors past the binding window \
+                           (every window bound at once)",
+                    needed,
+                    limit_name: "max_storage_buffers_per_shader_stage",
+                    limit: limits.max_storage_buffers_per_shader_stage as u64,
+                });
             }
         }
         // Every step is checked before anything is created on the device.
         let workgroups = lowered
             .steps
             .iter()
-            .map(|step| match step {
-                Step::Dispatch { grid, .. } => grid.workgroups(
+            .map(|step| {
+                step.grid.workgroups(
                     self.workgroup_size,
                     limits.max_compute_workgroups_per_dimension,
-                ),
-                Step::Clear(_) => Ok([0; 3]),
+                )
             })
             .collect::<Result<Vec<_>>>()?;
         // An empty tensor that a kernel still binds (every index out of range) is bound to
         // this instead: wgpu refuses zero-sized bindings.
-        let binds_empty = lowered.steps.iter().any(|step| match step {
-            Step::Dispatch { kernel, .. } => kernel.bindings().iter().any(|b| match b.role {
+        let binds_empty = lowered.steps.iter().any(|step| {
+            step.kernel.bindings().iter().any(|b| match b.role {
                 Role::Input | Role::Indices | Role::Updates | Role::Output => {
                     bytes[b.role.index()] == 0
                 }
                 _ => false,
-            }),
-            Step::Clear(_) => false,
+            })
         });
         Ok(Prepared {
             tensors,
@@ -277,21 +268,17 @@ impl Context {
         })
     }
 
-    /// Each dispatch step's windowing and dispatches (`None` for clears).
-    fn plan_passes(&self, steps: &[Step], plan: &WindowPlan) -> Result<Vec<Option<Planned>>> {
+    /// Each step's windowing and dispatches.
+    fn plan_passes(&self, steps: &[Step], plan: &WindowPlan) -> Result<Vec<Planned>> {
         steps
             .iter()
-            .map(|step| match step {
-                Step::Dispatch { kernel, params, .. } => {
-                    let index_params = match params {
-                        Parameters::Index(p) => Some(p),
-                        Parameters::StridedCopy(_) => None,
-                    };
-                    let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
-                    plan.kernel_passes(*kernel, index_params, storage_limit)
-                        .map(Some)
-                }
-                Step::Clear(_) => Ok(None),
+            .map(|step| {
+                let index_params = match &step.params {
+                    Parameters::Index(p) => Some(p),
+                    Parameters::StridedCopy(_) => None,
+                };
+                let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
+                plan.kernel_passes(step.kernel, index_params, storage_limit)
             })
             .collect()
     }
@@ -350,46 +337,27 @@ impl Context {
         &self,
         step: Step,
         workgroups: [u32; 3],
-        planned: Option<Planned>,
+        (windowing, passes): Planned,
         contiguous: Option<ContiguousRun>,
-        pipeline: Option<Arc<Pipeline>>,
+        pipeline: Arc<Pipeline>,
         uniforms: &mut Uniforms,
     ) -> CompiledStep {
-        match (step, planned, pipeline) {
-            (
-                Step::Dispatch {
-                    kernel,
-                    entry: _,
-                    params,
-                    grid: _,
-                    placement,
-                },
-                Some((windowing, passes)),
-                Some(pipeline),
-            ) => {
-                let passes = passes
-                    .into_iter()
-                    .map(|pass| CompiledPass {
-                        first: pass.first,
-                        windows: pass.params.map(|p| uniforms.push(bytemuck::bytes_of(&p))),
-                    })
-                    .collect();
-                CompiledStep::Dispatch {
-                    kernel,
-                    windowing,
-                    pipeline,
-                    params: uniforms.push(params.bytes()),
-                    workgroups,
-                    placement,
-                    passes,
-                    contiguous,
-                }
-            }
-            (Step::Clear(role), _, _) => CompiledStep::Clear(role),
-            // `build_all` gives a pipeline for each planned dispatch, in `pipeline_keys`' order.
-            (Step::Dispatch { .. }, _, _) => {
-                unreachable!("every dispatch step is planned and has its pipeline")
-            }
+        let passes = passes
+            .into_iter()
+            .map(|pass| CompiledPass {
+                first: pass.first,
+                windows: pass.params.map(|p| uniforms.push(bytemuck::bytes_of(&p))),
+            })
+            .collect();
+        CompiledStep {
+            kernel: step.kernel,
+            windowing,
+            pipeline,
+            params: uniforms.push(step.params.bytes()),
+            workgroups,
+            placement: step.placement,
+            passes,
+            contiguous,
         }
     }
 }
@@ -398,7 +366,7 @@ impl Context {
 /// (every window of a split tensor bound at once, so the copy covers the run).
 fn contiguous_run(step: &Step) -> Option<ContiguousRun> {
     match step {
-        Step::Dispatch {
+        Step {
             kernel: Kernel::StridedCopy(unit),
             params: Parameters::StridedCopy(params),
             ..

@@ -58,6 +58,8 @@ shader_files! {
     ScatterRuns => "scatter_runs.wgsl",
     ScatterSliceRuns => "scatter_slice_runs.wgsl",
     ScatterLists => "scatter_lists.wgsl",
+    /// The reductions' heads zeroed.
+    Heads => "heads.wgsl",
     /// The reductions' arithmetic, by number kind.
     Arithmetic => "arithmetic.wgsl",
     Integers => "integers.wgsl",

@@ -106,6 +106,8 @@ entries! {
     ScatterWords => "scatter_words", Scatter, [SubWord];
     ScatterRows => "scatter_rows", Scatter, [Word];
     ScatterBlocks => "scatter_blocks", Scatter, [Word];
+    /// Zeroes the in-order scatter's winners before its passes.
+    ClearWinners => "clear_winners", ScatterInOrder, [];
     ClaimTargets => "claim_targets", ScatterInOrder, [];
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
@@ -130,6 +132,8 @@ entries! {
     FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
     FoldSliceListCopy => "fold_slice_list_copy", ScatterLists, [CopyInput];
     FoldSliceListCopyWide => "fold_slice_list_copy_wide", ScatterLists, [CopyInput];
+    /// Zeroes a reduction's heads before its passes.
+    ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
     Gather => "gather", Gather, [];
@@ -321,14 +325,18 @@ impl Kernel {
                 in_order: false, ..
             } => &[F::Scatter],
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
-            Kernel::ScatterReduce { copies: true, .. } => &[F::ScatterSliceRuns, F::ScatterLists],
+            Kernel::ScatterReduce { copies: true, .. } => {
+                &[F::ScatterSliceRuns, F::ScatterLists, F::Heads]
+            }
             Kernel::ScatterReduce { order, .. } => match order {
-                ReduceOrder::Any | ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins],
+                ReduceOrder::Any => &[F::ScatterReduce, F::ScatterBins],
+                ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins, F::Heads],
                 ReduceOrder::InOrder => &[
                     F::Sort,
                     F::ScatterRuns,
                     F::ScatterSliceRuns,
                     F::ScatterLists,
+                    F::Heads,
                 ],
             },
             Kernel::Gather(_) => &[F::Gather],

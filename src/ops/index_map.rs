@@ -409,7 +409,7 @@ impl IndexMap {
 
     /// The dispatch of `kernel`'s entry point as `grouping` says.
     pub fn dispatch(&self, kernel: Kernel, grouping: Grouping, placement: Placement) -> Step {
-        Step::Dispatch {
+        Step {
             kernel,
             entry: grouping.entry,
             params: Parameters::Index(self.params(grouping.group_units)),
@@ -429,7 +429,7 @@ impl IndexMap {
         placement: Placement,
     ) -> Step {
         let mut step = self.dispatch(kernel, grouping, placement);
-        if let Step::Dispatch {
+        if let Step {
             params: Parameters::Index(params),
             ..
         } = &mut step
@@ -466,7 +466,7 @@ impl IndexMap {
     /// The dispatch that finds the first out-of-range tuple's value after `kernel` ran: one
     /// thread.
     pub fn describe_step(&self, kernel: Kernel) -> Step {
-        Step::Dispatch {
+        Step {
             kernel,
             entry: Entry::DescribeStatus,
             params: Parameters::Index(self.params(1)),
@@ -507,10 +507,7 @@ mod tests {
             .expect("lowered")
             .steps
             .iter()
-            .filter_map(|step| match step {
-                Step::Dispatch { entry, .. } => Some(*entry),
-                _ => None,
-            })
+            .map(|step| step.entry)
             .collect()
     }
 
@@ -653,7 +650,7 @@ mod tests {
                 .steps
                 .iter()
                 .filter_map(|step| match step {
-                    Step::Dispatch {
+                    Step {
                         entry, placement, ..
                     } if placement.runs(true) => Some(*entry),
                     _ => None,
@@ -903,7 +900,7 @@ mod tests {
             .steps
             .iter()
             .find_map(|step| match step {
-                Step::Dispatch {
+                Step {
                     entry: dispatched,
                     params: crate::kernels::params::Parameters::Index(params),
                     ..

@@ -7,8 +7,7 @@ use super::strided_copy::StridedCopy;
 use crate::error::Result;
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, Role, RowKernel,
-    units_per_word,
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -90,9 +89,9 @@ impl Strategy {
     }
 }
 
-/// The steps of a scatter: reset the status (and scratch), copy `input` to `output` unless in
-/// place, scatter (or reduce) as the strategy says, then describe the first out-of-range
-/// index if there was one. With no updates, only the copy ([`copy_only`]); with updates into
+/// The steps of a scatter: zero the scratch (if any), copy `input` to `output` unless in
+/// place, scatter (or reduce) as the strategy says, then report the first out-of-range index
+/// if there was one (and zero the status words for the next execution). With no updates, only the copy ([`copy_only`]); with updates into
 /// an empty output, only the index check ([`index_check_only`]).
 pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> {
     if scatter.updates.is_empty() {
@@ -390,11 +389,24 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
     } = chosen;
     let (scratch_bytes, links_bytes) = strategy.scratch(output_units);
     let mut steps = Vec::new();
+    // The scratch zeroed by a dispatch in the compute pass, a word a thread.
+    let clear = |entry| {
+        let words = scratch_bytes / 4;
+        let mut params = map.params(1);
+        params.count = u32::try_from(words).unwrap_or(u32::MAX);
+        Step {
+            kernel,
+            entry,
+            params: Parameters::Index(params),
+            grid: Grid::Flat(words),
+            placement: Placement::Always,
+        }
+    };
     match &strategy {
-        Strategy::InOrder => steps.push(Step::Clear(Role::Winners)),
+        Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
         Strategy::AnyOrderReduction { ties: true, .. }
         | Strategy::SortedRuns(_)
-        | Strategy::RowLists(_) => steps.push(Step::Clear(Role::Heads)),
+        | Strategy::RowLists(_) => steps.push(clear(Entry::ClearHeads)),
         Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
     }
     // Out of place, `output = input` first (unless the scatter copies rows itself, or the
@@ -440,7 +452,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
             } else if map.element_bytes == 8 {
                 // One 64-bit atomic an update, REDUCE_GROUP updates a thread.
                 let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
-                Step::Dispatch {
+                Step {
                     kernel,
                     entry: Entry::ScatterReduceWide,
                     params: Parameters::Index(map.params(1)),
@@ -450,7 +462,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
             } else {
                 // REDUCE_GROUP updates a thread.
                 let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
-                Step::Dispatch {
+                Step {
                     kernel,
                     entry: Entry::ScatterReduce,
                     params: Parameters::Index(map.params(1)),
@@ -499,7 +511,7 @@ fn bins_step(map: &IndexMap, kernel: Kernel, output_units: u64) -> Step {
     params.bins.units = output_units as u32;
     params.bins.per_thread = per_thread as u32;
     params.bins.threads = threads as u32;
-    Step::Dispatch {
+    Step {
         kernel,
         entry: Entry::ScatterReduceBins,
         params: Parameters::Index(params),
@@ -535,7 +547,7 @@ fn any_update_steps(
             RowKernel::InPlace => Entry::ScatterRowsInPlace,
             _ => Entry::ScatterCopyRows,
         };
-        Step::Dispatch {
+        Step {
             kernel: Kernel::Scatter {
                 unit: map.unit(),
                 in_order: false,

@@ -210,7 +210,7 @@ impl SortPlan {
                 params.in_order.fold_flags &= !FOLD_BY_SLICES;
                 kernel = kernel.copying();
             }
-            steps.push(Step::Dispatch {
+            steps.push(Step {
                 kernel,
                 entry,
                 params: Parameters::Index(params),
@@ -530,7 +530,7 @@ impl ListPlan {
                 params.in_order.fold_flags &= !FOLD_BY_SLICES;
                 kernel = kernel.copying();
             }
-            steps.push(Step::Dispatch {
+            steps.push(Step {
                 kernel,
                 entry,
                 params: Parameters::Index(params),

@@ -233,7 +233,7 @@ impl StridedCopy {
             output_strides: PerDimension::strides(&copy.output_strides),
             ..Default::default()
         };
-        Step::Dispatch {
+        Step {
             kernel: Kernel::StridedCopy(unit),
             entry,
             params: Parameters::StridedCopy(params),
