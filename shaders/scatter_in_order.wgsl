@@ -2,17 +2,21 @@
 // ScatterElements and ScatterND in DuplicateMode::InOrder: two passes, so that each output
 // element ends equal to the last update aimed at it in the updates' row-major order.
 
-// Before pass 1: the winners zeroed (0: no update yet), a word a thread, inside the compute
-// pass (a clear command and the barrier after it cost more on NVIDIA's driver).
+// Before pass 1: the winners zeroed (0: no update yet) inside the compute pass, CLEAR_WORDS
+// words a thread, a workgroup's width apart (a clear command and the barrier after it cost
+// more on NVIDIA's driver).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn clear_winners(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let w = invocation_index(workgroup, workgroups, local);
-    if w < params.count && owns_winners(w) {
-        atomic_store_winners(w, 0u);
+    let group = workgroup_index(workgroup, workgroups);
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let w = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        if w < params.count && owns_winners(w) {
+            atomic_store_winners(w, 0u);
+        }
     }
 }
 

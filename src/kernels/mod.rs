@@ -35,7 +35,7 @@ pub(crate) use in_order::{
     SLICE_TILE, copy_cells, units_per_word,
 };
 pub(crate) use registry::{
-    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
 };
 
 #[cfg(test)]

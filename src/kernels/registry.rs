@@ -228,6 +228,12 @@ const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
     binding(Role::Links, Access::AtomicWords),
 ];
 
+/// Words of scratch a thread of `clear_heads` and `clear_winners` zeroes, a workgroup's width
+/// apart. Measured on an H100 against `clear_buffer` (BENCHMARKS.md, "Nothing recorded outside
+/// the compute pass"): a word a thread made the 64 MiB heads of scatter_max_f32_in_order 14 us
+/// slower than the fill command, four 6 us faster.
+pub(crate) const CLEAR_WORDS: u32 = 4;
+
 /// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
 

@@ -5,7 +5,7 @@ use super::bindings::{Access, Binding, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
-use super::registry::{BIN_CAPACITY, BIN_GROUP, Kernel, REDUCE_GROUP};
+use super::registry::{BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
 use crate::status;
@@ -75,6 +75,7 @@ impl Kernel {
         if self.files().contains(&ShaderFile::IndexMap) {
             header += &status::wgsl_constants();
             header += &params::wgsl_constants();
+            header += &format!("const CLEAR_WORDS: u32 = {CLEAR_WORDS}u;\n");
         }
         if let Kernel::ScatterReduce {
             data_type,

@@ -7,7 +7,8 @@ use super::strided_copy::StridedCopy;
 use crate::error::Result;
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel, units_per_word,
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
+    units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -398,7 +399,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
             kernel,
             entry,
             params: Parameters::Index(params),
-            grid: Grid::Flat(words),
+            grid: Grid::Flat(words.div_ceil(CLEAR_WORDS as u64)),
             placement: Placement::Always,
         }
     };
