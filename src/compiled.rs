@@ -244,8 +244,9 @@ impl CompiledOperator {
     /// [`CompiledOperator::record`], with the compute pass's timestamps written where
     /// `timestamp_writes` says: the operator records all its dispatches into one compute
     /// pass, and where it first records copies by command (outside a pass) the beginning
-    /// timestamp goes to an empty pass before them, so the two bracket the whole operator (the device needs `TIMESTAMP_QUERY`, the
-    /// query set must be of timestamps, and its indices in range).
+    /// timestamp goes to an empty pass before them, so the two bracket the whole operator
+    /// (the device needs `TIMESTAMP_QUERY`, the query set must be of timestamps, and its
+    /// indices in range).
     pub fn record_with_timestamps(
         &self,
         encoder: &mut wgpu::CommandEncoder,
@@ -374,7 +375,7 @@ impl CompiledOperator {
             .plan
             .steps
             .iter()
-            .any(|step| by_command(step).is_some());
+            .any(|step| step.placement.runs(in_place) && by_command(step).is_some());
         if copies
             && let Some(writes) = &mut timestamp_writes
             && writes.beginning_of_pass_write_index.is_some()

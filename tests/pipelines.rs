@@ -16,7 +16,8 @@ use common::{
 };
 use dml_wgsl::{
     CompiledOperator, Context, ContextOptions, CopyMethod, DataType, DuplicateMode,
-    GatherElementsDesc, OperatorDesc, Reduction, ScatterElementsDesc, SliceDesc, TensorDesc,
+    GatherElementsDesc, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc, SliceDesc,
+    TensorDesc,
 };
 
 /// A context that measures nothing when made: every pipeline it holds is one a test built.
@@ -452,6 +453,58 @@ fn a_desc_compiled_again_is_remembered_and_each_operator_still_runs_on_its_own()
     let again = reference_output(&desc, &inputs);
     assert_ne!(&again, expected, "new random inputs");
     assert_eq!(read_on(&fresh, output), again);
+}
+
+#[test]
+fn an_operator_recorded_twice_in_one_encoder_zeroes_its_scratch_each_time() {
+    // The in-order scatter's winners and the reductions' heads are zeroed by each execution's
+    // first dispatch: the second execution, on other inputs into the same output buffer, ends
+    // as the reference of its own inputs.
+    let fresh = quiet_context();
+    let mut rng = Rng::new(2707);
+    let rows: OperatorDesc = ScatterNdDesc::new(
+        TensorDesc::new(DataType::Float32, &[16, 64]),
+        TensorDesc::new(DataType::Int64, &[10, 1]),
+        TensorDesc::new(DataType::Float32, &[10, 64]),
+        TensorDesc::new(DataType::Float32, &[16, 64]),
+        2,
+        2,
+    )
+    .with_reduction(Reduction::Add)
+    .into();
+    let descs = [
+        // Winners.
+        reducing_scatter(12, Reduction::None, DuplicateMode::InOrder),
+        // Heads: the float ties, the sorted runs, the row lists.
+        reducing_scatter(12, Reduction::Max, DuplicateMode::InOrder),
+        reducing_scatter(12, Reduction::Add, DuplicateMode::InOrder),
+        rows,
+    ];
+    // Small whole numbers, whose float sums are exact in any order (the row lists add in any).
+    let mut whole_numbers = |desc: &OperatorDesc| {
+        let mut inputs = inputs_in_range(&mut rng, desc, 12);
+        for k in [0, 2] {
+            let count = inputs[k].len() / 4;
+            let values: Vec<f32> = (0..count).map(|_| rng.range(0, 15) as f32).collect();
+            inputs[k] = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        }
+        inputs
+    };
+    for desc in descs {
+        let operator = fresh.compile(&desc).unwrap();
+        let first = whole_numbers(&desc);
+        let second = whole_numbers(&desc);
+        let (first_buffers, output) = upload(&fresh, &operator, &first);
+        let (second_buffers, _) = upload(&fresh, &operator, &second);
+        let mut encoder = fresh.device().create_command_encoder(&Default::default());
+        record_on(&mut encoder, &operator, &first_buffers, &output);
+        record_on(&mut encoder, &operator, &second_buffers, &output);
+        fresh.queue().submit([encoder.finish()]);
+        assert!(
+            read_on(&fresh, &output) == reference_output(&desc, &second),
+            "{desc:?}: the second execution's output is not its reference's"
+        );
+    }
 }
 
 #[test]

@@ -342,7 +342,7 @@ fn record_users_read_the_same_status() {
         .unwrap();
     context().queue().submit([encoder.finish()]);
     assert_eq!(operator.check_status_blocking(), Err(e));
-    // The next recording resets the status.
+    // The next execution reports only what it met.
     let clean = {
         let mut v = inputs.clone();
         write_indices(desc.inputs()[1].1, &mut v[1], |_| 1);

@@ -174,7 +174,8 @@ parameters! {
 parameters! {
     /// `shaders/index_map.wgsl`'s `IndexParams`, shared by the scatter and gather families.
     IndexParams {
-        /// Threads, or units for the grouped entry points (which divide it by their group).
+        /// Threads, or units for the grouped entry points (which divide it by their group), or
+        /// the words `clear_heads` and `clear_winners` zero.
         count: u32,
         rank: u32,
         tuple_size: u32,

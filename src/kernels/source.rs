@@ -1,7 +1,7 @@
 //! Code generation: a kernel's complete WGSL module, from a header of generated constants,
 //! the bindings with their accessors, and the shader files it needs.
 
-use super::bindings::{Access, Binding, Unit, Windowing};
+use super::bindings::{Access, Binding, ROLES, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
@@ -276,9 +276,10 @@ fn binding_source(
             ),
             "owns" => owns(index, &shift, body),
             "first-slabs" if windowing.partial => {
-                "    return all(windows.own_begin[0] == vec4<u32>()) \
-                 && all(windows.own_begin[1] == vec4<u32>());\n"
-                    .to_string()
+                let first: Vec<String> = (0..ROLES.div_ceil(4))
+                    .map(|i| format!("all(windows.own_begin[{i}] == vec4<u32>())"))
+                    .collect();
+                format!("    return {};\n", first.join(" && "))
             }
             "first-slabs" => body.to_string(),
             "owns-pair" => owns(index, &format!("{shift} - 1u"), body),

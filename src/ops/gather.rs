@@ -567,8 +567,9 @@ impl Operator for GatherNdDesc {
     }
 }
 
-/// The steps of a gather: reset the status, gather (out-of-range elements written as zero),
-/// then describe the first out-of-range index if there was one. An empty output: none (no
+/// The steps of a gather: gather (out-of-range elements written as zero), then report the
+/// first out-of-range index if there was one (and zero the status words for the next
+/// execution). An empty output: none (no
 /// index is read). An empty input with an output: every index is out of range, and the
 /// kernel reads nothing of the input (`record` binds its own placeholder for it).
 fn gather(

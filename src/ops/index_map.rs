@@ -485,7 +485,7 @@ pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
 mod tests {
     use super::super::Operator;
     use crate::kernels::Entry;
-    use crate::lowering::{DeviceFacts, Step};
+    use crate::lowering::DeviceFacts;
     use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
     use crate::tensor::{DataType, TensorDesc};
 
@@ -649,12 +649,8 @@ mod tests {
             lowered
                 .steps
                 .iter()
-                .filter_map(|step| match step {
-                    Step {
-                        entry, placement, ..
-                    } if placement.runs(true) => Some(*entry),
-                    _ => None,
-                })
+                .filter(|step| step.placement.runs(true))
+                .map(|step| step.entry)
                 .collect()
         };
         let fusing = DeviceFacts {
@@ -899,12 +895,10 @@ mod tests {
         lowered
             .steps
             .iter()
-            .find_map(|step| match step {
-                Step {
-                    entry: dispatched,
-                    params: crate::kernels::params::Parameters::Index(params),
-                    ..
-                } if *dispatched == entry => Some(params.tile),
+            .find_map(|step| match &step.params {
+                crate::kernels::params::Parameters::Index(params) if step.entry == entry => {
+                    Some(params.tile)
+                }
                 _ => None,
             })
             .unwrap_or_else(|| panic!("no {entry:?} in {:?}", lowered.steps))

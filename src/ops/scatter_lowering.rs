@@ -4,7 +4,7 @@
 use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
@@ -92,8 +92,9 @@ impl Strategy {
 
 /// The steps of a scatter: zero the scratch (if any), copy `input` to `output` unless in
 /// place, scatter (or reduce) as the strategy says, then report the first out-of-range index
-/// if there was one (and zero the status words for the next execution). With no updates, only the copy ([`copy_only`]); with updates into
-/// an empty output, only the index check ([`index_check_only`]).
+/// if there was one (and zero the status words for the next execution). With no updates,
+/// only the copy ([`copy_only`]); with updates into an empty output, only the index check
+/// ([`index_check_only`]).
 pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> {
     if scatter.updates.is_empty() {
         return Ok(copy_only(scatter, device));
@@ -129,7 +130,7 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
             chosen = choose(scatter, &per_element, false)?;
         }
     }
-    Ok(emit(scatter, chosen))
+    emit(scatter, chosen)
 }
 
 /// A scatter with no updates: the copy `output = input` out of place, nothing in place (nor
@@ -380,7 +381,7 @@ fn scatter_grouping(map: &IndexMap, device: &DeviceFacts) -> Grouping {
 }
 
 /// The chosen strategy's steps, whole.
-fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
+fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     let Chosen {
         strategy,
         map,
@@ -389,12 +390,19 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         device,
     } = chosen;
     let (scratch_bytes, links_bytes) = strategy.scratch(output_units);
+    // The scratch zeroed by a dispatch in the compute pass, CLEAR_WORDS words a thread, its
+    // words addressed by u32 (as every kernel addresses them).
+    let words = scratch_bytes / 4;
+    let scratch_words = u32::try_from(words).map_err(|_| Error::LimitExceeded {
+        what: "a scatter's scratch (4 bytes an output unit or more)",
+        needed: scratch_bytes,
+        limit_name: "u32 word indices",
+        limit: 4 * u32::MAX as u64,
+    })?;
     let mut steps = Vec::new();
-    // The scratch zeroed by a dispatch in the compute pass, a word a thread.
     let clear = |entry| {
-        let words = scratch_bytes / 4;
         let mut params = map.params(1);
-        params.count = u32::try_from(words).unwrap_or(u32::MAX);
+        params.count = scratch_words;
         Step {
             kernel,
             entry,
@@ -483,7 +491,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         }
     }
     steps.push(map.describe_step(kernel));
-    Lowered {
+    Ok(Lowered {
         steps,
         scratch_bytes,
         links_bytes,
@@ -495,7 +503,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Lowered {
         )),
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
-    }
+    })
 }
 
 /// Threads of `scatter_reduce_bins` wanted before a thread takes more than one update: each
