@@ -9,11 +9,5 @@ fn clear_heads(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let group = workgroup_index(workgroup, workgroups);
-    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        let w = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
-        if w < params.count && owns_heads(w) {
-            atomic_store_heads(w, 0u);
-        }
-    }
+    zero_heads(workgroup_index(workgroup, workgroups), local, params.count);
 }

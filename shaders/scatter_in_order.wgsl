@@ -11,13 +11,7 @@ fn clear_winners(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let group = workgroup_index(workgroup, workgroups);
-    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        let w = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
-        if w < params.count && owns_winners(w) {
-            atomic_store_winners(w, 0u);
-        }
-    }
+    zero_winners(workgroup_index(workgroup, workgroups), local, params.count);
 }
 
 // Pass 1: every target remembers the last (highest) update unit aimed at it, plus one.

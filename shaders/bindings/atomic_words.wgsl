@@ -37,6 +37,17 @@ fn atomic_add_NAME(w: u32, value: u32) -> u32 {
     return old;
 }
 
+// Zeroes this thread's words of the first `count`: CLEAR_WORDS of them a workgroup's width
+// apart, from workgroup `group` (the scratch's clear entries, clear_heads and clear_winners).
+fn zero_NAME(group: u32, local: u32, count: u32) {
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let w = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        if w < count && owns_NAME(w) {
+            atomic_store_NAME(w, 0u);
+        }
+    }
+}
+
 fn owns_NAME(w: u32) -> bool {
     // @owns w
     return true;
