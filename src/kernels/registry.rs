@@ -120,6 +120,8 @@ entries! {
     RadixScanSums => "radix_scan_sums", Sort, [];
     RadixScatter => "radix_scatter", Sort, [];
     FindRuns => "find_runs", ScatterRuns, [];
+    /// Few pairs: sort_keys, every radix pass and find_runs in one workgroup.
+    SortFew => "sort_few", ScatterRuns, [];
     FoldRuns => "fold_runs", ScatterRuns, [];
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
     FoldSlices => "fold_slices", ScatterSliceRuns, [];

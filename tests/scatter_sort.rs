@@ -1,0 +1,189 @@
+//! In-order scatter reductions sorted by target (`shaders/sort.wgsl`, the folds of
+//! `shaders/scatter_runs.wgsl`): few updates or rows sorted in one workgroup's dispatch
+//! (`sort_few`), more by radix passes of a workgroup a tile, on either side of the edge
+//! between them, over one to three radix passes, with out-of-range updates and rows; bit for
+//! bit against the reference.
+#![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
+
+mod common;
+
+use common::{Expect, Rng, Values, check_against_reference, write_indices};
+use dml_wgsl::{
+    Context, DataType, DuplicateMode, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc,
+    TensorDesc,
+};
+
+/// A context whose workgroups have 32 threads: `sort_few` takes up to 512 pairs (16 rounds),
+/// and a radix digit has 5 bits.
+fn small_workgroups() -> Context {
+    common::limited_context(|l| {
+        l.max_compute_invocations_per_workgroup = 32;
+        l.max_compute_workgroup_size_x = 32;
+    })
+}
+
+fn check(context: &Context, (desc, inputs): &(OperatorDesc, Vec<Vec<u8>>)) {
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    common::check_on(context, desc, &slices, Expect::Exact).expect("compile and record");
+}
+
+#[test]
+fn few_updates_sort_in_one_workgroup_on_either_side_of_sixteen_rounds() {
+    // At 32 threads: 1 to 513 updates around the edge of 512 (a last round full, partial or
+    // alone), into 3 targets (one radix pass), 700 (two: sorted pairs back in the first
+    // array) and 5000 (three: in the second), one update in twenty out of range.
+    let context = small_workgroups();
+    let mut rng = Rng::new(80);
+    for count in [1, 2, 31, 32, 33, 300, 511, 512, 513] {
+        for targets in [3, 700, 5000] {
+            for (data_type, reduction) in [
+                (DataType::Float32, Reduction::Add),
+                (DataType::Float64, Reduction::Add),
+                (DataType::Float16, Reduction::Mul),
+                (DataType::Float64, Reduction::Max),
+            ] {
+                let case = sort_heavy_reduction(&mut rng, data_type, reduction, targets, count, 5);
+                check(&context, &case);
+            }
+        }
+    }
+}
+
+#[test]
+fn few_updates_sort_in_one_workgroup_at_the_default_workgroup_size() {
+    // The test adapter's own workgroup (256 threads on lavapipe and most GPUs: 4096 pairs
+    // sorted in one workgroup, 4097 by radix passes).
+    let mut rng = Rng::new(81);
+    for count in [4095, 4096, 4097] {
+        for (data_type, reduction) in [
+            (DataType::Float64, Reduction::Add),
+            (DataType::Float32, Reduction::Mul),
+        ] {
+            let (desc, inputs) =
+                sort_heavy_reduction(&mut rng, data_type, reduction, 32_768, count, 0);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn few_rows_sort_in_one_workgroup_with_rows_out_of_range() {
+    // ScatterND rows in order (slices sorted by block): up to 513 rows at 32 threads, some
+    // aimed past the table (they join the last block's run, marked, and are skipped).
+    let context = small_workgroups();
+    let mut rng = Rng::new(82);
+    for rows in [1, 33, 512, 513] {
+        for (table_rows, width) in [(5, 3), (1000, 8), (40, 64)] {
+            for (data_type, reduction) in [
+                (DataType::Float32, Reduction::Add),
+                (DataType::Float64, Reduction::Min),
+                (DataType::Float16, Reduction::Add),
+            ] {
+                let desc = OperatorDesc::ScatterNd(
+                    ScatterNdDesc::new(
+                        TensorDesc::new(data_type, &[table_rows, width]),
+                        TensorDesc::new(DataType::Int32, &[rows, 1]),
+                        TensorDesc::new(data_type, &[rows, width]),
+                        TensorDesc::new(data_type, &[table_rows, width]),
+                        2,
+                        2,
+                    )
+                    .with_reduction(reduction)
+                    .with_duplicates(DuplicateMode::InOrder),
+                );
+                let mut inputs = common::random_inputs(&mut rng, &desc);
+                common::fill_scatter_floats(
+                    &mut rng,
+                    &desc,
+                    &mut inputs,
+                    Values::Numbers,
+                    reduction,
+                );
+                let indices = desc.inputs()[1].1.clone();
+                write_indices(&indices, &mut inputs[1], |_| {
+                    if rng.chance(5) {
+                        table_rows as i128 + rng.range(0, 3) as i128
+                    } else {
+                        rng.range(0, table_rows as u64 - 1) as i128
+                    }
+                });
+                check(&context, &(desc, inputs));
+            }
+        }
+    }
+}
+
+#[test]
+fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
+    // More targets than two radix digits cover (three passes, the sorted pairs ending in the
+    // other array), and more updates than one block of the histogram's scan holds (carries
+    // across blocks): updates spread over every target, a few hot targets with long runs.
+    let mut rng = Rng::new(78);
+    for (data_type, reduction) in [
+        (DataType::Float32, Reduction::Add),
+        (DataType::Float16, Reduction::Mul),
+        (DataType::BFloat16, Reduction::Add),
+        (DataType::Float64, Reduction::Add),
+    ] {
+        let targets = 70_001;
+        let desc = sort_heavy_reduction(&mut rng, data_type, reduction, targets, 40_000, 0);
+        check_against_reference(&desc.0, &desc.1);
+    }
+}
+
+#[test]
+fn in_order_sorts_scan_the_histogram_blocks_totals_in_the_scatter_or_in_a_pass_of_their_own() {
+    // With 32 threads a workgroup, a radix pass's histogram has 32 entries a tile and its scan
+    // 256 a block: 8,000 updates make 32 blocks, whose totals radix_scatter's workgroups scan
+    // themselves, and 40,000 make 157, scanned by radix_scan_sums first. (At 256 threads the
+    // pass of its own takes over 8 million updates.) Float32 Add and Float64 Min and Max
+    // sort (float Min and Max of 2 and 4 bytes take the tie passes instead).
+    let small_workgroups = small_workgroups();
+    let mut rng = Rng::new(79);
+    for (data_type, reduction, count) in [
+        (DataType::Float32, Reduction::Add, 8_000),
+        (DataType::Float64, Reduction::Max, 8_192),
+        (DataType::Float32, Reduction::Add, 40_000),
+        (DataType::Float64, Reduction::Min, 40_000),
+    ] {
+        let case = sort_heavy_reduction(&mut rng, data_type, reduction, 5_000, count, 0);
+        check(&small_workgroups, &case);
+    }
+}
+
+/// An in-order ScatterElements of `count` random updates over `targets`, a tenth of them on
+/// a few hot targets (long runs) and `out_of_range` percent past the last target, with its
+/// random inputs.
+fn sort_heavy_reduction(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    targets: u32,
+    count: u32,
+    out_of_range: u64,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc: OperatorDesc = ScatterElementsDesc::new(
+        TensorDesc::new(data_type, &[targets]),
+        TensorDesc::new(DataType::Int64, &[count]),
+        TensorDesc::new(data_type, &[count]),
+        TensorDesc::new(data_type, &[targets]),
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into();
+    let mut inputs = common::random_inputs(rng, &desc);
+    let tensors: Vec<TensorDesc> = desc.inputs().iter().map(|(_, t)| (*t).clone()).collect();
+    common::fill_scatter_floats(rng, &desc, &mut inputs, Values::Numbers, reduction);
+    let hot = [0, 65_535, 65_536, targets - 1].map(|t| t.min(targets - 1));
+    write_indices(&tensors[1], &mut inputs[1], |_| {
+        if rng.chance(out_of_range) {
+            targets as i128 + rng.range(0, 2) as i128
+        } else if rng.chance(10) {
+            rng.pick(&hot) as i128
+        } else {
+            rng.range(0, targets as u64 - 1) as i128
+        }
+    });
+    (desc, inputs)
+}
