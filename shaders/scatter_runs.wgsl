@@ -141,12 +141,46 @@ fn fold_runs(
         list_for_pass(0u, u);
         return;
     }
-    var value = load_output(u);
-    for (var j = start - 1u; j < end; j += 1u) {
-        value = combine_unit(value, load_sorted_value(j));
+    store_output(u, folded_run(load_output(u), start - 1u, end));
+}
+
+// `value` folded with the sorted values [first, end) (at most LONG_RUN).
+fn folded_run(value: Unit, first: u32, end: u32) -> Unit {
+    var folded = value;
+    for (var j = first; j < end; j += 1u) {
+        folded = combine_unit(folded, load_sorted_value(j));
+    }
+    return folded;
+}
+
+// @copy-input-begin
+// fold_runs out of place, where the input and output share a layout without gaps: every
+// unit copied from the input (`output = input`) as its run is folded. It replaces the copy's
+// dispatch, and the units with runs are read and written once, not twice (a longer run's
+// unit is copied here, and folded on by fold_long_runs).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_runs_copy(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let u = invocation_index(workgroup, workgroups, local);
+    if u >= params.in_order.sort_units {
+        return;
+    }
+    var value = load_input(u);
+    let start = atomic_load_heads(u);
+    if start != 0u {
+        let end = atomic_load_heads(params.in_order.sort_units + u);
+        if end - (start - 1u) > LONG_RUN {
+            list_for_pass(0u, u);
+        } else {
+            value = folded_run(value, start - 1u, end);
+        }
     }
     store_output(u, value);
 }
+// @copy-input-end
 
 // A workgroup per listed run folds the next LONG_SPAN of its updates (pass params.pass):
 // threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory

@@ -123,6 +123,7 @@ entries! {
     /// Few pairs: sort_keys, every radix pass and find_runs in one workgroup.
     SortFew => "sort_few", ScatterRuns, [];
     FoldRuns => "fold_runs", ScatterRuns, [];
+    FoldRunsCopy => "fold_runs_copy", ScatterRuns, [CopyInput];
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
     FoldSlices => "fold_slices", ScatterSliceRuns, [];
     FoldSliceColumns => "fold_slice_columns", ScatterSliceRuns, [];

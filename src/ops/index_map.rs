@@ -752,6 +752,23 @@ mod tests {
                     && !lowered.iter().any(|e| many[..4].contains(e)),
                 "{data_type:?} {reduction:?}: {lowered:?}"
             );
+            // Out of place, input and output of one packed layout: units of 4 and 8 bytes
+            // are copied as their runs fold (fold_runs_copy, no copy of its own); 2-byte
+            // ones share words between threads and copy first.
+            let copy_folds = data_type.size_in_bytes() >= 4;
+            let copies = |e: &Entry| e.name().starts_with("strided_copy");
+            assert!(
+                lowered.contains(&Entry::FoldRunsCopy) == copy_folds
+                    && lowered.iter().any(copies) != copy_folds,
+                "{data_type:?} {reduction:?}: {lowered:?}"
+            );
+            let mut strided = in_order(data_type, reduction);
+            strided.output = TensorDesc::new(data_type, &[16, 5]).with_strides(&[8, 1]);
+            let lowered = entries(&strided, &DEVICE);
+            assert!(
+                !lowered.contains(&Entry::FoldRunsCopy) && lowered.iter().any(copies),
+                "{data_type:?} {reduction:?}, output with gaps: {lowered:?}"
+            );
             let column = |rows| TensorDesc::new(data_type, &[rows, 1]);
             let past_few = ScatterElementsDesc::new(
                 column(16),

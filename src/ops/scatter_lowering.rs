@@ -222,12 +222,12 @@ fn copy_kernels(
     }
 }
 
-/// Whether a reduction by rows (lists, or sorted runs) may copy `output = input` as it
-/// folds them (`fold_slice_list_copy`, `fold_slice_columns_copy`: a column fold over every
-/// block; the sorted runs' only where the first fold starts from the blocks): the input laid
-/// out as the
-/// output and without gaps, so that each output unit's value is the input's unit at the same
-/// place; the blocks tiling the output; each thread's cells whole words.
+/// Whether a reduction by rows (lists, or sorted runs) or by sorted updates may copy
+/// `output = input` as it folds them (`fold_slice_list_copy`, `fold_slice_columns_copy`: a
+/// column fold over every block, the sorted runs' only where the first fold starts from the
+/// blocks; `fold_runs_copy`: a thread a unit): the input laid out as the output and without
+/// gaps, so that each output unit's value is the input's unit at the same place; the blocks
+/// tiling the output; each thread's cells whole words (units of 4 and 8 bytes by updates).
 fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bool {
     let output = scatter.output;
     let element_bytes = map.element_bytes as u64;

@@ -42,8 +42,8 @@ pub(super) struct SortPlan {
     fold_passes: u32,
     spans: FoldSpans,
     /// Out of place, the first fold copies `output = input` as it folds
-    /// (`fold_slice_columns_copy`, a thread for `COLUMN_CELLS` cells of every block): its
-    /// threads; none where the copy goes first.
+    /// (`fold_slice_columns_copy`, a thread for `COLUMN_CELLS` cells of every block;
+    /// `fold_runs_copy`, a thread a unit): its threads; none where the copy goes first.
     copy_threads: Option<u32>,
 }
 
@@ -121,7 +121,10 @@ impl SortPlan {
             };
             (capacity, passes)
         };
-        let copy_threads = if copies && slice_units > 1 && count >= units {
+        let copy_threads = if copies && slice_units == 1 {
+            // fold_runs_copy: a thread a unit, as fold_runs.
+            Some(units)
+        } else if copies && count >= units {
             let lanes = column_lanes(
                 slice_units as u32,
                 units_per_word(element_bytes),
@@ -207,6 +210,8 @@ impl SortPlan {
             let mut kernel = kernel;
             if by_slices && entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
+            } else if entry == Entry::FoldRunsCopy {
+                kernel = kernel.copying();
             } else if entry == Entry::FoldSliceColumnsCopy {
                 // From the blocks, every one (as the plain first fold here: the plan copies
                 // only where the slices are at least as many as the blocks).
@@ -296,7 +301,14 @@ impl SortPlan {
                 );
             }
         } else {
-            step(first_fold, sorted, 0, fold_threads, Placement::Always);
+            match self.copy_threads {
+                Some(threads) => {
+                    step(first_fold, sorted, 0, fold_threads, Placement::InPlace);
+                    let copy = Entry::FoldRunsCopy;
+                    step(copy, sorted, 0, threads as u64, Placement::OutOfPlace);
+                }
+                None => step(first_fold, sorted, 0, fold_threads, Placement::Always),
+            }
             for pass in 0..self.fold_passes {
                 let runs = match pass {
                     0 => self.fold_capacity as u64,
