@@ -5,7 +5,8 @@
 // @narrow-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
 // loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
-// takes REDUCE_GROUP updates (the header's), a grid-stride apart, so that each load
+// takes up to REDUCE_GROUP updates (the header's; params.bins.per_thread, fewer where the
+// updates are few, so that they spread over the GPU), a grid-stride apart, so that each load
 // instruction of a warp reads neighbours; and a workgroup's updates aimed at one target are
 // first combined in workgroup memory: a target many threads aim at then takes one global
 // compare-exchange a workgroup, not one an update. The slots start at the reduction's
@@ -92,9 +93,9 @@ fn scatter_reduce(
     atomicStore(&slot_values[local], widened(IDENTITY));
     workgroupBarrier();
     let t = invocation_index(workgroup, workgroups, local);
-    let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
+    let threads = params.bins.threads;
     if t < threads {
-        for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
+        for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
             let j = t + k * threads;
             if j < params.count {
                 reduce_unit(group_index(j));
@@ -203,7 +204,8 @@ fn write_ties(
 
 // @double-word-begin
 // 8-byte integers (Add, Min and Max) where the device has 64-bit atomics: each update
-// straight into its target by one atomic, REDUCE_GROUP updates a thread, a grid-stride apart.
+// straight into its target by one atomic, up to REDUCE_GROUP updates a thread (as
+// scatter_reduce), a grid-stride apart.
 // (No workgroup pre-combining: SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
 // workgroup memory.)
 fn reduce_wide_unit(i: u32) {
@@ -228,11 +230,11 @@ fn scatter_reduce_wide(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    let threads = params.count / REDUCE_GROUP + select(0u, 1u, params.count % REDUCE_GROUP != 0u);
+    let threads = params.bins.threads;
     if t >= threads {
         return;
     }
-    for (var k = 0u; k < REDUCE_GROUP; k += 1u) {
+    for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
         let j = t + k * threads;
         if j < params.count {
             reduce_wide_unit(group_index(j));

@@ -35,13 +35,9 @@ fn find_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let j = invocation_index(workgroup, workgroups, local);
-    if j < params.in_order.sort_count {
-        find_run(j);
+    if j >= params.in_order.sort_count {
+        return;
     }
-}
-
-// Sorted pair j: the start or end of its key's run, and its value gathered.
-fn find_run(j: u32) {
     let keys = keys_at(source_array());
     let key = atomic_load_links(keys + j);
     if key >= params.in_order.sort_units {
@@ -60,63 +56,6 @@ fn find_run(j: u32) {
     atomic_store_links(values_at() + j * UNIT_WORDS, value.x);
     if UNIT_WORDS == 2u {
         atomic_store_links(values_at() + j * UNIT_WORDS + 1u, value.y);
-    }
-}
-
-// Few pairs (at most FEW_ROUNDS * WORKGROUP_SIZE): one workgroup makes them, sorts them and
-// finds the runs, in one dispatch instead of sort_keys, a radix pass's three and find_runs
-// (each dispatch and its wait cost a GPU microseconds that a few thousand updates do not).
-// The passes are radix_scatter's, every tile in turn; params.in_order.radix_shift holds the
-// bits the passes cover, as find_runs's does. Pairs pass between the threads through links.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sort_few(@builtin(local_invocation_index) local: u32) {
-    let count = params.in_order.sort_count;
-    let by_slices = params.in_order.slice_units > 1u;
-    for (var r = 0u; r < FEW_ROUNDS; r += 1u) {
-        let e = r * WORKGROUP_SIZE + local;
-        if by_slices && e < count {
-            first_slice_pair(e);
-        } else if !by_slices && e < params.count {
-            first_pair(e);
-        }
-    }
-    let words = WORKGROUP_SIZE / 32u;
-    for (var shift = 0u; shift < params.in_order.radix_shift; shift += RADIX_BITS) {
-        let source = (shift / RADIX_BITS) & 1u;
-        storageBarrier();
-        atomicStore(&digit_counts[local], 0u);
-        for (var w = 0u; w < words; w += 1u) {
-            atomicStore(&digit_masks[local * words + w], 0u);
-        }
-        workgroupBarrier();
-        // Every load of the pass first: one wait, not one a round.
-        var keys: array<u32, FEW_ROUNDS>;
-        var positions: array<u32, FEW_ROUNDS>;
-        for (var r = 0u; r < FEW_ROUNDS; r += 1u) {
-            let e = r * WORKGROUP_SIZE + local;
-            if e < count {
-                keys[r] = atomic_load_links(keys_at(source) + e);
-                positions[r] = atomic_load_links(positions_at(source) + e);
-                atomicAdd(&digit_counts[digit_at(keys[r], shift)], 1u);
-            }
-        }
-        workgroupBarrier();
-        digit_next[local] = workgroup_exclusive_scan(local, atomicLoad(&digit_counts[local])).x;
-        for (var r = 0u; r < FEW_ROUNDS; r += 1u) {
-            if r * WORKGROUP_SIZE >= count {
-                break;
-            }
-            let e = r * WORKGROUP_SIZE + local;
-            let d = digit_at(keys[r], shift);
-            place_round(e < count, keys[r], positions[r], d, 1u - source, local);
-        }
-    }
-    storageBarrier();
-    for (var r = 0u; r < FEW_ROUNDS; r += 1u) {
-        let j = r * WORKGROUP_SIZE + local;
-        if j < count {
-            find_run(j);
-        }
     }
 }
 

@@ -44,11 +44,7 @@ fn source_array() -> u32 {
 }
 
 fn digit(key: u32) -> u32 {
-    return digit_at(key, params.in_order.radix_shift);
-}
-
-fn digit_at(key: u32, shift: u32) -> u32 {
-    return (key >> shift) & (WORKGROUP_SIZE - 1u);
+    return (key >> params.in_order.radix_shift) & (WORKGROUP_SIZE - 1u);
 }
 
 // Pass 0: the pairs in the updates' order; out-of-range updates get the key NO_KEY, which
@@ -67,13 +63,9 @@ fn sort_keys(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    if t < params.count {
-        first_pair(t);
+    if t >= params.count {
+        return;
     }
-}
-
-// Thread t's pair: its update's target and position.
-fn first_pair(t: u32) {
     let i = group_index(t);
     let at = apply_index(locate_base(i));
     var key = at.indexed;
@@ -94,13 +86,9 @@ fn sort_slice_keys(
     @builtin(local_invocation_index) local: u32,
 ) {
     let b = invocation_index(workgroup, workgroups, local);
-    if b < params.in_order.sort_count {
-        first_slice_pair(b);
+    if b >= params.in_order.sort_count {
+        return;
     }
-}
-
-// Slice b's pair: its block and position.
-fn first_slice_pair(b: u32) {
     let slice = locate_slice(b);
     if slice.at.bad_component != IN_RANGE {
         // Every unit of the slice is out of range; its first is the first reported. It
@@ -258,47 +246,39 @@ fn radix_scatter(
     }
     workgroupBarrier();
     let source = source_array();
+    let lane = local % 32u;
+    let word = local / 32u;
     for (var r = 0u; r < min(params.in_order.radix_rounds, RADIX_ROUNDS); r += 1u) {
         let e = (tile * params.in_order.radix_rounds + r) * WORKGROUP_SIZE + local;
         let valid = e < params.in_order.sort_count;
         var key = 0u;
         var position = 0u;
+        var d = 0u;
         if valid {
             key = atomic_load_links(keys_at(source) + e);
             position = atomic_load_links(positions_at(source) + e);
+            d = digit(key);
+            atomicOr(&digit_masks[d * words + word], 1u << lane);
         }
-        place_round(valid, key, position, digit(key), 1u - source, local);
-    }
-}
-
-// One round of a radix pass: each thread's pair (where `valid`) moved to the next place of
-// its digit `d` in array `destination`, in thread order; digit_next[d] then counts past the
-// round's pairs. digit_masks are zero before and after. Every thread calls it (barriers).
-fn place_round(valid: bool, key: u32, position: u32, d: u32, destination: u32, local: u32) {
-    let words = WORKGROUP_SIZE / 32u;
-    let lane = local % 32u;
-    let word = local / 32u;
-    if valid {
-        atomicOr(&digit_masks[d * words + word], 1u << lane);
-    }
-    workgroupBarrier();
-    if valid {
-        var rank = countOneBits(atomicLoad(&digit_masks[d * words + word]) & ((1u << lane) - 1u));
-        for (var w = 0u; w < word; w += 1u) {
-            rank += countOneBits(atomicLoad(&digit_masks[d * words + w]));
+        workgroupBarrier();
+        if valid {
+            var rank = countOneBits(atomicLoad(&digit_masks[d * words + word]) & ((1u << lane) - 1u));
+            for (var w = 0u; w < word; w += 1u) {
+                rank += countOneBits(atomicLoad(&digit_masks[d * words + w]));
+            }
+            let slot = digit_next[d] + rank;
+            atomic_store_links(keys_at(1u - source) + slot, key);
+            atomic_store_links(positions_at(1u - source) + slot, position);
         }
-        let slot = digit_next[d] + rank;
-        atomic_store_links(keys_at(destination) + slot, key);
-        atomic_store_links(positions_at(destination) + slot, position);
+        workgroupBarrier();
+        var count = 0u;
+        for (var w = 0u; w < words; w += 1u) {
+            count += countOneBits(atomicLoad(&digit_masks[local * words + w]));
+            atomicStore(&digit_masks[local * words + w], 0u);
+        }
+        digit_next[local] += count;
+        workgroupBarrier();
     }
-    workgroupBarrier();
-    var count = 0u;
-    for (var w = 0u; w < words; w += 1u) {
-        count += countOneBits(atomicLoad(&digit_masks[local * words + w]));
-        atomicStore(&digit_masks[local * words + w], 0u);
-    }
-    digit_next[local] += count;
-    workgroupBarrier();
 }
 
 // The sorted updates' values, gathered once by find_runs into the array the last pass read

@@ -280,20 +280,28 @@ fn outputs_at_and_past_the_workgroup_bins_capacity_reduce_every_update() {
 }
 
 #[test]
-fn threads_taking_many_updates_into_bins_lose_none() {
-    // Past 2^17 updates a thread of the bins pass takes several, a grid-stride apart.
+fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
+    // Up to 2^17 updates a thread takes one; past them several, a grid-stride apart (300,000:
+    // three; 2,200,000: the most, 16 in slots and 64 in bins less a few), into 1000 targets
+    // (the bins) and 5000 (the workgroup slots, or 64-bit atomics).
     let mut rng = Rng::new(77);
-    for (data_type, reduction) in [
-        (DataType::Int32, Reduction::Add),
-        (DataType::UInt8, Reduction::Add),
-        (DataType::Int16, Reduction::Max),
-        (DataType::Int8, Reduction::Min),
-        (DataType::Float32, Reduction::Min),
+    for (data_type, reduction, count) in [
+        (DataType::Int32, Reduction::Add, 300_000),
+        (DataType::UInt8, Reduction::Add, 300_000),
+        (DataType::Int16, Reduction::Max, 300_000),
+        (DataType::Int8, Reduction::Min, 300_000),
+        (DataType::Float32, Reduction::Min, 300_000),
+        (DataType::Float16, Reduction::Add, 300_000),
+        (DataType::Int64, Reduction::Min, 300_000),
+        (DataType::Int32, Reduction::Add, 2_200_000),
+        (DataType::Float32, Reduction::Max, 2_200_000),
     ] {
-        let case = reduction_onto(&mut rng, data_type, reduction, 1000, 300_000);
-        let label = format!("{data_type:?} {reduction:?}");
-        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
-            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        for size in [1000, 5000] {
+            let case = reduction_onto(&mut rng, data_type, reduction, size, count);
+            let label = format!("{data_type:?} {reduction:?} {size} {count}");
+            common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+        }
     }
 }
 

@@ -1,8 +1,7 @@
 //! In-order scatter reductions sorted by target (`shaders/sort.wgsl`, the folds of
-//! `shaders/scatter_runs.wgsl`): few updates or rows sorted in one workgroup's dispatch
-//! (`sort_few`), more by radix passes of a workgroup a tile, on either side of the edge
-//! between them, over one to three radix passes, with out-of-range updates and rows; bit for
-//! bit against the reference.
+//! `shaders/scatter_runs.wgsl`): one update to tens of thousands, tiles full, partial or
+//! alone, one to three radix passes, out-of-range updates and rows, the histogram's scan in
+//! the scatter or in a pass of its own; bit for bit against the reference.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
@@ -13,8 +12,7 @@ use dml_wgsl::{
     TensorDesc,
 };
 
-/// A context whose workgroups have 32 threads: `sort_few` takes up to 512 pairs (16 rounds),
-/// and a radix digit has 5 bits.
+/// A context whose workgroups have 32 threads: a radix digit has 5 bits, a tile few pairs.
 fn small_workgroups() -> Context {
     common::limited_context(|l| {
         l.max_compute_invocations_per_workgroup = 32;
@@ -28,10 +26,10 @@ fn check(context: &Context, (desc, inputs): &(OperatorDesc, Vec<Vec<u8>>)) {
 }
 
 #[test]
-fn few_updates_sort_in_one_workgroup_on_either_side_of_sixteen_rounds() {
-    // At 32 threads: 1 to 513 updates around the edge of 512 (a last round full, partial or
-    // alone), into 3 targets (one radix pass), 700 (two: sorted pairs back in the first
-    // array) and 5000 (three: in the second), one update in twenty out of range.
+fn in_order_sorts_of_one_to_hundreds_of_updates_over_one_to_three_radix_passes() {
+    // At 32 threads: 1 to 513 updates (a last tile full, partial or alone), into 3 targets
+    // (one radix pass), 700 (two: sorted pairs back in the first array) and 5000 (three: in
+    // the second), one update in twenty out of range.
     let context = small_workgroups();
     let mut rng = Rng::new(80);
     for count in [1, 2, 31, 32, 33, 300, 511, 512, 513] {
@@ -50,9 +48,9 @@ fn few_updates_sort_in_one_workgroup_on_either_side_of_sixteen_rounds() {
 }
 
 #[test]
-fn few_updates_sort_in_one_workgroup_at_the_default_workgroup_size() {
-    // The test adapter's own workgroup (256 threads on lavapipe and most GPUs: 4096 pairs
-    // sorted in one workgroup, 4097 by radix passes).
+fn in_order_sorts_of_thousands_of_updates_at_the_default_workgroup_size() {
+    // The test adapter's own workgroup (256 threads on lavapipe and most GPUs): 4096 updates
+    // fill 16 tiles, one more starts a seventeenth; two radix passes over 32768 targets.
     let mut rng = Rng::new(81);
     for count in [4095, 4096, 4097] {
         for (data_type, reduction) in [
@@ -67,7 +65,7 @@ fn few_updates_sort_in_one_workgroup_at_the_default_workgroup_size() {
 }
 
 #[test]
-fn few_rows_sort_in_one_workgroup_with_rows_out_of_range() {
+fn in_order_rows_sort_by_block_with_rows_out_of_range() {
     // ScatterND rows in order (slices sorted by block): up to 513 rows at 32 threads, some
     // aimed past the table (they join the last block's run, marked, and are skipped).
     let context = small_workgroups();

@@ -12,10 +12,6 @@ pub(crate) const RADIX_ROUNDS: u32 = 16;
 pub(crate) const RADIX_TILES: u32 = 1024;
 /// Histogram entries a thread of the scan takes.
 pub(crate) const SCAN_ITEMS: u32 = 8;
-/// Rounds of a workgroup's threads that `sort_few` takes: pairs up to this many times the
-/// workgroup are sorted, their runs found, by one workgroup in one dispatch (a radix pass of
-/// several takes three, with `sort_keys` and `find_runs` around them).
-pub(crate) const FEW_ROUNDS: u32 = 16;
 /// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
 pub(crate) const LONG_RUN: u32 = 64;
 /// Updates each loading thread of `fold_long_runs` fetches a chunk (8-byte units: half as
@@ -138,7 +134,6 @@ pub(super) fn sort_constants(
     let constants = [
         ("RADIX_BITS", radix_bits),
         ("RADIX_ROUNDS", RADIX_ROUNDS),
-        ("FEW_ROUNDS", FEW_ROUNDS),
         ("RADIX_MASK_WORDS", mask_words),
         ("SCAN_ITEMS", SCAN_ITEMS),
         ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),

@@ -159,9 +159,10 @@ parameters! {
 }
 
 parameters! {
-    /// `IndexParams::bins`: the any-order reduction into workgroup bins
-    /// (`scatter_reduce_bins`): the output's units (each a bin, at most `BIN_CAPACITY`),
-    /// the updates a thread takes (at most `BIN_GROUP`), and the threads that take them.
+    /// `IndexParams::bins`: the any-order reductions (`scatter_reduce`, `scatter_reduce_wide`,
+    /// `scatter_reduce_bins`): the output's units (the bins' only: each a bin, at most
+    /// `BIN_CAPACITY`), the updates a thread takes (at most `REDUCE_GROUP`, the bins'
+    /// `BIN_GROUP`), and the threads that take them.
     BinParams {
         units: u32,
         per_thread: u32,

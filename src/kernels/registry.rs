@@ -120,8 +120,6 @@ entries! {
     RadixScanSums => "radix_scan_sums", Sort, [];
     RadixScatter => "radix_scatter", Sort, [];
     FindRuns => "find_runs", ScatterRuns, [];
-    /// Few pairs: sort_keys, every radix pass and find_runs in one workgroup.
-    SortFew => "sort_few", ScatterRuns, [];
     FoldRuns => "fold_runs", ScatterRuns, [];
     FoldRunsCopy => "fold_runs_copy", ScatterRuns, [CopyInput];
     FoldLongRuns => "fold_long_runs", ScatterRuns, [];
@@ -237,7 +235,8 @@ const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
 /// slower than the fill command, four 6 us faster.
 pub(crate) const CLEAR_WORDS: u32 = 4;
 
-/// Updates a thread of the any-order reduction takes (`scatter_reduce`), a grid-stride apart.
+/// The most updates a thread of the any-order reduction takes (`scatter_reduce`,
+/// `scatter_reduce_wide`; `IndexParams::bins.per_thread`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
 
 /// Output units of at most this many are reduced into workgroup bins (`scatter_reduce_bins`):

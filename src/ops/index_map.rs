@@ -729,17 +729,8 @@ mod tests {
                 .with_reduction(reduction)
                 .with_duplicates(DuplicateMode::InOrder)
         };
-        // Float Add and Mul, and every 8-byte type, sort by target: few updates (45 here, at
-        // most 16 rounds of a workgroup) in one workgroup's dispatch, more by radix passes of
-        // a workgroup a tile (4097 rows of 1 past 16 rounds of 256).
-        let few = [Entry::SortFew, Entry::FoldRuns];
-        let many = [
-            Entry::SortKeys,
-            Entry::RadixCount,
-            Entry::RadixScatter,
-            Entry::FindRuns,
-            Entry::FoldRuns,
-        ];
+        let sorted = [Entry::SortKeys, Entry::RadixScatter, Entry::FoldRuns];
+        // Float Add and Mul, and every 8-byte type, sort by target.
         for (data_type, reduction) in [
             (DataType::Float32, Reduction::Add),
             (DataType::Float16, Reduction::Mul),
@@ -748,8 +739,7 @@ mod tests {
         ] {
             let lowered = entries(&in_order(data_type, reduction), &DEVICE);
             assert!(
-                few.iter().all(|e| lowered.contains(e))
-                    && !lowered.iter().any(|e| many[..4].contains(e)),
+                sorted.iter().all(|e| lowered.contains(e)),
                 "{data_type:?} {reduction:?}: {lowered:?}"
             );
             // Out of place, input and output of one packed layout: units of 4 and 8 bytes
@@ -768,21 +758,6 @@ mod tests {
             assert!(
                 !lowered.contains(&Entry::FoldRunsCopy) && lowered.iter().any(copies),
                 "{data_type:?} {reduction:?}, output with gaps: {lowered:?}"
-            );
-            let column = |rows| TensorDesc::new(data_type, &[rows, 1]);
-            let past_few = ScatterElementsDesc::new(
-                column(16),
-                TensorDesc::new(DataType::Int64, &[4097, 1]),
-                column(4097),
-                column(16),
-                0,
-            )
-            .with_reduction(reduction)
-            .with_duplicates(DuplicateMode::InOrder);
-            let lowered = entries(&past_few, &DEVICE);
-            assert!(
-                many.iter().all(|e| lowered.contains(e)) && !lowered.contains(&Entry::SortFew),
-                "{data_type:?} {reduction:?}, 4097 updates: {lowered:?}"
             );
         }
         // Float Min and Max of 2 and 4 bytes: any order between the two tie passes (into
@@ -813,9 +788,13 @@ mod tests {
         .with_duplicates(DuplicateMode::InOrder);
         let lowered = entries(&rows, &DEVICE);
         assert!(
-            [Entry::SortFew, Entry::FoldSliceColumns]
-                .iter()
-                .all(|e| lowered.contains(e)),
+            [
+                Entry::SortSliceKeys,
+                Entry::RadixScatter,
+                Entry::FoldSliceColumns
+            ]
+            .iter()
+            .all(|e| lowered.contains(e)),
             "{lowered:?}"
         );
         // Narrow rows fold a thread a few whole words, or a thread a unit where a row's
@@ -903,7 +882,7 @@ mod tests {
             .with_duplicates(crate::DuplicateMode::InOrder);
             let lowered = entries(&rows, &DEVICE);
             assert!(
-                lowered.contains(&Entry::SortFew)
+                lowered.contains(&Entry::SortSliceKeys)
                     && lowered.contains(&Entry::FoldSliceColumns)
                     && lowered.contains(&Entry::FoldSliceColumnsCopy) == copy_folds
                     && lowered.iter().any(copies) != copy_folds,

@@ -50,7 +50,7 @@ enum Strategy {
     /// No reduction, in order (the last update wins; 8-byte elements always): a claim pass,
     /// then the winners write (4 bytes of scratch an output unit).
     InOrder,
-    /// A reduction by atomics, `REDUCE_GROUP` updates a thread; or with `bins`, where the
+    /// A reduction by atomics, up to `REDUCE_GROUP` updates a thread; or with `bins`, where the
     /// output has at most `BIN_CAPACITY` units, into each workgroup's own bins first (up to
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
@@ -458,23 +458,22 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             }
             steps.push(if *bins {
                 bins_step(&map, kernel, output_units)
-            } else if map.element_bytes == 8 {
-                // One 64-bit atomic an update, REDUCE_GROUP updates a thread.
-                let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
-                Step {
-                    kernel,
-                    entry: Entry::ScatterReduceWide,
-                    params: Parameters::Index(map.params(1)),
-                    grid: Grid::Flat(threads),
-                    placement: Placement::Always,
-                }
             } else {
-                // REDUCE_GROUP updates a thread.
-                let threads = map.invocations().div_ceil(REDUCE_GROUP as u64);
+                // One 64-bit atomic an update, or a compare-exchange (or 4-byte atomic); up
+                // to REDUCE_GROUP updates a thread.
+                let entry = if map.element_bytes == 8 {
+                    Entry::ScatterReduceWide
+                } else {
+                    Entry::ScatterReduce
+                };
+                let mut params = map.params(1);
+                let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
+                params.bins.per_thread = per_thread;
+                params.bins.threads = threads as u32;
                 Step {
                     kernel,
-                    entry: Entry::ScatterReduce,
-                    params: Parameters::Index(map.params(1)),
+                    entry,
+                    params: Parameters::Index(params),
                     grid: Grid::Flat(threads),
                     placement: Placement::Always,
                 }
@@ -506,19 +505,26 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     })
 }
 
-/// Threads of `scatter_reduce_bins` wanted before a thread takes more than one update: each
-/// workgroup then combines its bins into the output once for up to `BIN_GROUP` times its
-/// size in updates, while enough workgroups stay to keep a large GPU busy.
-const BIN_THREADS: u64 = 1 << 17;
+/// Threads of an any-order reduction (`scatter_reduce`, `scatter_reduce_wide`,
+/// `scatter_reduce_bins`) wanted before a thread takes more than one update: enough to keep a
+/// large GPU busy. Past them a thread takes several (up to the kernel's group), which
+/// `scatter_reduce`'s workgroup slots and the bins' workgroups combine before the output.
+/// A thread's updates are dependent round trips (index, update, compare-exchange): 4096
+/// Float16 updates 16 a thread, one workgroup, took an H100 37 us (BENCHMARKS.md, issue 26).
+const SPREAD_THREADS: u64 = 1 << 17;
+
+/// Updates a thread of an any-order reduction takes (at most `group`), and its threads.
+fn spread(count: u64, group: u32) -> (u32, u64) {
+    let per_thread = count.div_ceil(SPREAD_THREADS).clamp(1, group as u64);
+    (per_thread as u32, count.div_ceil(per_thread))
+}
 
 /// The reduction into workgroup bins (`output_units` of them, at most `BIN_CAPACITY`).
 fn bins_step(map: &IndexMap, kernel: Kernel, output_units: u64) -> Step {
-    let count = map.invocations();
-    let per_thread = count.div_ceil(BIN_THREADS).clamp(1, BIN_GROUP as u64);
-    let threads = count.div_ceil(per_thread);
+    let (per_thread, threads) = spread(map.invocations(), BIN_GROUP);
     let mut params = map.params(1);
     params.bins.units = output_units as u32;
-    params.bins.per_thread = per_thread as u32;
+    params.bins.per_thread = per_thread;
     params.bins.threads = threads as u32;
     Step {
         kernel,

@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    COLUMN_CELLS, Entry, FEW_ROUNDS, FIRST_FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS,
-    RADIX_TILES, SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
+    COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
+    SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -31,9 +31,6 @@ pub(super) struct SortPlan {
     rounds: u32,
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
-    /// At most `FEW_ROUNDS` rounds of a workgroup's threads: one workgroup sorts them and
-    /// finds their runs in one dispatch (`sort_few`).
-    few: bool,
     /// Entries of each list of runs that go on to a later fold pass: at most this many runs
     /// are longer than LONG_RUN updates (or FIRST_FOLD_STEPS slices).
     fold_capacity: u32,
@@ -143,7 +140,6 @@ impl SortPlan {
             tiles,
             rounds,
             scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
-            few: count <= FEW_ROUNDS * workgroup,
             fold_capacity,
             fold_passes,
             spans,
@@ -227,10 +223,7 @@ impl SortPlan {
                 placement,
             });
         };
-        let sorted = self.passes * self.radix_bits;
-        if self.few {
-            step(Entry::SortFew, sorted, 0, workgroup, Placement::Always);
-        } else if by_slices {
+        if by_slices {
             step(
                 Entry::SortSliceKeys,
                 0,
@@ -241,7 +234,7 @@ impl SortPlan {
         } else {
             step(Entry::SortKeys, 0, 0, self.count as u64, Placement::Always);
         }
-        for pass in (0..self.passes).filter(|_| !self.few) {
+        for pass in 0..self.passes {
             let shift = pass * self.radix_bits;
             step(
                 Entry::RadixCount,
@@ -269,15 +262,14 @@ impl SortPlan {
                 Placement::Always,
             );
         }
-        if !self.few {
-            step(
-                Entry::FindRuns,
-                sorted,
-                0,
-                self.count as u64,
-                Placement::Always,
-            );
-        }
+        let sorted = self.passes * self.radix_bits;
+        step(
+            Entry::FindRuns,
+            sorted,
+            0,
+            self.count as u64,
+            Placement::Always,
+        );
         // Each fold pass has a workgroup for every run that can still go on: a run listed
         // for pass p is longer than what the passes before it folded.
         let count = self.count as u64;
