@@ -47,8 +47,7 @@ fn digit(key: u32) -> u32 {
     return (key >> params.in_order.radix_shift) & (WORKGROUP_SIZE - 1u);
 }
 
-// Pass 0: the pairs in the updates' order; out-of-range updates get the key NO_KEY, which
-// sorts after every target (the host sorts on enough bits to cover sort_units itself).
+// Pass 0: the pairs in the updates' order (made by the first pass's radix_count).
 const NO_KEY: u32 = 0xffffffffu;
 
 fn store_pair(i: u32, key: u32) {
@@ -56,49 +55,35 @@ fn store_pair(i: u32, key: u32) {
     atomic_store_links(positions_at(0u) + i, i);
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sort_keys(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let t = invocation_index(workgroup, workgroups, local);
-    if t >= params.count {
-        return;
-    }
-    let i = group_index(t);
-    let at = apply_index(locate_base(i));
-    var key = at.indexed;
-    if at.bad_component != IN_RANGE {
-        report_out_of_range(i);
-        key = NO_KEY;
-    }
-    store_pair(i, key);
-}
-
-// The same for slices: the key is the block the slice lands on.
+// The first pass's pair at position e, stored in array 0; returns its key. Element by
+// element: update e's target (NO_KEY out of range, which sorts after every target: the host
+// sorts on enough bits to cover sort_units itself). By slices: the block slice e lands on;
+// a slice out of range (every unit of it; its first is the first reported) joins the last
+// block's run, marked, so that the keys need no bit past the blocks'.
 const SKIPPED_SLICE: u32 = 0x80000000u;
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn sort_slice_keys(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let b = invocation_index(workgroup, workgroups, local);
-    if b >= params.in_order.sort_count {
-        return;
+fn first_pair(e: u32) -> u32 {
+    if params.in_order.slice_units > 1u {
+        let slice = locate_slice(e);
+        if slice.at.bad_component != IN_RANGE {
+            report_out_of_range(slice.first);
+            let key = params.in_order.sort_units - 1u;
+            atomic_store_links(keys_at(0u) + e, key);
+            atomic_store_links(positions_at(0u) + e, e | SKIPPED_SLICE);
+            return key;
+        }
+        let key = slice.at.indexed / params.in_order.slice_units;
+        store_pair(e, key);
+        return key;
     }
-    let slice = locate_slice(b);
-    if slice.at.bad_component != IN_RANGE {
-        // Every unit of the slice is out of range; its first is the first reported. It
-        // joins the last block's run, marked, so that the keys need no bit past the blocks'.
-        report_out_of_range(slice.first);
-        atomic_store_links(keys_at(0u) + b, params.in_order.sort_units - 1u);
-        atomic_store_links(positions_at(0u) + b, b | SKIPPED_SLICE);
-        return;
+    let at = apply_index(locate_base(e));
+    var key = at.indexed;
+    if at.bad_component != IN_RANGE {
+        report_out_of_range(e);
+        key = NO_KEY;
     }
-    store_pair(b, slice.at.indexed / params.in_order.slice_units);
+    store_pair(e, key);
+    return key;
 }
 
 // A radix pass, 1: a workgroup per tile of params.in_order.radix_rounds * WORKGROUP_SIZE pairs (at
@@ -119,10 +104,19 @@ fn radix_count(
     atomicStore(&digit_counts[local], 0u);
     workgroupBarrier();
     let keys = keys_at(source_array());
+    // The first pass makes the pairs it counts (no pass of their own: a dispatch and its
+    // wait saved).
+    let first = params.in_order.radix_shift == 0u;
     for (var r = 0u; r < min(params.in_order.radix_rounds, RADIX_ROUNDS); r += 1u) {
         let e = (tile * params.in_order.radix_rounds + r) * WORKGROUP_SIZE + local;
         if e < params.in_order.sort_count {
-            atomicAdd(&digit_counts[digit(atomic_load_links(keys + e))], 1u);
+            var key: u32;
+            if first {
+                key = first_pair(e);
+            } else {
+                key = atomic_load_links(keys + e);
+            }
+            atomicAdd(&digit_counts[digit(key)], 1u);
         }
     }
     workgroupBarrier();
@@ -207,6 +201,37 @@ fn radix_scan_sums(@builtin(local_invocation_index) local: u32) {
     }
 }
 
+// Where the histogram has at most HISTOGRAM_ITEMS entries a thread (few tiles), each
+// radix_scatter workgroup scans it whole, and radix_scan_blocks does not run (a dispatch and
+// its wait saved; the host agrees: SortPlan). Returns `entry`'s exclusive prefix: a thread
+// sums HISTOGRAM_ITEMS entries, the sums are scanned, and the chunk holding `entry` adds the
+// entries before it.
+fn histogram_scanned_here() -> bool {
+    return histogram_entries() <= WORKGROUP_SIZE * HISTOGRAM_ITEMS;
+}
+
+fn histogram_prefix(entry: u32, local: u32) -> u32 {
+    let at = histogram_at();
+    var sum = 0u;
+    for (var k = 0u; k < HISTOGRAM_ITEMS; k += 1u) {
+        let e = local * HISTOGRAM_ITEMS + k;
+        if e < histogram_entries() {
+            sum += atomic_load_links(at + e);
+        }
+    }
+    // scan_values then holds the chunks' inclusive sums.
+    workgroup_exclusive_scan(local, sum);
+    let chunk = entry / HISTOGRAM_ITEMS;
+    var prefix = 0u;
+    if chunk > 0u {
+        prefix = scan_values[chunk - 1u];
+    }
+    for (var e = chunk * HISTOGRAM_ITEMS; e < entry; e += 1u) {
+        prefix += atomic_load_links(at + e);
+    }
+    return prefix;
+}
+
 // A radix pass, 4: a workgroup per tile moves its pairs to their places, WORKGROUP_SIZE at a
 // time and in order: a pair's rank among the round's pairs of its digit is the number of
 // earlier threads whose bit is set in the digit's mask, so equal digits keep their order.
@@ -225,22 +250,26 @@ fn radix_scatter(
     }
     let words = WORKGROUP_SIZE / 32u;
     let entry = local * params.in_order.radix_tiles + tile;
-    let block = entry / SCAN_BLOCK;
-    var before_block = 0u;
-    if totals_scanned_apart() {
-        before_block = atomic_load_links(block_sums_at() + block);
+    if histogram_scanned_here() {
+        digit_next[local] = histogram_prefix(entry, local);
     } else {
-        // The blocks' totals, a thread each, scanned: scan_values holds the inclusive sums.
-        var total = 0u;
-        if local < scan_blocks() {
-            total = atomic_load_links(block_sums_at() + local);
+        let block = entry / SCAN_BLOCK;
+        var before_block = 0u;
+        if totals_scanned_apart() {
+            before_block = atomic_load_links(block_sums_at() + block);
+        } else {
+            // The blocks' totals, a thread each, scanned: scan_values holds the inclusive sums.
+            var total = 0u;
+            if local < scan_blocks() {
+                total = atomic_load_links(block_sums_at() + local);
+            }
+            workgroup_exclusive_scan(local, total);
+            if block > 0u {
+                before_block = scan_values[block - 1u];
+            }
         }
-        workgroup_exclusive_scan(local, total);
-        if block > 0u {
-            before_block = scan_values[block - 1u];
-        }
+        digit_next[local] = atomic_load_links(histogram_at() + entry) + before_block;
     }
-    digit_next[local] = atomic_load_links(histogram_at() + entry) + before_block;
     for (var w = 0u; w < words; w += 1u) {
         atomicStore(&digit_masks[local * words + w], 0u);
     }

@@ -12,6 +12,10 @@ pub(crate) const RADIX_ROUNDS: u32 = 16;
 pub(crate) const RADIX_TILES: u32 = 1024;
 /// Histogram entries a thread of the scan takes.
 pub(crate) const SCAN_ITEMS: u32 = 8;
+/// Histogram entries a thread of `radix_scatter` sums where the histogram is small enough
+/// for each of its workgroups to scan it whole (at most this many a thread: 16 tiles), so that
+/// `radix_scan_blocks` does not run.
+pub(crate) const HISTOGRAM_ITEMS: u32 = 16;
 /// Runs longer than this are folded by a workgroup (`fold_long_runs`), not a thread.
 pub(crate) const LONG_RUN: u32 = 64;
 /// Updates each loading thread of `fold_long_runs` fetches a chunk (8-byte units: half as
@@ -136,6 +140,7 @@ pub(super) fn sort_constants(
         ("RADIX_ROUNDS", RADIX_ROUNDS),
         ("RADIX_MASK_WORDS", mask_words),
         ("SCAN_ITEMS", SCAN_ITEMS),
+        ("HISTOGRAM_ITEMS", HISTOGRAM_ITEMS),
         ("SCAN_BLOCK", workgroup_size * SCAN_ITEMS),
         ("LONG_RUN", LONG_RUN),
         ("LONG_LOADS", long_loads),

@@ -102,9 +102,9 @@ pub(crate) struct ContiguousRun {
 }
 
 parameters! {
-    /// `IndexParams::in_order`: in-order reductions sorted by target (`sort_keys` ..
-    /// `fold_long_runs`), and reductions by rows, sorted or listed (`sort_slice_keys`,
-    /// `fold_slices`, `fold_slice_runs`, `link_slices` ..).
+    /// `IndexParams::in_order`: in-order reductions sorted by target (`radix_count` ..
+    /// `fold_long_runs`), and reductions by rows, sorted or listed (`fold_slices`,
+    /// `fold_slice_runs`, `link_slices` ..).
     InOrderParams {
         /// The units of a row (the trailing dimensions sharing one index tuple), the rows,
         /// and the trailing dimensions a row spans.

@@ -113,8 +113,6 @@ entries! {
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
     ScatterReduceWide => "scatter_reduce_wide", ScatterReduce, [DoubleWord];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
-    SortKeys => "sort_keys", Sort, [];
-    SortSliceKeys => "sort_slice_keys", Sort, [];
     RadixCount => "radix_count", Sort, [];
     RadixScanBlocks => "radix_scan_blocks", Sort, [];
     RadixScanSums => "radix_scan_sums", Sort, [];

@@ -729,7 +729,7 @@ mod tests {
                 .with_reduction(reduction)
                 .with_duplicates(DuplicateMode::InOrder)
         };
-        let sorted = [Entry::SortKeys, Entry::RadixScatter, Entry::FoldRuns];
+        let sorted = [Entry::RadixCount, Entry::RadixScatter, Entry::FoldRuns];
         // Float Add and Mul, and every 8-byte type, sort by target.
         for (data_type, reduction) in [
             (DataType::Float32, Reduction::Add),
@@ -739,9 +739,29 @@ mod tests {
         ] {
             let lowered = entries(&in_order(data_type, reduction), &DEVICE);
             assert!(
-                sorted.iter().all(|e| lowered.contains(e)),
+                sorted.iter().all(|e| lowered.contains(e))
+                    && !lowered.contains(&Entry::RadixScanBlocks),
                 "{data_type:?} {reduction:?}: {lowered:?}"
             );
+            // Past 16 tiles of 256 updates, the histogram's blocks are scanned by a pass of
+            // their own; up to them, by each radix_scatter workgroup.
+            for (count, scanned_apart) in [(4096, false), (4097, true)] {
+                let column = |rows| TensorDesc::new(data_type, &[rows, 1]);
+                let desc = ScatterElementsDesc::new(
+                    column(16),
+                    TensorDesc::new(DataType::Int64, &[count, 1]),
+                    column(count),
+                    column(16),
+                    0,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(DuplicateMode::InOrder);
+                let lowered = entries(&desc, &DEVICE);
+                assert!(
+                    lowered.contains(&Entry::RadixScanBlocks) == scanned_apart,
+                    "{data_type:?} {reduction:?}, {count} updates: {lowered:?}"
+                );
+            }
             // Out of place, input and output of one packed layout: units of 4 and 8 bytes
             // are copied as their runs fold (fold_runs_copy, no copy of its own); 2-byte
             // ones share words between threads and copy first.
@@ -789,7 +809,7 @@ mod tests {
         let lowered = entries(&rows, &DEVICE);
         assert!(
             [
-                Entry::SortSliceKeys,
+                Entry::RadixCount,
                 Entry::RadixScatter,
                 Entry::FoldSliceColumns
             ]
@@ -851,7 +871,7 @@ mod tests {
                 assert!(
                     lowered.contains(&Entry::LinkSlices)
                         && lowered.contains(&Entry::FoldSliceListColumns)
-                        && !lowered.contains(&Entry::SortSliceKeys)
+                        && !lowered.contains(&Entry::RadixCount)
                         && lowered.contains(&copy) != strided
                         && lowered.iter().any(copies) == strided,
                     "{data_type:?}, strided {strided}: {lowered:?}"
@@ -882,7 +902,7 @@ mod tests {
             .with_duplicates(crate::DuplicateMode::InOrder);
             let lowered = entries(&rows, &DEVICE);
             assert!(
-                lowered.contains(&Entry::SortSliceKeys)
+                lowered.contains(&Entry::RadixCount)
                     && lowered.contains(&Entry::FoldSliceColumns)
                     && lowered.contains(&Entry::FoldSliceColumnsCopy) == copy_folds
                     && lowered.iter().any(copies) != copy_folds,

@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
-    SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
+    COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN,
+    RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -136,7 +136,7 @@ impl SortPlan {
             units,
             slice_units: slice_units as u32,
             radix_bits,
-            passes: key_bits.div_ceil(radix_bits),
+            passes: key_bits.div_ceil(radix_bits).max(1),
             tiles,
             rounds,
             scan_blocks: (workgroup * tiles).div_ceil(workgroup * SCAN_ITEMS),
@@ -223,17 +223,7 @@ impl SortPlan {
                 placement,
             });
         };
-        if by_slices {
-            step(
-                Entry::SortSliceKeys,
-                0,
-                0,
-                self.count as u64,
-                Placement::Always,
-            );
-        } else {
-            step(Entry::SortKeys, 0, 0, self.count as u64, Placement::Always);
-        }
+        // The first pass's radix_count makes the pairs (so there is always one pass).
         for pass in 0..self.passes {
             let shift = pass * self.radix_bits;
             step(
@@ -243,14 +233,17 @@ impl SortPlan {
                 self.tiles as u64 * workgroup,
                 Placement::Always,
             );
-            step(
-                Entry::RadixScanBlocks,
-                shift,
-                0,
-                self.scan_blocks as u64 * workgroup,
-                Placement::Always,
-            );
-            // A workgroup's threads or fewer totals: radix_scatter scans them itself.
+            // Up to HISTOGRAM_ITEMS tiles, radix_scatter scans the histogram itself; up to a
+            // workgroup's threads of blocks, the blocks' totals.
+            if self.tiles > HISTOGRAM_ITEMS {
+                step(
+                    Entry::RadixScanBlocks,
+                    shift,
+                    0,
+                    self.scan_blocks as u64 * workgroup,
+                    Placement::Always,
+                );
+            }
             if self.scan_blocks as u64 > workgroup {
                 step(Entry::RadixScanSums, shift, 0, workgroup, Placement::Always);
             }
