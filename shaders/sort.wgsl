@@ -168,7 +168,8 @@ fn scan_block(at: u32, first: u32, count: u32, carry: u32, local: u32) -> u32 {
     return scanned.y;
 }
 
-// A radix pass, 2: each block of the histogram scanned, its total kept.
+// A radix pass, 2: each block of the histogram scanned, its total kept (past
+// HISTOGRAM_ITEMS tiles only: radix_scatter scans a smaller histogram itself, below).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn radix_scan_blocks(
     @builtin(workgroup_id) workgroup: vec3<u32>,

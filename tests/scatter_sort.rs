@@ -113,6 +113,41 @@ fn in_order_rows_sort_by_block_with_rows_out_of_range() {
 }
 
 #[test]
+fn in_order_sorts_fold_in_place_and_over_column_blocks() {
+    let mut rng = Rng::new(83);
+    // In place the plain fold_runs runs (out of place, 4- and 8-byte units copy as they fold).
+    for (data_type, reduction) in [
+        (DataType::Float64, Reduction::Add),
+        (DataType::Float32, Reduction::Mul),
+    ] {
+        let (desc, inputs) = sort_heavy_reduction(&mut rng, data_type, reduction, 700, 3000, 0);
+        common::check_in_place(&desc, &inputs);
+    }
+    // Along the outer axis with rows of 256: the index map visits column blocks of 128
+    // (`IndexParams::tile`), and each update's pair is still its own position's.
+    for (data_type, reduction) in [
+        (DataType::Float32, Reduction::Add),
+        (DataType::Float64, Reduction::Min),
+    ] {
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[16, 256]),
+            TensorDesc::new(DataType::Int64, &[40, 256]),
+            TensorDesc::new(data_type, &[40, 256]),
+            TensorDesc::new(data_type, &[16, 256]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder)
+        .into();
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
+        let indices = desc.inputs()[1].1.clone();
+        write_indices(&indices, &mut inputs[1], |_| rng.range(0, 15) as i128);
+        check_against_reference(&desc, &inputs);
+    }
+}
+
+#[test]
 fn in_order_reductions_sort_tens_of_thousands_of_updates_over_many_targets() {
     // More targets than two radix digits cover (three passes, the sorted pairs ending in the
     // other array), and more updates than one block of the histogram's scan holds (carries

@@ -216,7 +216,8 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Heads, Access::AtomicWords),
     binding(Role::Links, Access::AtomicWords),
 ];
-/// The reduction by rows that copies as it folds: the input too.
+/// The in-order reduction (by rows or by sorted updates) that copies as it folds: the input
+/// too.
 const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
     binding(Role::Input, Access::ReadElements),
     binding(Role::Updates, Access::ReadElements),
@@ -526,7 +527,8 @@ impl Kernel {
                 "the in-order scatter kernel's bindings (8-byte elements always use it)"
             }
             Kernel::ScatterReduce { copies: true, .. } => {
-                "the bindings of the scatter reduction by rows that copies as it folds"
+                "the bindings of the scatter reduction (by rows or sorted updates) that copies \
+                 as it folds"
             }
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => "the scatter reduction kernel's bindings",

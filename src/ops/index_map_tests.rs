@@ -466,3 +466,48 @@ fn narrow_gathers_walk_rows_in_order_where_scatters_and_wider_gathers_take_colum
     }
     assert!(tile(&gather_rows(DataType::Float32, 256), Entry::GatherRows) > 0);
 }
+
+#[test]
+fn any_order_reductions_take_one_update_a_thread_up_to_two_to_the_seventeenth_threads() {
+    use crate::kernels::params::Parameters;
+    use crate::lowering::Grid;
+    use crate::ops::Reduction;
+    // Then up to 16 a thread (scatter_reduce, and scatter_reduce_wide alike), the threads
+    // enough to cover every update once.
+    let wave = 1u32 << 17;
+    for (count, per_thread) in [
+        (4096, 1),
+        (wave, 1),
+        (wave + 1, 2),
+        (15 * wave + 1, 16),
+        (40 * wave, 16),
+    ] {
+        let desc = ScatterElementsDesc::new(
+            TensorDesc::new(DataType::Float32, &[5000]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(DataType::Float32, &[count]),
+            TensorDesc::new(DataType::Float32, &[5000]),
+            0,
+        )
+        .with_reduction(Reduction::Add);
+        let lowered = desc.lower(&DEVICE).expect("lowered");
+        let step = lowered
+            .steps
+            .iter()
+            .find(|step| step.entry == Entry::ScatterReduce)
+            .expect("scatter_reduce");
+        let Parameters::Index(params) = step.params else {
+            panic!("{count}: index parameters");
+        };
+        let threads = (count as u64).div_ceil(per_thread as u64);
+        assert_eq!(
+            (params.bins.per_thread, params.bins.threads as u64),
+            (per_thread, threads),
+            "{count} updates"
+        );
+        assert!(
+            matches!(step.grid, Grid::Flat(t) if t == threads),
+            "{count} updates"
+        );
+    }
+}

@@ -48,10 +48,11 @@ impl SortPlan {
     /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
     /// 32 threads (a digit a thread, 32-bit masks), and word indices into the scratch within
     /// u32 (at most 2^28 pairs). Scratch past one binding is bound as windows, every one at
-    /// once (the kernels need every window: never a slab). `copies`: out of place, a first
-    /// fold of slices may copy as it folds (the input laid out as the output without gaps,
-    /// blocks tiling it, whole words a cell); it does where it starts from the blocks (slices
-    /// at least as many) and its threads fit u32.
+    /// once (the kernels need every window: never a slab). `copies`: out of place, the first
+    /// fold may copy as it folds (the input laid out as the output without gaps, blocks
+    /// tiling it, whole words a cell): by updates always (`fold_runs_copy`, a thread a
+    /// unit), by slices where it starts from the blocks (slices at least as many) and its
+    /// threads fit u32.
     pub fn new(
         count: u64,
         units: u64,
