@@ -3,6 +3,9 @@
 //! odd narrow rows in runs stitched into whole words, column blocks along an outer axis, long
 //! rows in coalesced blocks, and along an inner axis a workgroup a row (in place, and out of
 //! place copying each row as it scatters). The rest of the scatters are in `scatter.rs`.
+//! The inner-axis tests make several devices at once: on NVIDIA's Vulkan driver that can
+//! deadlock inside the driver (as `pipelines.rs` says), so there run this file with
+//! `--test-threads=1`.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
