@@ -60,7 +60,7 @@ fn find_runs(
 }
 
 // A thread per output unit folds its run (at most LONG_RUN updates), or lists a longer one
-// for fold_long_runs.
+// for fold_long_runs (storing the unit unchanged: no other thread of the dispatch writes it).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -72,21 +72,21 @@ fn fold_runs(
         return;
     }
     let start = atomic_load_heads(u);
-    if start == 0u {
-        return;
+    if start != 0u {
+        store_output(u, run_folded(u, start, load_output(u)));
     }
+}
+
+// `value` folded with unit u's run, which starts at sorted pair `start` - 1; a run longer
+// than LONG_RUN is listed for fold_long_runs instead, and `value` returned as it is.
+fn run_folded(u: u32, start: u32, value: Unit) -> Unit {
     let end = atomic_load_heads(params.in_order.sort_units + u);
     if end - (start - 1u) > LONG_RUN {
         list_for_pass(0u, u);
-        return;
+        return value;
     }
-    store_output(u, folded_run(load_output(u), start - 1u, end));
-}
-
-// `value` folded with the sorted values [first, end) (at most LONG_RUN).
-fn folded_run(value: Unit, first: u32, end: u32) -> Unit {
     var folded = value;
-    for (var j = first; j < end; j += 1u) {
+    for (var j = start - 1u; j < end; j += 1u) {
         folded = combine_unit(folded, load_sorted_value(j));
     }
     return folded;
@@ -110,12 +110,7 @@ fn fold_runs_copy(
     var value = load_input(u);
     let start = atomic_load_heads(u);
     if start != 0u {
-        let end = atomic_load_heads(params.in_order.sort_units + u);
-        if end - (start - 1u) > LONG_RUN {
-            list_for_pass(0u, u);
-        } else {
-            value = folded_run(value, start - 1u, end);
-        }
+        value = run_folded(u, start, value);
     }
     store_output(u, value);
 }
