@@ -1,4 +1,4 @@
-// requires: common index_map arithmetic units
+// requires: common index_map arithmetic units wide
 // Scatter reductions in any order (ReduceOrder::Any), and float Min and Max in order without
 // lists (ReduceOrder::FirstTie: the ties section).
 
@@ -203,11 +203,58 @@ fn write_ties(
 // @narrow-end
 
 // @double-word-begin
-// 8-byte integers (Add, Min and Max) where the device has 64-bit atomics: each update
-// straight into its target by one atomic, up to REDUCE_GROUP updates a thread (as
-// scatter_reduce), a grid-stride apart.
-// (No workgroup pre-combining: SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
-// workgroup memory.)
+// 8-byte units where the device has 64-bit atomics: each update into its target by one
+// atomic (reduce_output: integer Add, Min and Max by WGSL's own; every other reduction, Float64
+// and integer Mul, by a compare-exchange loop on the 64-bit word), up to REDUCE_GROUP updates a
+// thread (as scatter_reduce), a grid-stride apart. The compare-exchange reductions first combine
+// a workgroup's updates aimed at one target in workgroup memory (as scatter_reduce's slots),
+// so that a crowded target takes one global loop a workgroup. The native ones need no slots
+// (the hardware serialises their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit
+// atomics in workgroup memory).
+
+// @exchange-begin
+const NO_WIDE_TARGET: u32 = 0xffffffffu;
+var<workgroup> wide_slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
+var<workgroup> wide_slot_values: array<atomic<WideWord>, WORKGROUP_SIZE>;
+
+// wide_slot_values[slot] = wide_slot_values[slot] op value.
+fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
+    var old = atomicLoad(&wide_slot_values[slot]);
+    loop {
+        let current = wide_pair(old);
+        let combined = combine_unit(current, value);
+        if all(combined == current) {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&wide_slot_values[slot], old, pair_wide(combined));
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+}
+
+// Combines `value` into the workgroup's slot of output unit `element`, if the slot is free
+// or already the element's (NO_WIDE_TARGET, a valid element index too, never takes a slot).
+fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
+    let slot = element % WORKGROUP_SIZE;
+    if element == NO_WIDE_TARGET {
+        return false;
+    }
+    loop {
+        let claim = atomicCompareExchangeWeak(&wide_slot_targets[slot], NO_WIDE_TARGET, element);
+        if claim.exchanged || claim.old_value == element {
+            combine_in_wide_slot(slot, value);
+            return true;
+        }
+        if claim.old_value != NO_WIDE_TARGET {
+            break;
+        }
+    }
+    return false;
+}
+// @exchange-end
+
 fn reduce_wide_unit(i: u32) {
     let base = locate_base(i);
     if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
@@ -219,7 +266,13 @@ fn reduce_wide_unit(i: u32) {
         return;
     }
     if owns_output(at.indexed) {
-        reduce_output(at.indexed, load_updates(at.dense));
+        let value = load_updates(at.dense);
+// @exchange-begin
+        if combined_in_wide_slot(at.indexed, value) {
+            return;
+        }
+// @exchange-end
+        reduce_output(at.indexed, value);
     }
 }
 
@@ -229,16 +282,28 @@ fn scatter_reduce_wide(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
+    // No early return: every thread reaches the barriers (where there are slots).
+// @exchange-begin
+    atomicStore(&wide_slot_targets[local], NO_WIDE_TARGET);
+    atomicStore(&wide_slot_values[local], pair_wide(WIDE_IDENTITY));
+    workgroupBarrier();
+// @exchange-end
     let t = invocation_index(workgroup, workgroups, local);
     let threads = params.bins.threads;
-    if t >= threads {
-        return;
-    }
-    for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
-        let j = t + k * threads;
-        if j < params.count {
-            reduce_wide_unit(group_index(j));
+    if t < threads {
+        for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
+            let j = t + k * threads;
+            if j < params.count {
+                reduce_wide_unit(group_index(j));
+            }
         }
     }
+// @exchange-begin
+    workgroupBarrier();
+    let claimed = atomicLoad(&wide_slot_targets[local]);
+    if claimed != NO_WIDE_TARGET {
+        reduce_output(claimed, wide_pair(atomicLoad(&wide_slot_values[local])));
+    }
+// @exchange-end
 }
 // @double-word-end

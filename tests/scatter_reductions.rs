@@ -9,11 +9,11 @@ mod common;
 
 use common::{
     Case, Expect, REDUCTIONS, Rng, Values, check_against_reference, check_out_of_range, context,
-    corrupt_one_index, le_bytes, pooled_bytes, random_reduction_case, tie_pools, write_indices,
+    corrupt_one_index, le_bytes, pooled_bytes, random_reduction_case, reduction_onto, tie_pools,
+    write_indices,
 };
 use dml_wgsl::{
-    Context, ContextOptions, DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction,
-    ScatterElementsDesc, TensorDesc,
+    DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterElementsDesc, TensorDesc,
 };
 
 /// Random reduction cases of every data type, reduction and index type (ScatterElements and
@@ -227,41 +227,6 @@ fn an_identity_update_still_quiets_a_signalling_nan_target_in_any_order() {
     }
 }
 
-/// ScatterElements of 1-D outputs of `size` elements with `count` updates: half of them
-/// crowded onto 40 targets, the rest anywhere (negative indices too).
-fn reduction_onto(
-    rng: &mut Rng,
-    data_type: DataType,
-    reduction: Reduction,
-    size: u32,
-    count: u32,
-) -> Case {
-    let desc = OperatorDesc::ScatterElements(
-        ScatterElementsDesc::new(
-            TensorDesc::new(data_type, &[size]),
-            TensorDesc::new(DataType::Int32, &[count]),
-            TensorDesc::new(data_type, &[count]),
-            TensorDesc::new(data_type, &[size]),
-            0,
-        )
-        .with_reduction(reduction),
-    );
-    let mut inputs = common::random_inputs(rng, &desc);
-    let indices = desc.inputs()[1].1.clone();
-    write_indices(&indices, &mut inputs[1], |_| {
-        let size = size as i128;
-        if rng.chance(50) {
-            rng.range(0, 39) as i128 * (size / 40)
-        } else {
-            rng.range(0, 2 * size as u64 - 1) as i128 - size
-        }
-    });
-    if data_type.is_float() {
-        common::fill_scatter_floats(rng, &desc, &mut inputs, Values::OrderFree, reduction);
-    }
-    Case { desc, inputs }
-}
-
 #[test]
 fn outputs_at_and_past_the_workgroup_bins_capacity_reduce_every_update() {
     // 2048 units take each workgroup's bins; 2049 the per-update atomics: both, every type
@@ -284,7 +249,8 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
     // Up to 2^17 updates a thread takes one; past them several, a grid-stride apart, the last
     // thread's stride past the end (131,073: two a thread; 300,001: three; 2,200,001: the
     // slots' most, 16, and 17 in bins; 8,400,001: the bins' most, 64), into 1000 targets (the
-    // bins) and 5000 (the workgroup slots, or 64-bit atomics).
+    // bins) and 5000 (the workgroup slots, or 64-bit atomics: Float64 and Int64 Mul in their
+    // own workgroup slots).
     let mut rng = Rng::new(77);
     for (data_type, reduction, count) in [
         (DataType::Int32, Reduction::Add, 131_073),
@@ -294,6 +260,8 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
         (DataType::Float32, Reduction::Min, 300_001),
         (DataType::Float16, Reduction::Add, 300_001),
         (DataType::Int64, Reduction::Min, 300_001),
+        (DataType::Float64, Reduction::Add, 300_001),
+        (DataType::Int64, Reduction::Mul, 300_001),
         (DataType::Int32, Reduction::Add, 2_200_001),
         (DataType::Float32, Reduction::Max, 2_200_001),
         (DataType::Int32, Reduction::Add, 8_400_001),
@@ -306,81 +274,6 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
             let label = format!("{data_type:?} {reduction:?} {size} {count}");
             common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
                 .unwrap_or_else(|e| panic!("{label}: {e}"));
-        }
-    }
-}
-
-/// Whether `context`'s device offers the 64-bit atomics 8-byte integer `reduction` needs.
-fn has_int64_atomics(context: &Context, reduction: Reduction) -> bool {
-    use wgpu::Features as F;
-    let features = context.device().features();
-    let operation = match reduction {
-        Reduction::Add => F::SHADER_INT64_ATOMIC_ALL_OPS,
-        _ => F::SHADER_INT64_ATOMIC_MIN_MAX | F::SHADER_INT64_ATOMIC_ALL_OPS,
-    };
-    features.contains(F::SHADER_INT64) && features.intersects(operation)
-}
-
-#[test]
-fn eight_byte_integer_reductions_are_exact_with_and_without_64_bit_atomics() {
-    // The default context takes 64-bit atomics where the adapter has them; the other never.
-    let without = common::context_with(ContextOptions::default().with_int64_atomics(false));
-    let mut rng = Rng::new(78);
-    for (name, context) in [("default", context()), ("without", &without)] {
-        for data_type in [DataType::Int64, DataType::UInt64] {
-            for (k, reduction) in REDUCTIONS.into_iter().enumerate() {
-                for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-                    let label = format!("{name} {data_type:?} {reduction:?} {duplicates:?}");
-                    for nd in [false, true] {
-                        let index_type = INDEX_TYPES[(k + nd as usize) % 4];
-                        let case = random_reduction_case(
-                            &mut rng,
-                            nd,
-                            data_type,
-                            index_type,
-                            reduction,
-                            duplicates,
-                            Values::Bits,
-                            false,
-                        );
-                        common::check_on(context, &case.desc, &case.slices(), Expect::Exact)
-                            .unwrap_or_else(|e| panic!("{label}: {e}"));
-                    }
-                    let mut case = reduction_onto(&mut rng, data_type, reduction, 3000, 20_000);
-                    common::set_scatter_options(&mut case.desc, reduction, duplicates);
-                    common::check_on(context, &case.desc, &case.slices(), Expect::Exact)
-                        .unwrap_or_else(|e| panic!("{label} crowded: {e}"));
-                }
-            }
-        }
-    }
-}
-
-#[test]
-fn eight_byte_integer_min_takes_one_atomic_an_update_where_the_adapter_has_them() {
-    // Pipelines built for one Int64 Min: the copy, the atomic pass and the report (3) with
-    // 64-bit atomics; the in-order sort's passes (more than 3) without.
-    let mut rng = Rng::new(79);
-    let case = reduction_onto(&mut rng, DataType::Int64, Reduction::Min, 3000, 5000);
-    for enabled in [true, false] {
-        let fresh = common::context_with(
-            ContextOptions::default()
-                .with_copy_method(dml_wgsl::CopyMethod::Kernel)
-                .with_int64_atomics(enabled),
-        );
-        let offered = has_int64_atomics(&fresh, Reduction::Min);
-        fresh.compile(&case.desc).expect("compiles");
-        let pipelines = fresh.compiled_pipeline_count();
-        if enabled && offered {
-            assert_eq!(pipelines, 3, "{:?}", fresh.adapter_info());
-        } else {
-            if enabled {
-                eprintln!(
-                    "{:?} lacks 64-bit atomics: the in-order path serves",
-                    fresh.adapter_info().name
-                );
-            }
-            assert!(pipelines > 3, "{pipelines} pipelines");
         }
     }
 }

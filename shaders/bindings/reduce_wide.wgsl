@@ -1,14 +1,16 @@
-// requires: integers
-// Accessors of a reduction's output of 8-byte integers bound as 64-bit atomics (`WideWord`:
-// i64 for signed Min and Max, else u64), where the device has them (see
+// requires: units wide
+// Accessors of a reduction's 8-byte output bound as 64-bit atomics (`WideWord`: i64 for
+// signed integer Min and Max, else u64), where the device has them (see
 // shaders/bindings/read_elements.wgsl for NAME and the markers): `reduce_NAME(element,
-// update)`, the update a (low, high) word pair. Add needs SHADER_INT64_ATOMIC_ALL_OPS; Min
-// and Max whose result is unused only SHADER_INT64_ATOMIC_MIN_MAX, so each module holds only
-// its own operation.
+// update)`, the update a (low, high) word pair. Integer Add, Min and Max by WGSL's own
+// atomics (Add needs SHADER_INT64_ATOMIC_ALL_OPS; Min and Max whose result is unused only
+// SHADER_INT64_ATOMIC_MIN_MAX, so each module holds only its own operation); every other
+// reduction (Float64, integer Mul) by a compare-exchange loop (SHADER_INT64_ATOMIC_ALL_OPS).
 
+// @native-begin
 // @add-begin
 fn reduce_NAME(e: u32, value: vec2<u32>) {
-    let wide = bitcast<WideWord>(u64(value.x) | (u64(value.y) << 32u));
+    let wide = pair_wide(value);
     // @at e
     atomicAdd(&NAME[AT], wide);
     // @end
@@ -17,7 +19,7 @@ fn reduce_NAME(e: u32, value: vec2<u32>) {
 
 // @min-max-begin
 fn reduce_NAME(e: u32, value: vec2<u32>) {
-    let wide = bitcast<WideWord>(u64(value.x) | (u64(value.y) << 32u));
+    let wide = pair_wide(value);
     // @at e
     if REDUCTION == MIN {
         atomicMin(&NAME[AT], wide);
@@ -27,6 +29,30 @@ fn reduce_NAME(e: u32, value: vec2<u32>) {
     // @end
 }
 // @min-max-end
+
+// @native-end
+
+// @exchange-begin
+// Combined with whatever the word holds when the exchange succeeds: no update is lost to
+// another thread's, and an unchanged element is not written at all.
+fn reduce_NAME(e: u32, value: vec2<u32>) {
+    // @at e
+    var old = atomicLoad(&NAME[AT]);
+    loop {
+        let current = wide_pair(old);
+        let combined = combine_unit(current, value);
+        if all(combined == current) {
+            break;
+        }
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, pair_wide(combined));
+        if swapped.exchanged {
+            break;
+        }
+        old = swapped.old_value;
+    }
+    // @end
+}
+// @exchange-end
 
 fn owns_NAME(e: u32) -> bool {
     // @owns e

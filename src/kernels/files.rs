@@ -67,6 +67,8 @@ shader_files! {
     Binary32 => "binary32.wgsl",
     /// The reductions' values of the kernel's unit (double-word and narrow sections).
     Units => "units.wgsl",
+    /// 8-byte units as the 64-bit words of 64-bit atomics.
+    Wide => "wide.wgsl",
     /// Declared by partial windowings.
     WindowParams => "window_params.wgsl",
     /// The bindings' accessors, a template per access kind.

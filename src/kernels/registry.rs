@@ -276,8 +276,8 @@ impl Kernel {
         }
         for data_type in DataType::ALL {
             for reduction in Reduction::COMBINING {
-                // 8-byte elements in order, but integer Add, Min and Max in any order too
-                // (by 64-bit atomics, where the device has them).
+                // 8-byte elements in order, and in any order too by 64-bit atomics (where the
+                // device has them).
                 for order in [
                     ReduceOrder::Any,
                     ReduceOrder::FirstTie,
@@ -286,13 +286,8 @@ impl Kernel {
                     let wide = data_type.size_in_bytes() == 8;
                     let ties = data_type.is_float()
                         && matches!(reduction, Reduction::Min | Reduction::Max);
-                    let wide_atomics = wide
-                        && !data_type.is_float()
-                        && reduction != Reduction::Mul
-                        && order == ReduceOrder::Any;
-                    if (wide && order != ReduceOrder::InOrder && !wide_atomics)
-                        || (order == ReduceOrder::FirstTie && !ties)
-                    {
+                    // The tie passes only for float Min and Max narrower than 8 bytes.
+                    if order == ReduceOrder::FirstTie && (wide || !ties) {
                         continue;
                     }
                     all.push(Kernel::ScatterReduce {
@@ -442,8 +437,9 @@ impl Kernel {
         ) && self.unit() == Unit::DoubleWord
     }
 
-    /// Whether a reduction combines by WGSL's own atomics (integer Add, Min and Max of at
-    /// most 4 bytes: their bits do not depend on the order), not by compare-exchange.
+    /// Whether a reduction combines by WGSL's own atomics (integer Add, Min and Max: their
+    /// bits do not depend on the order; 8-byte ones by 64-bit atomics, any order only), not
+    /// by compare-exchange.
     pub fn combines_natively(self) -> bool {
         match self {
             Kernel::ScatterReduce {
@@ -452,7 +448,7 @@ impl Kernel {
                 ..
             } => {
                 !data_type.is_float()
-                    && data_type.size_in_bytes() <= 4
+                    && (data_type.size_in_bytes() <= 4 || self.reduces_by_wide_atomics())
                     && reduction != Reduction::Mul
             }
             _ => false,

@@ -87,7 +87,10 @@ impl Kernel {
             // Only modules with 64-bit atomics name a 64-bit type (a device without
             // SHADER_INT64 refuses any module that does).
             if self.reduces_by_wide_atomics() {
-                let wide = if data_type.is_signed() && reduction != Reduction::Add {
+                let wide = if data_type.is_signed()
+                    && !data_type.is_float()
+                    && matches!(reduction, Reduction::Min | Reduction::Max)
+                {
                     "i64"
                 } else {
                     "u64"
@@ -142,6 +145,7 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     };
     let shift = 32u32.saturating_sub(bits);
     let identity = reduction_identity(data_type, reduction);
+    let (identity_low, identity_high) = (identity as u32, (identity >> 32) as u32);
     // Signed Min and Max by WGSL's own atomics act on i32 words holding the values
     // sign-extended; every other reduction's words are u32.
     let signed_order = data_type.is_signed()
@@ -151,34 +155,37 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     format!(
         "// {data_type:?} {reduction:?}\nconst REDUCTION: u32 = {operation}u;\nconst NUMBER_KIND: u32 = {kind}u;\n\
          const NUMBER_BITS: u32 = {bits}u;\nconst NUMBER_MASK: u32 = {mask:#x}u;\nconst NUMBER_SHIFT: u32 = {shift}u;\n\
-         const IDENTITY: u32 = {identity:#x}u;\nconst REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
+         const IDENTITY: u32 = {identity_low:#x}u;\n\
+         const WIDE_IDENTITY: vec2<u32> = vec2<u32>({identity_low:#x}u, {identity_high:#x}u);\n\
+         const REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
          alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
          const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n"
     )
 }
 
 /// The reduction's identity (`x op identity = identity op x = x`, bits included, for every x
-/// but a NaN, which Add and Mul quiet), where the any-order pass combines a workgroup's
-/// updates (units of at most 4 bytes; 8-byte elements always go in order: none needed).
-fn reduction_identity(data_type: DataType, reduction: Reduction) -> u32 {
+/// but a NaN, which Add and Mul quiet), where the any-order passes combine a workgroup's
+/// updates first (`IDENTITY`, and `WIDE_IDENTITY` as a (low, high) pair for 8-byte units).
+fn reduction_identity(data_type: DataType, reduction: Reduction) -> u64 {
     let bits = data_type.size_in_bytes() * 8;
-    if bits == 64 {
-        return 0;
-    }
     let signed = data_type.is_signed() && !data_type.is_float();
-    let sign_bit = 1u32 << (bits - 1);
-    let all_ones = u32::MAX >> (32 - bits);
+    let sign_bit = 1u64 << (bits - 1);
+    let all_ones = u64::MAX >> (64 - bits);
     match (reduction, data_type) {
-        (Reduction::Add, DataType::Float16 | DataType::BFloat16 | DataType::Float32) => sign_bit, // -0.0
+        (Reduction::Add, DataType::Float16 | DataType::BFloat16)
+        | (Reduction::Add, DataType::Float32 | DataType::Float64) => sign_bit, // -0.0
         (Reduction::Mul, DataType::Float16) => 0x3c00,
         (Reduction::Mul, DataType::BFloat16) => 0x3f80,
         (Reduction::Mul, DataType::Float32) => 0x3f80_0000,
+        (Reduction::Mul, DataType::Float64) => 0x3ff0_0000_0000_0000,
         (Reduction::Min, DataType::Float16) => 0x7c00, // +inf
         (Reduction::Min, DataType::BFloat16) => 0x7f80,
         (Reduction::Min, DataType::Float32) => 0x7f80_0000,
+        (Reduction::Min, DataType::Float64) => 0x7ff0_0000_0000_0000,
         (Reduction::Max, DataType::Float16) => 0xfc00, // -inf
         (Reduction::Max, DataType::BFloat16) => 0xff80,
         (Reduction::Max, DataType::Float32) => 0xff80_0000,
+        (Reduction::Max, DataType::Float64) => 0xfff0_0000_0000_0000,
         (Reduction::Add, _) => 0,
         (Reduction::Mul, _) => 1,
         (Reduction::Min, _) if signed => sign_bit - 1,
@@ -358,6 +365,7 @@ mod tests {
             DataType::Float16 => f16_to_f32(u16::from_le_bytes([x[0], x[1]])).is_nan(),
             DataType::BFloat16 => bf16_to_f32(u16::from_le_bytes([x[0], x[1]])).is_nan(),
             DataType::Float32 => f32::from_le_bytes([x[0], x[1], x[2], x[3]]).is_nan(),
+            DataType::Float64 => f64::from_le_bytes(x.try_into().expect("8 bytes")).is_nan(),
             _ => false,
         }
     }
@@ -366,19 +374,23 @@ mod tests {
     fn each_reduction_identity_leaves_every_value_of_its_type_alone() {
         for data_type in DataType::ALL {
             let width = data_type.size_in_bytes() as usize;
-            if width == 8 {
-                continue;
-            }
-            // Every pattern of 1 and 2 bytes; 4-byte ones sampled, every exponent included.
-            let patterns: Vec<u32> = match width {
-                4 => (0..=u32::MAX)
+            // Every pattern of 1 and 2 bytes; 4- and 8-byte ones sampled, every exponent
+            // included (an 8-byte sample's high word steps over every exponent too).
+            let patterns: Vec<u64> = match width {
+                8 => (0..=u32::MAX as u64)
+                    .step_by(65_521)
+                    .map(|high| (high << 32) | (high.wrapping_mul(0x9e37_79b9) & 0xffff_ffff))
+                    .chain([1 << 63, 1, u64::MAX, 0x7ff0_0000_0000_0000])
+                    .collect(),
+                4 => (0..=u32::MAX as u64)
                     .step_by(65_521)
                     .chain([0x8000_0000, 1])
                     .collect(),
-                _ => (0..1u32 << (8 * width)).collect(),
+                _ => (0..1u64 << (8 * width)).collect(),
             };
             for reduction in Reduction::COMBINING {
                 let identity = reduction_identity(data_type, reduction).to_le_bytes();
+                let identity = &identity[..width];
                 for x in &patterns {
                     let x = &x.to_le_bytes()[..width];
                     // Add and Mul quiet a NaN (a signalling one comes back changed): skipped.
@@ -388,12 +400,12 @@ mod tests {
                     }
                     let label = format!("{data_type:?} {reduction:?} {x:02x?}");
                     assert_eq!(
-                        reduce_element(data_type, reduction, x, &identity),
+                        reduce_element(data_type, reduction, x, identity),
                         x,
                         "{label}"
                     );
                     assert_eq!(
-                        reduce_element(data_type, reduction, &identity, x),
+                        reduce_element(data_type, reduction, identity, x),
                         x,
                         "{label}"
                     );

@@ -272,15 +272,18 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     let order_free = reducing && !data_type.is_float();
     // In the updates' order (else any order).
     let ordered = scatter.duplicates == DuplicateMode::InOrder && !order_free;
-    // 8-byte integer Min and Max (Add too where the device has every 64-bit atomic) take one
-    // 64-bit atomic an update where the device has them.
+    // 8-byte reductions whose order may change (any order, or integers) take one 64-bit
+    // atomic an update where the device has them: integer Min and Max with the least of
+    // them, every other one (integer Add; Float64 and integer Mul, by compare-exchange) with
+    // every 64-bit atomic.
     let wide_atomics = reducing
         && element_bytes == 8
-        && !data_type.is_float()
+        && !ordered
         && match scatter.reduction {
-            Reduction::Min | Reduction::Max => device.int64_atomics >= Int64Atomics::MinMax,
-            Reduction::Add => device.int64_atomics == Int64Atomics::All,
-            _ => false,
+            Reduction::Min | Reduction::Max if !data_type.is_float() => {
+                device.int64_atomics >= Int64Atomics::MinMax
+            }
+            _ => device.int64_atomics == Int64Atomics::All,
         };
     // Plain 8-byte stores are two words that another thread's may interleave with: other
     // 8-byte elements always go in order.

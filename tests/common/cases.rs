@@ -1206,3 +1206,38 @@ pub fn one_target_case(
     }
     Case { desc, inputs }
 }
+
+/// ScatterElements of 1-D outputs of `size` elements with `count` updates: half of them
+/// crowded onto 40 targets, the rest anywhere (negative indices too).
+pub fn reduction_onto(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    size: u32,
+    count: u32,
+) -> Case {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[size]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[size]),
+            0,
+        )
+        .with_reduction(reduction),
+    );
+    let mut inputs = random_inputs(rng, &desc);
+    let indices = desc.inputs()[1].1.clone();
+    write_indices(&indices, &mut inputs[1], |_| {
+        let size = size as i128;
+        if rng.chance(50) {
+            rng.range(0, 39) as i128 * (size / 40)
+        } else {
+            rng.range(0, 2 * size as u64 - 1) as i128 - size
+        }
+    });
+    if data_type.is_float() {
+        fill_scatter_floats(rng, &desc, &mut inputs, Values::OrderFree, reduction);
+    }
+    Case { desc, inputs }
+}
