@@ -206,16 +206,21 @@ fn write_ties(
 // 8-byte units where the device has 64-bit atomics: each update into its target by one
 // atomic (reduce_output: integer Add, Min and Max by WGSL's own; every other reduction, Float64
 // and integer Mul, by a compare-exchange loop on the 64-bit word), up to REDUCE_GROUP updates a
-// thread (as scatter_reduce), a grid-stride apart. The compare-exchange reductions first combine
-// a workgroup's updates aimed at one target in workgroup memory (as scatter_reduce's slots),
-// so that a crowded target takes one global loop a workgroup. The native ones need no slots
-// (the hardware serialises their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit
-// atomics in workgroup memory).
+// thread (as scatter_reduce), a grid-stride apart. A thread first combines its consecutive
+// updates aimed at one target (`WideUpdate`: one atomic for the lot where every update
+// collides). The compare-exchange reductions then combine a workgroup's updates in workgroup
+// memory: WIDE_SLOTS slots, each taken by the first output unit that lands on it (the unit
+// modulo WIDE_SLOTS: outputs of up to WIDE_SLOTS units never miss), so that a crowded target
+// takes one global loop a workgroup. The native ones need no slots (the hardware serialises
+// their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
+// memory).
 
 // @exchange-begin
+// 12 KiB of workgroup memory, within WebGPU's least limit (16 KiB).
+const WIDE_SLOTS: u32 = 1024u;
 const NO_WIDE_TARGET: u32 = 0xffffffffu;
-var<workgroup> wide_slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
-var<workgroup> wide_slot_values: array<atomic<WideWord>, WORKGROUP_SIZE>;
+var<workgroup> wide_slot_targets: array<atomic<u32>, WIDE_SLOTS>;
+var<workgroup> wide_slot_values: array<atomic<WideWord>, WIDE_SLOTS>;
 
 // wide_slot_values[slot] = wide_slot_values[slot] op value.
 fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
@@ -237,7 +242,7 @@ fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
 // Combines `value` into the workgroup's slot of output unit `element`, if the slot is free
 // or already the element's (NO_WIDE_TARGET, a valid element index too, never takes a slot).
 fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
-    let slot = element % WORKGROUP_SIZE;
+    let slot = element % WIDE_SLOTS;
     if element == NO_WIDE_TARGET {
         return false;
     }
@@ -255,25 +260,41 @@ fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
 }
 // @exchange-end
 
-fn reduce_wide_unit(i: u32) {
+// An update located: its output unit and value (`held`: there is one; none where its index
+// is out of range, reported, or where another dispatch owns it).
+struct WideUpdate {
+    held: bool,
+    element: u32,
+    value: vec2<u32>,
+}
+
+fn locate_wide_update(i: u32) -> WideUpdate {
+    var update = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
     let base = locate_base(i);
     if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
-        return;
+        return update;
     }
     let at = apply_index(base);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
-        return;
+        return update;
     }
     if owns_output(at.indexed) {
-        let value = load_updates(at.dense);
-// @exchange-begin
-        if combined_in_wide_slot(at.indexed, value) {
-            return;
-        }
-// @exchange-end
-        reduce_output(at.indexed, value);
+        update = WideUpdate(true, at.indexed, load_updates(at.dense));
     }
+    return update;
+}
+
+fn apply_wide_update(update: WideUpdate) {
+    if !update.held {
+        return;
+    }
+// @exchange-begin
+    if combined_in_wide_slot(update.element, update.value) {
+        return;
+    }
+// @exchange-end
+    reduce_output(update.element, update.value);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -284,25 +305,37 @@ fn scatter_reduce_wide(
 ) {
     // No early return: every thread reaches the barriers (where there are slots).
 // @exchange-begin
-    atomicStore(&wide_slot_targets[local], NO_WIDE_TARGET);
-    atomicStore(&wide_slot_values[local], pair_wide(WIDE_IDENTITY));
+    for (var slot = local; slot < WIDE_SLOTS; slot += WORKGROUP_SIZE) {
+        atomicStore(&wide_slot_targets[slot], NO_WIDE_TARGET);
+        atomicStore(&wide_slot_values[slot], pair_wide(WIDE_IDENTITY));
+    }
     workgroupBarrier();
 // @exchange-end
     let t = invocation_index(workgroup, workgroups, local);
     let threads = params.bins.threads;
     if t < threads {
+        var pending = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
         for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
             let j = t + k * threads;
             if j < params.count {
-                reduce_wide_unit(group_index(j));
+                let update = locate_wide_update(group_index(j));
+                if update.held && pending.held && update.element == pending.element {
+                    pending.value = combine_unit(pending.value, update.value);
+                } else if update.held {
+                    apply_wide_update(pending);
+                    pending = update;
+                }
             }
         }
+        apply_wide_update(pending);
     }
 // @exchange-begin
     workgroupBarrier();
-    let claimed = atomicLoad(&wide_slot_targets[local]);
-    if claimed != NO_WIDE_TARGET {
-        reduce_output(claimed, wide_pair(atomicLoad(&wide_slot_values[local])));
+    for (var slot = local; slot < WIDE_SLOTS; slot += WORKGROUP_SIZE) {
+        let claimed = atomicLoad(&wide_slot_targets[slot]);
+        if claimed != NO_WIDE_TARGET {
+            reduce_output(claimed, wide_pair(atomicLoad(&wide_slot_values[slot])));
+        }
     }
 // @exchange-end
 }
