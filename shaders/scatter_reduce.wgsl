@@ -209,18 +209,22 @@ fn write_ties(
 // thread (as scatter_reduce), a grid-stride apart. A thread first combines its consecutive
 // updates aimed at one target (`WideUpdate`: one atomic for the lot where every update
 // collides). The compare-exchange reductions then combine a workgroup's updates in workgroup
-// memory: WIDE_SLOTS slots, each taken by the first output unit that lands on it (the unit
-// modulo WIDE_SLOTS: outputs of up to WIDE_SLOTS units never miss), so that a crowded target
-// takes one global loop a workgroup. The native ones need no slots (the hardware serialises
-// their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
-// memory).
+// memory: params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit
+// that lands on it (the unit modulo the slots); onto an output of at most WIDE_SLOTS units,
+// a slot an output unit, so that no update misses, and BIN_GROUP updates a thread: a crowded
+// target takes one global loop a workgroup. The native ones need no slots (the hardware
+// serialises their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
+// workgroup memory).
 
 // @exchange-begin
-// 12 KiB of workgroup memory, within WebGPU's least limit (16 KiB).
-const WIDE_SLOTS: u32 = 1024u;
 const NO_WIDE_TARGET: u32 = 0xffffffffu;
 var<workgroup> wide_slot_targets: array<atomic<u32>, WIDE_SLOTS>;
 var<workgroup> wide_slot_values: array<atomic<WideWord>, WIDE_SLOTS>;
+
+// The slots this dispatch uses.
+fn wide_slots() -> u32 {
+    return clamp(params.bins.units, 1u, WIDE_SLOTS);
+}
 
 // wide_slot_values[slot] = wide_slot_values[slot] op value.
 fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
@@ -242,7 +246,7 @@ fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
 // Combines `value` into the workgroup's slot of output unit `element`, if the slot is free
 // or already the element's (NO_WIDE_TARGET, a valid element index too, never takes a slot).
 fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
-    let slot = element % WIDE_SLOTS;
+    let slot = element % wide_slots();
     if element == NO_WIDE_TARGET {
         return false;
     }
@@ -305,7 +309,7 @@ fn scatter_reduce_wide(
 ) {
     // No early return: every thread reaches the barriers (where there are slots).
 // @exchange-begin
-    for (var slot = local; slot < WIDE_SLOTS; slot += WORKGROUP_SIZE) {
+    for (var slot = local; slot < wide_slots(); slot += WORKGROUP_SIZE) {
         atomicStore(&wide_slot_targets[slot], NO_WIDE_TARGET);
         atomicStore(&wide_slot_values[slot], pair_wide(WIDE_IDENTITY));
     }
@@ -315,7 +319,7 @@ fn scatter_reduce_wide(
     let threads = params.bins.threads;
     if t < threads {
         var pending = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
-        for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
+        for (var k = 0u; k < min(params.bins.per_thread, BIN_GROUP); k += 1u) {
             let j = t + k * threads;
             if j < params.count {
                 let update = locate_wide_update(group_index(j));
@@ -331,7 +335,7 @@ fn scatter_reduce_wide(
     }
 // @exchange-begin
     workgroupBarrier();
-    for (var slot = local; slot < WIDE_SLOTS; slot += WORKGROUP_SIZE) {
+    for (var slot = local; slot < wide_slots(); slot += WORKGROUP_SIZE) {
         let claimed = atomicLoad(&wide_slot_targets[slot]);
         if claimed != NO_WIDE_TARGET {
             reduce_output(claimed, wide_pair(atomicLoad(&wide_slot_values[slot])));

@@ -248,9 +248,9 @@ fn outputs_at_and_past_the_workgroup_bins_capacity_reduce_every_update() {
 fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
     // Up to 2^17 updates a thread takes one; past them several, a grid-stride apart, the last
     // thread's stride past the end (131,073: two a thread; 300,001: three; 2,200,001: the
-    // slots' most, 16, and 17 in bins; 8,400,001: the bins' most, 64), into 1000 targets (the
-    // bins) and 5000 (the workgroup slots, or 64-bit atomics: Float64 and Int64 Mul in their
-    // own workgroup slots).
+    // slots' most, 16, and 17 in bins; 8,400,001: the bins' most, 64, and the 64-bit slots'
+    // onto a small output), into 1000 targets (the bins, or a 64-bit slot a target) and 5000
+    // (the workgroup slots, or 64-bit atomics: Float64 and Int64 Mul in their own slots).
     let mut rng = Rng::new(77);
     for (data_type, reduction, count) in [
         (DataType::Int32, Reduction::Add, 131_073),
@@ -265,6 +265,7 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
         (DataType::Int32, Reduction::Add, 2_200_001),
         (DataType::Float32, Reduction::Max, 2_200_001),
         (DataType::Int32, Reduction::Add, 8_400_001),
+        (DataType::Float64, Reduction::Add, 8_400_001),
     ] {
         for size in [1000, 5000] {
             if count > 3_000_000 && size != 1000 {

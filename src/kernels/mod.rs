@@ -36,6 +36,7 @@ pub(crate) use in_order::{
 };
 pub(crate) use registry::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
+    WIDE_SLOTS,
 };
 
 #[cfg(test)]

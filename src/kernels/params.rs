@@ -160,8 +160,9 @@ parameters! {
 
 parameters! {
     /// `IndexParams::bins`: the any-order reductions (`scatter_reduce`, `scatter_reduce_wide`,
-    /// `scatter_reduce_bins`): the output's units (the bins' only: each a bin, at most
-    /// `BIN_CAPACITY`), the updates a thread takes (at most `REDUCE_GROUP`, the bins'
+    /// `scatter_reduce_bins`): the output's units (the bins': each a bin, at most
+    /// `BIN_CAPACITY`) or the wide pass's workgroup slots (at most `WIDE_SLOTS`), the updates a
+    /// thread takes (at most `REDUCE_GROUP`; the bins' and the wide slots' onto a small output
     /// `BIN_GROUP`), and the threads that take them.
     BinParams {
         units: u32,

@@ -243,8 +243,15 @@ pub(crate) const REDUCE_GROUP: u32 = 16;
 /// `max_compute_workgroup_storage_size` (16 KiB).
 pub(crate) const BIN_CAPACITY: u32 = 2048;
 
-/// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`).
+/// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`), and of
+/// `scatter_reduce_wide` by compare-exchange onto outputs of at most `WIDE_SLOTS` units.
 pub(crate) const BIN_GROUP: u32 = 64;
+
+/// The workgroup slots of `scatter_reduce_wide` by compare-exchange (`BinParams::units` of
+/// them are used: the output's units where they are at most this many, so that no update
+/// misses its slot, else the workgroup's width): 12 KiB of workgroup memory, within WebGPU's
+/// least `max_compute_workgroup_storage_size` (16 KiB).
+pub(crate) const WIDE_SLOTS: u32 = 1024;
 
 impl Kernel {
     /// Every variant, for tests and tools.

@@ -5,7 +5,7 @@ use super::bindings::{Access, Binding, ROLES, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
-use super::registry::{BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP};
+use super::registry::{BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, WIDE_SLOTS};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
 use crate::status;
@@ -159,7 +159,8 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
          const WIDE_IDENTITY: vec2<u32> = vec2<u32>({identity_low:#x}u, {identity_high:#x}u);\n\
          const REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
          alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
-         const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n"
+         const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n\
+         const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\n"
     )
 }
 

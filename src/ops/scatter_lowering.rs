@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
-    units_per_word,
+    WIDE_SLOTS, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -463,14 +463,30 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 bins_step(&map, kernel, output_units)
             } else {
                 // One 64-bit atomic an update, or a compare-exchange (or 4-byte atomic); up
-                // to REDUCE_GROUP updates a thread.
-                let entry = if map.element_bytes == 8 {
+                // to REDUCE_GROUP updates a thread. The 64-bit compare-exchange's workgroup
+                // slots: one an output unit where they are few (then BIN_GROUP updates a
+                // thread, as the bins: fewer workgroups, fewer global exchanges on each
+                // unit), else the workgroup's width.
+                let wide = map.element_bytes == 8;
+                let entry = if wide {
                     Entry::ScatterReduceWide
                 } else {
                     Entry::ScatterReduce
                 };
+                let few_units = output_units <= WIDE_SLOTS as u64;
+                let exchanges = wide && !kernel.combines_natively();
                 let mut params = map.params(1);
-                let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
+                params.bins.units = if few_units {
+                    output_units as u32
+                } else {
+                    device.workgroup_size.min(WIDE_SLOTS)
+                };
+                let group = if exchanges && few_units {
+                    BIN_GROUP
+                } else {
+                    REDUCE_GROUP
+                };
+                let (per_thread, threads) = spread(map.invocations(), group);
                 params.bins.per_thread = per_thread;
                 params.bins.threads = threads as u32;
                 Step {
