@@ -206,15 +206,15 @@ fn write_ties(
 // 8-byte units where the device has 64-bit atomics: each update into its target by one
 // atomic (reduce_output: integer Add, Min and Max by WGSL's own; every other reduction, Float64
 // and integer Mul, by a compare-exchange loop on the 64-bit word), up to REDUCE_GROUP updates a
-// thread (as scatter_reduce), a grid-stride apart. A thread first combines its consecutive
-// updates aimed at one target (`WideUpdate`: one atomic for the lot where every update
-// collides). The compare-exchange reductions then combine a workgroup's updates in workgroup
-// memory: params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit
-// that lands on it (the unit modulo the slots); onto an output of at most WIDE_SLOTS units,
-// a slot an output unit, so that no update misses, and BIN_GROUP updates a thread: a crowded
-// target takes one global loop a workgroup. The native ones need no slots (the hardware
-// serialises their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
-// workgroup memory).
+// thread (as scatter_reduce), a grid-stride apart. The compare-exchange reductions first
+// combine a thread's consecutive updates aimed at one target (`WideUpdate`: one exchange for
+// the lot where every update collides), then a workgroup's in workgroup memory:
+// params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit that lands
+// on it (the unit modulo the slots); onto an output of at most WIDE_SLOTS units a slot an
+// output unit, so that no update misses, and BIN_GROUP updates a thread: a crowded target
+// takes one global loop a workgroup. The native ones need no slots (the hardware serialises
+// their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
+// memory).
 
 // @exchange-begin
 const NO_WIDE_TARGET: u32 = 0xffffffffu;
@@ -323,12 +323,17 @@ fn scatter_reduce_wide(
             let j = t + k * threads;
             if j < params.count {
                 let update = locate_wide_update(group_index(j));
+// @native-begin
+                apply_wide_update(update);
+// @native-end
+// @exchange-begin
                 if update.held && pending.held && update.element == pending.element {
                     pending.value = combine_unit(pending.value, update.value);
                 } else if update.held {
                     apply_wide_update(pending);
                     pending = update;
                 }
+// @exchange-end
             }
         }
         apply_wide_update(pending);
