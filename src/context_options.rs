@@ -39,11 +39,13 @@ impl ContextOptions {
         self
     }
 
-    /// Whether 8-byte integer reductions use the device's 64-bit atomics where it has them
-    /// (the default, `true`): `SHADER_INT64` with `SHADER_INT64_ATOMIC_MIN_MAX` (Min and Max)
-    /// or `SHADER_INT64_ATOMIC_ALL_OPS` (Add too), requested by [`Context::new`] and read from
-    /// the device by [`Context::from_device`]. `false` takes the path every device has (the
-    /// in-order sort), with the same results: for tests and comparisons.
+    /// Whether 8-byte reductions use the device's 64-bit atomics where it has them (the
+    /// default, `true`): `SHADER_INT64` with `SHADER_INT64_ATOMIC_MIN_MAX` (integer Min and
+    /// Max) or `SHADER_INT64_ATOMIC_ALL_OPS` (every 8-byte reduction in any order: integer
+    /// Add by `atomicAdd`, Float64 and integer Mul by compare-exchange), requested by
+    /// [`Context::new`] and read from the device by [`Context::from_device`]. `false` takes
+    /// the path every device has (the in-order sort): the same results for integers and Min
+    /// and Max, Float64 Add and Mul folded in another order: for tests and comparisons.
     pub fn with_int64_atomics(mut self, enabled: bool) -> ContextOptions {
         self.without_int64_atomics = !enabled;
         self

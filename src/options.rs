@@ -20,12 +20,15 @@ pub enum DuplicateMode {
     /// grouping of the operations differ (updates of one workgroup aimed at one element are
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
     /// rounded as the type says; where the output has at most 2048 units, a workgroup's
-    /// updates are combined in bins of the whole output first). 8-byte integer Add, Min and
-    /// Max take one 64-bit atomic an update where the device has them (see
-    /// [`crate::ContextOptions::with_int64_atomics`]); other 8-byte elements take the
-    /// `InOrder` path here too, and so do rows of 64 or more units sharing one index tuple that land on
-    /// aligned blocks of the output (ScatterND's rows, `index_add_`): reduced by rows, that
-    /// is faster than a compare-exchange an update, and gives the in-order result.
+    /// updates are combined in bins of the whole output first). 8-byte elements take one
+    /// 64-bit atomic an update where the device has them (see
+    /// [`crate::ContextOptions::with_int64_atomics`]): integer Add, Min and Max WGSL's own,
+    /// Float64 and integer Mul a compare-exchange loop (a thread's consecutive updates aimed
+    /// at one element, then a workgroup's, combined first, as above); without them 8-byte
+    /// elements take the `InOrder` path here too. So do rows of 64 or more units sharing one
+    /// index tuple that land on aligned blocks of the output (ScatterND's rows,
+    /// `index_add_`): reduced by rows, that is faster than a compare-exchange an update, and
+    /// gives the in-order result.
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as
@@ -43,7 +46,8 @@ pub enum DuplicateMode {
     /// 32 threads, `compile` refuses with [`crate::Error::LimitExceeded`]. Integer reductions of 1- to 4-byte
     /// elements cost nothing extra: their bits do not depend on the order (wrap-around Add
     /// and Mul, Min and Max), so they take the default mode's path and give the in-order
-    /// result; so do 8-byte integer Add, Min and Max where the device has 64-bit atomics. Float Min and Max of 2 and 4 bytes take it too, with a pass before and one
+    /// result; so do 8-byte integer reductions where the device has 64-bit atomics. Float Min
+    /// and Max of 2 and 4 bytes take it too, with a pass before and one
     /// after that give tied zeros (+0.0, -0.0) and NaNs the bits of the first in order (4
     /// bytes per output unit).
     InOrder,
