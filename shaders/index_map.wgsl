@@ -53,7 +53,7 @@ struct BinParams {
     units: u32,
     per_thread: u32,
     threads: u32,
-    padding: u32,
+    partial_groups: u32,
 }
 
 // Mirrors IndexParams in src/kernels/params.rs (a test compares the two through naga).

@@ -340,12 +340,81 @@ fn scatter_reduce_wide(
     }
 // @exchange-begin
     workgroupBarrier();
+    let w = workgroup_index(workgroup, workgroups);
     for (var slot = local; slot < wide_slots(); slot += WORKGROUP_SIZE) {
         let claimed = atomicLoad(&wide_slot_targets[slot]);
-        if claimed != NO_WIDE_TARGET {
-            reduce_output(claimed, wide_pair(atomicLoad(&wide_slot_values[slot])));
+        let value = wide_pair(atomicLoad(&wide_slot_values[slot]));
+        if params.bins.partial_groups != 0u {
+            store_wide_partial(w, slot, claimed != NO_WIDE_TARGET, value);
+        } else if claimed != NO_WIDE_TARGET {
+            reduce_output(claimed, value);
         }
     }
 // @exchange-end
 }
+
+// @exchange-begin
+// Onto a small output (params.bins.partial_groups workgroups, a slot an output unit), every
+// workgroup of scatter_reduce_wide stores its slots (whether taken, and the value) to the
+// heads' scratch, three words each, rather than exchanging them into the output: thousands
+// of workgroups exchanging into the same few units wait on each other, where a workgroup a
+// unit folding the partials in a tree waits on no one.
+fn store_wide_partial(w: u32, slot: u32, taken: bool, value: vec2<u32>) {
+    let at = 3u * (w * params.bins.units + slot);
+    atomic_store_heads(at, select(0u, 1u, taken));
+    atomic_store_heads(at + 1u, value.x);
+    atomic_store_heads(at + 2u, value.y);
+}
+
+var<workgroup> wide_partial_taken: array<u32, WORKGROUP_SIZE>;
+var<workgroup> wide_partial_values: array<vec2<u32>, WORKGROUP_SIZE>;
+
+// A workgroup an output unit: each thread folds the partials of every WORKGROUP_SIZE-th
+// workgroup, then the threads' results fold in a tree, and the unit takes the total (if any
+// workgroup took it) by one exchange.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_wide_partials(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let unit = workgroup_index(workgroup, workgroups);
+    let units = params.bins.units;
+    var taken = false;
+    var value = vec2<u32>(0u, 0u);
+    if unit < units {
+        let groups = min(params.bins.partial_groups, WIDE_PARTIAL_GROUPS);
+        for (var w = local; w < groups; w += WORKGROUP_SIZE) {
+            let at = 3u * (w * units + unit);
+            if atomic_load_heads(at) != 0u {
+                let partial = vec2<u32>(atomic_load_heads(at + 1u), atomic_load_heads(at + 2u));
+                if taken {
+                    value = combine_unit(value, partial);
+                } else {
+                    value = partial;
+                }
+                taken = true;
+            }
+        }
+    }
+    wide_partial_taken[local] = select(0u, 1u, taken);
+    wide_partial_values[local] = value;
+    for (var stride = 1u; stride < WORKGROUP_SIZE; stride *= 2u) {
+        workgroupBarrier();
+        let other = local + stride;
+        if local % (2u * stride) == 0u && other < WORKGROUP_SIZE && wide_partial_taken[other] != 0u {
+            if wide_partial_taken[local] != 0u {
+                wide_partial_values[local] = combine_unit(wide_partial_values[local], wide_partial_values[other]);
+            } else {
+                wide_partial_values[local] = wide_partial_values[other];
+                wide_partial_taken[local] = 1u;
+            }
+        }
+    }
+    workgroupBarrier();
+    if local == 0u && unit < units && wide_partial_taken[0] != 0u {
+        reduce_output(unit, wide_partial_values[0]);
+    }
+}
+// @exchange-end
 // @double-word-end

@@ -46,12 +46,15 @@ fn eight_byte_reductions_are_exact_with_and_without_64_bit_atomics() {
                         common::check_on(context, &case.desc, &case.slices(), Expect::ByMode)
                             .unwrap_or_else(|e| panic!("{label}: {e}"));
                     }
-                    // Half the updates on 40 targets (floats: values exact in any order).
-                    let mut case =
-                        common::reduction_onto(&mut rng, data_type, reduction, 3000, 20_000);
-                    common::set_scatter_options(&mut case.desc, reduction, duplicates);
-                    common::check_on(context, &case.desc, &case.slices(), Expect::ByMode)
-                        .unwrap_or_else(|e| panic!("{label} crowded: {e}"));
+                    // Half the updates on 40 targets (floats: values exact in any order), onto
+                    // outputs with a workgroup slot a unit (folded as partials) and without.
+                    for size in [1000, 3000] {
+                        let mut case =
+                            common::reduction_onto(&mut rng, data_type, reduction, size, 20_000);
+                        common::set_scatter_options(&mut case.desc, reduction, duplicates);
+                        common::check_on(context, &case.desc, &case.slices(), Expect::ByMode)
+                            .unwrap_or_else(|e| panic!("{label} crowded onto {size}: {e}"));
+                    }
                 }
             }
         }
@@ -60,17 +63,21 @@ fn eight_byte_reductions_are_exact_with_and_without_64_bit_atomics() {
 
 #[test]
 fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has_them() {
-    // Pipelines built for one reduction: the copy, the atomic pass and the report (3) with
-    // 64-bit atomics; the in-order sort's passes (more than 3) without.
+    // Pipelines built for one reduction onto 3000 units: the copy, the atomic pass and the
+    // report (3) with 64-bit atomics; the in-order sort's passes (more than 3) without. Onto
+    // 1000 units Float64 and Mul fold the workgroups' partials in a pass of their own (4).
     let mut rng = Rng::new(79);
-    for (data_type, reduction) in [
-        (DataType::Int64, Reduction::Min),
-        (DataType::UInt64, Reduction::Add),
-        (DataType::Int64, Reduction::Mul),
-        (DataType::Float64, Reduction::Add),
-        (DataType::Float64, Reduction::Max),
+    for (data_type, reduction, size, passes) in [
+        (DataType::Int64, Reduction::Min, 3000, 3),
+        (DataType::UInt64, Reduction::Add, 3000, 3),
+        (DataType::UInt64, Reduction::Add, 1000, 3),
+        (DataType::Int64, Reduction::Mul, 3000, 3),
+        (DataType::Int64, Reduction::Mul, 1000, 4),
+        (DataType::Float64, Reduction::Add, 3000, 3),
+        (DataType::Float64, Reduction::Add, 1000, 4),
+        (DataType::Float64, Reduction::Max, 3000, 3),
     ] {
-        let case = common::reduction_onto(&mut rng, data_type, reduction, 3000, 5000);
+        let case = common::reduction_onto(&mut rng, data_type, reduction, size, 5000);
         for enabled in [true, false] {
             let fresh = common::context_with(
                 ContextOptions::default()
@@ -80,9 +87,9 @@ fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has
             let offered = has_int64_atomics(&fresh, data_type, reduction);
             fresh.compile(&case.desc).expect("compiles");
             let pipelines = fresh.compiled_pipeline_count();
-            let label = format!("{data_type:?} {reduction:?} atomics {enabled}");
+            let label = format!("{data_type:?} {reduction:?} onto {size}, atomics {enabled}");
             if enabled && offered {
-                assert_eq!(pipelines, 3, "{label}: {:?}", fresh.adapter_info());
+                assert_eq!(pipelines, passes, "{label}: {:?}", fresh.adapter_info());
             } else {
                 if enabled {
                     eprintln!(
@@ -90,7 +97,7 @@ fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has
                         fresh.adapter_info().name
                     );
                 }
-                assert!(pipelines > 3, "{label}: {pipelines} pipelines");
+                assert!(pipelines > passes, "{label}: {pipelines} pipelines");
             }
             common::check_on(&fresh, &case.desc, &case.slices(), Expect::ByMode)
                 .unwrap_or_else(|e| panic!("{label}: {e}"));

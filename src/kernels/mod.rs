@@ -36,7 +36,7 @@ pub(crate) use in_order::{
 };
 pub(crate) use registry::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
-    WIDE_SLOTS,
+    WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
 };
 
 #[cfg(test)]

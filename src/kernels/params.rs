@@ -168,8 +168,9 @@ parameters! {
         units: u32,
         per_thread: u32,
         threads: u32,
-        /// A uniform struct member's size is a multiple of 16 bytes.
-        padding: u32,
+        /// The wide compare-exchange pass's workgroups, where each stores its slots for
+        /// `fold_wide_partials` instead of combining them into the output (0: it combines).
+        partial_groups: u32,
     }
 }
 

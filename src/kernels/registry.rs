@@ -112,6 +112,8 @@ entries! {
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
     ScatterReduceWide => "scatter_reduce_wide", ScatterReduce, [DoubleWord];
+    /// After `scatter_reduce_wide` onto a small output: each unit's workgroup partials folded.
+    FoldWidePartials => "fold_wide_partials", ScatterReduce, [DoubleWord, Exchange];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     RadixCount => "radix_count", Sort, [];
     RadixScanBlocks => "radix_scan_blocks", Sort, [];
@@ -201,6 +203,15 @@ const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceWide),
     binding(Role::Status, Access::AtomicWords),
 ];
+/// The other 8-byte reductions in any order by 64-bit compare-exchange: the workgroups'
+/// partials too (in the heads' scratch).
+const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceWide),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
 const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
@@ -252,6 +263,10 @@ pub(crate) const BIN_GROUP: u32 = 64;
 /// misses its slot, else the workgroup's width): 12 KiB of workgroup memory, within WebGPU's
 /// least `max_compute_workgroup_storage_size` (16 KiB).
 pub(crate) const WIDE_SLOTS: u32 = 1024;
+
+/// The most workgroups of `scatter_reduce_wide` whose slots `fold_wide_partials` folds (more
+/// combine theirs into the output): 12 bytes a slot each, 24 MiB at most.
+pub(crate) const WIDE_PARTIAL_GROUPS: u32 = 2048;
 
 impl Kernel {
     /// Every variant, for tests and tools.
@@ -489,7 +504,13 @@ impl Kernel {
             Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
             Kernel::ScatterReduce { copies: true, .. } => SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS,
             Kernel::ScatterReduce { order, .. } => match order {
-                ReduceOrder::Any if self.reduces_by_wide_atomics() => SCATTER_REDUCE_WIDE_BINDINGS,
+                ReduceOrder::Any if self.reduces_by_wide_atomics() => {
+                    if self.combines_natively() {
+                        SCATTER_REDUCE_WIDE_BINDINGS
+                    } else {
+                        SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS
+                    }
+                }
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,

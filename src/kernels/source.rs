@@ -5,7 +5,9 @@ use super::bindings::{Access, Binding, ROLES, Unit, Windowing};
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
-use super::registry::{BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, WIDE_SLOTS};
+use super::registry::{
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
+};
 use super::sections::{Section, without_section};
 use crate::options::Reduction;
 use crate::status;
@@ -160,7 +162,7 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
          const REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
          alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
          const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n\
-         const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\n"
+         const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\nconst WIDE_PARTIAL_GROUPS: u32 = {WIDE_PARTIAL_GROUPS}u;\n"
     )
 }
 

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
-    WIDE_SLOTS, units_per_word,
+    WIDE_PARTIAL_GROUPS, WIDE_SLOTS, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -55,13 +55,57 @@ enum Strategy {
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit).
-    AnyOrderReduction { ties: bool, bins: bool },
+    AnyOrderReduction {
+        ties: bool,
+        bins: bool,
+        wide: Option<WideSlots>,
+    },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
     /// tuple) sorted by target, each run folded.
     SortedRuns(SortPlan),
     /// A reduction by rows in any order: the rows of each output block linked into a list,
     /// each column folded along it.
     RowLists(ListPlan),
+}
+
+/// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
+/// and integer Mul): a slot an output unit where there are at most `WIDE_SLOTS` (and then
+/// `BIN_GROUP` updates a thread, and, where its workgroups are at most `WIDE_PARTIAL_GROUPS`,
+/// their slots stored as partials for `fold_wide_partials`), else the workgroup's width.
+#[derive(Clone, Copy, Debug)]
+struct WideSlots {
+    slots: u32,
+    per_thread: u32,
+    threads: u64,
+    /// The pass's workgroups whose partials `fold_wide_partials` folds (0: none, each
+    /// workgroup exchanges its slots into the output).
+    partial_groups: u32,
+}
+
+impl WideSlots {
+    fn new(updates: u64, output_units: u64, device: &DeviceFacts) -> WideSlots {
+        let few_units = output_units <= WIDE_SLOTS as u64;
+        let group = if few_units { BIN_GROUP } else { REDUCE_GROUP };
+        let (per_thread, threads) = spread(updates, group);
+        let groups = threads.div_ceil(device.workgroup_size as u64);
+        let partials = few_units && !device.per_element && groups <= WIDE_PARTIAL_GROUPS as u64;
+        WideSlots {
+            slots: if few_units {
+                output_units as u32
+            } else {
+                device.workgroup_size.min(WIDE_SLOTS)
+            },
+            per_thread,
+            threads,
+            partial_groups: if partials { groups as u32 } else { 0 },
+        }
+    }
+
+    /// The heads' scratch: three words a slot of every workgroup with partials (a little
+    /// where there are none: the pass binds it).
+    fn scratch_bytes(&self) -> u64 {
+        (12 * self.partial_groups as u64 * self.slots as u64).max(16)
+    }
 }
 
 /// What every strategy shares: the optimised map, the kernel, and the output's units.
@@ -80,6 +124,9 @@ impl Strategy {
     /// Scratch bytes (`Role::Winners` or `Role::Heads`) and links bytes (`Role::Links`).
     fn scratch(&self, output_units: u64) -> (u64, u64) {
         match self {
+            Strategy::AnyOrderReduction {
+                wide: Some(wide), ..
+            } => (wide.scratch_bytes(), 0),
             Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
             Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
                 (output_units * 4, 0)
@@ -341,7 +388,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         } else {
             ReduceOrder::Any
         };
-        (Strategy::AnyOrderReduction { ties, bins }, order)
+        // 8-byte Float64 and integer Mul: compare-exchange after workgroup slots.
+        let exchanges =
+            element_bytes == 8 && (data_type.is_float() || scatter.reduction == Reduction::Mul);
+        let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
+        (Strategy::AnyOrderReduction { ties, bins, wide }, order)
     };
     let kernel = if reducing {
         Kernel::ScatterReduce {
@@ -455,38 +506,29 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
         }
-        Strategy::AnyOrderReduction { ties, bins } => {
+        Strategy::AnyOrderReduction { ties, bins, wide } => {
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
             }
             steps.push(if *bins {
                 bins_step(&map, kernel, output_units)
             } else {
-                // One 64-bit atomic an update, or a compare-exchange (or 4-byte atomic); up
-                // to REDUCE_GROUP updates a thread. The 64-bit compare-exchange's workgroup
-                // slots: one an output unit where they are few (then BIN_GROUP updates a
-                // thread, as the bins: fewer workgroups, fewer global exchanges on each
-                // unit), else the workgroup's width.
-                let wide = map.element_bytes == 8;
-                let entry = if wide {
+                // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
+                // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread.
+                let entry = if map.element_bytes == 8 {
                     Entry::ScatterReduceWide
                 } else {
                     Entry::ScatterReduce
                 };
-                let few_units = output_units <= WIDE_SLOTS as u64;
-                let exchanges = wide && !kernel.combines_natively();
                 let mut params = map.params(1);
-                params.bins.units = if few_units {
-                    output_units as u32
-                } else {
-                    device.workgroup_size.min(WIDE_SLOTS)
+                let (per_thread, threads) = match wide {
+                    Some(wide) => {
+                        params.bins.units = wide.slots;
+                        params.bins.partial_groups = wide.partial_groups;
+                        (wide.per_thread, wide.threads)
+                    }
+                    None => spread(map.invocations(), REDUCE_GROUP),
                 };
-                let group = if exchanges && few_units {
-                    BIN_GROUP
-                } else {
-                    REDUCE_GROUP
-                };
-                let (per_thread, threads) = spread(map.invocations(), group);
                 params.bins.per_thread = per_thread;
                 params.bins.threads = threads as u32;
                 Step {
@@ -497,6 +539,19 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 }
             });
+            if let Some(wide) = wide.filter(|wide| wide.partial_groups > 0) {
+                // A workgroup an output unit.
+                let mut params = map.params(1);
+                params.bins.units = wide.slots;
+                params.bins.partial_groups = wide.partial_groups;
+                steps.push(Step {
+                    kernel,
+                    entry: Entry::FoldWidePartials,
+                    params: Parameters::Index(params),
+                    grid: Grid::Flat(wide.slots as u64 * device.workgroup_size as u64),
+                    placement: Placement::Always,
+                });
+            }
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::WriteTies), Placement::Always));
             }
