@@ -88,10 +88,6 @@ pub(crate) enum Access {
     /// 8-byte integers combined by 64-bit atomics (`atomic<i64>` or `atomic<u64>`):
     /// `reduce_<name>(element, update)` only.
     ReduceWide,
-    /// Elements of the kernel's unit whose words each thread owns (the folds that copy as they
-    /// fold): plain `load_<name>`, `store_<name>` and, narrower than a word,
-    /// `store_<name>_word`; no atomics.
-    OwnedElements,
 }
 
 /// What a storage binding holds; the host binds each kernel's buffers by role.
@@ -168,7 +164,6 @@ impl Binding {
             | Access::WriteElements
             | Access::ReduceElements
             | Access::ReduceWide
-            | Access::OwnedElements
                 if !unit.is_sub_word() =>
             {
                 unit.bytes()

@@ -80,7 +80,6 @@ shader_files! {
     AtomicWords => "bindings/atomic_words.wgsl",
     ReduceElements => "bindings/reduce_elements.wgsl",
     ReduceWide => "bindings/reduce_wide.wgsl",
-    OwnedElements => "bindings/owned_elements.wgsl",
 }
 
 impl ShaderFile {

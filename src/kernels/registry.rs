@@ -228,12 +228,12 @@ const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Links, Access::AtomicWords),
 ];
 /// The in-order reduction (by rows or by sorted updates) that copies as it folds: the input
-/// too, and the output stored plainly (each thread owns the words it stores).
+/// too.
 const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
     binding(Role::Input, Access::ReadElements),
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::OwnedElements),
+    binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
     binding(Role::Links, Access::AtomicWords),

@@ -320,8 +320,6 @@ fn binding_template(binding: &Binding, unit: Unit) -> (&'static str, &'static st
         // i32 words where signed Min and Max take WGSL's own atomics (`ReduceWord`).
         Access::ReduceElements => ("atomic<ReduceWord>", "read_write", F::ReduceElements),
         Access::ReduceWide => ("atomic<WideWord>", "read_write", F::ReduceWide),
-        Access::OwnedElements if unit.is_sub_word() => ("u32", "read_write", F::OwnedElements),
-        Access::OwnedElements => (unit.wgsl_type(), "read_write", F::OwnedElements),
     }
 }
 
