@@ -44,8 +44,9 @@ impl ContextOptions {
     /// Max) or `SHADER_INT64_ATOMIC_ALL_OPS` (every 8-byte reduction in any order: integer
     /// Add by `atomicAdd`, Float64 and integer Mul by compare-exchange), requested by
     /// [`Context::new`] and read from the device by [`Context::from_device`]. `false` takes
-    /// the path every device has (the in-order sort): the same results for integers and Min
-    /// and Max, Float64 Add and Mul folded in another order: for tests and comparisons.
+    /// the path every device has (the in-order sort): the same results for integers and the
+    /// same numbers for Float64 Min and Max (which of tied zeros or NaNs stays may differ),
+    /// Float64 Add and Mul folded in another order: for tests and comparisons.
     pub fn with_int64_atomics(mut self, enabled: bool) -> ContextOptions {
         self.without_int64_atomics = !enabled;
         self

@@ -20,12 +20,13 @@ pub enum DuplicateMode {
     /// grouping of the operations differ (updates of one workgroup aimed at one element are
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
     /// rounded as the type says; where the output has at most 2048 units, a workgroup's
-    /// updates are combined in bins of the whole output first). 8-byte elements take one
-    /// 64-bit atomic an update where the device has them (see
-    /// [`crate::ContextOptions::with_int64_atomics`]): integer Add, Min and Max WGSL's own,
-    /// Float64 and integer Mul a compare-exchange loop (a thread's consecutive updates aimed
-    /// at one element, then a workgroup's, combined first, as above); without them 8-byte
-    /// elements take the `InOrder` path here too. So do rows of 64 or more units sharing one
+    /// updates are combined in bins of the whole output first). 8-byte elements take 64-bit
+    /// atomics where the device has them (see [`crate::ContextOptions::with_int64_atomics`]):
+    /// integer Add, Min and Max one of WGSL's own an update; Float64 and integer Mul a
+    /// compare-exchange loop, after a thread's consecutive updates aimed at one element, then
+    /// a workgroup's, are combined (and, where the output has at most 1024 units, the
+    /// workgroups' results are combined with each other, in a tree, before the element);
+    /// without them 8-byte elements take the `InOrder` path here too. So do rows of 64 or more units sharing one
     /// index tuple that land on aligned blocks of the output (ScatterND's rows,
     /// `index_add_`): reduced by rows, that is faster than a compare-exchange an update, and
     /// gives the in-order result.

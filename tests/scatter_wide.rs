@@ -104,3 +104,50 @@ fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has
         }
     }
 }
+
+#[test]
+fn a_float64_identity_update_still_quiets_a_signalling_nan_target_with_and_without_atomics() {
+    // Element 0 takes the identity (-0.0 for Add, 1.0 for Mul), which leaves every number
+    // alone but quiets a NaN; element 1 takes nothing and keeps its signalling NaN; element 2
+    // takes 3.0. Onto 3 units the workgroups' partials carry whether a slot was taken, not a
+    // value compared with the identity; onto 2000 the slots go straight into the output.
+    let signalling = f64::from_bits(0x7ff4_0000_0000_0001);
+    let quieted = 0x7ffc_0000_0000_0001u64;
+    let without = common::context_with(ContextOptions::default().with_int64_atomics(false));
+    for (name, context) in [("default", context()), ("without", &without)] {
+        for size in [3usize, 2000] {
+            for (reduction, identity, expected) in [
+                (Reduction::Add, -0.0f64, 5.0f64),
+                (Reduction::Mul, 1.0, 6.0),
+            ] {
+                let mut input = vec![2.0f64; size];
+                input[..2].fill(signalling);
+                let desc: dml_wgsl::OperatorDesc = dml_wgsl::ScatterElementsDesc::new(
+                    dml_wgsl::TensorDesc::new(DataType::Float64, &[size as u32]),
+                    dml_wgsl::TensorDesc::new(DataType::Int32, &[2]),
+                    dml_wgsl::TensorDesc::new(DataType::Float64, &[2]),
+                    dml_wgsl::TensorDesc::new(DataType::Float64, &[size as u32]),
+                    0,
+                )
+                .with_reduction(reduction)
+                .into();
+                let indices = [0i32, 2];
+                let updates = [identity, 3.0];
+                let out: Vec<f64> = context
+                    .run_typed_blocking(
+                        &desc,
+                        &[input[..].into(), indices[..].into(), updates[..].into()],
+                    )
+                    .unwrap();
+                let bits: Vec<u64> = out.iter().map(|v| v.to_bits()).collect();
+                let label = format!("{name} {reduction:?} onto {size}");
+                assert_eq!(
+                    bits[..3],
+                    [quieted, signalling.to_bits(), expected.to_bits()],
+                    "{label}"
+                );
+                assert!(bits[3..].iter().all(|&b| b == 2.0f64.to_bits()), "{label}");
+            }
+        }
+    }
+}

@@ -54,7 +54,9 @@ enum Strategy {
     /// output has at most `BIN_CAPACITY` units, into each workgroup's own bins first (up to
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
-    /// of scratch an output unit).
+    /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
+    /// compare-exchange, after a thread's and a workgroup's updates of a target combine
+    /// (onto a small output as partials folded by `fold_wide_partials`).
     AnyOrderReduction {
         ties: bool,
         bins: bool,
@@ -388,9 +390,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         } else {
             ReduceOrder::Any
         };
-        // 8-byte Float64 and integer Mul: compare-exchange after workgroup slots.
-        let exchanges =
-            element_bytes == 8 && (data_type.is_float() || scatter.reduction == Reduction::Mul);
+        // 8-byte Float64 and integer Mul (here only by 64-bit atomics): compare-exchange
+        // after workgroup slots.
+        let exchanges = wide_atomics
+            && element_bytes == 8
+            && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
         (Strategy::AnyOrderReduction { ties, bins, wide }, order)
     };
@@ -514,7 +518,8 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 bins_step(&map, kernel, output_units)
             } else {
                 // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
-                // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread.
+                // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread
+                // (`wide`'s onto a small output: BIN_GROUP).
                 let entry = if map.element_bytes == 8 {
                     Entry::ScatterReduceWide
                 } else {

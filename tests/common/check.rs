@@ -75,7 +75,10 @@ impl Expect {
 /// are at most 4 updates: the updates split into groups (a workgroup's updates to one target
 /// are combined first), each group combined in some order, the groups folded into `start` in
 /// some order; with more, the in-order fold (tests give such targets values whose sums and
-/// products are exact in any order and grouping).
+/// products are exact in any order and grouping). Groups folded with each other before the
+/// target (Float64 onto outputs of at most 1024 units: the workgroups' partials, in a tree)
+/// are not modelled: any-order float Add and Mul cases draw such values
+/// ([`Values::OrderFree`]), whatever their count.
 pub fn reduced_in_some_order(
     data_type: DataType,
     reduction: Reduction,
