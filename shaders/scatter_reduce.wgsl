@@ -2,6 +2,10 @@
 // Scatter reductions in any order (ReduceOrder::Any), and float Min and Max in order without
 // lists (ReduceOrder::FirstTie: the ties section).
 
+// A slot no output unit has taken (the last unit, 0xffffffff, never takes one: it goes
+// straight to the output); shared by the narrow and the 8-byte slots.
+const NO_TARGET: u32 = 0xffffffffu;
+
 // @narrow-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
 // loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
@@ -13,7 +17,6 @@
 // identity (IDENTITY: 0, 1, the type's extremes, -0.0 for float Add), so a slot can be joined
 // as soon as claimed. Integer Add, Min and Max combine by WGSL's own atomics instead of
 // compare-exchange, in the slots and (4-byte units) in the output.
-const NO_TARGET: u32 = 0xffffffffu;
 var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
 // Kept apart from the bins of shaders/scatter_bins.wgsl (a driver may give a kernel that
 // holds more workgroup memory less cache: an H100's Float32 Max ran 2 % slower with them
@@ -217,7 +220,6 @@ fn write_ties(
 // memory).
 
 // @exchange-begin
-const NO_WIDE_TARGET: u32 = 0xffffffffu;
 var<workgroup> wide_slot_targets: array<atomic<u32>, WIDE_SLOTS>;
 var<workgroup> wide_slot_values: array<atomic<WideWord>, WIDE_SLOTS>;
 
@@ -244,19 +246,19 @@ fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
 }
 
 // Combines `value` into the workgroup's slot of output unit `element`, if the slot is free
-// or already the element's (NO_WIDE_TARGET, a valid element index too, never takes a slot).
+// or already the element's (NO_TARGET, a valid element index too, never takes a slot).
 fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
     let slot = element % wide_slots();
-    if element == NO_WIDE_TARGET {
+    if element == NO_TARGET {
         return false;
     }
     loop {
-        let claim = atomicCompareExchangeWeak(&wide_slot_targets[slot], NO_WIDE_TARGET, element);
+        let claim = atomicCompareExchangeWeak(&wide_slot_targets[slot], NO_TARGET, element);
         if claim.exchanged || claim.old_value == element {
             combine_in_wide_slot(slot, value);
             return true;
         }
-        if claim.old_value != NO_WIDE_TARGET {
+        if claim.old_value != NO_TARGET {
             break;
         }
     }
@@ -310,7 +312,7 @@ fn scatter_reduce_wide(
     // No early return: every thread reaches the barriers (where there are slots).
 // @exchange-begin
     for (var slot = local; slot < wide_slots(); slot += WORKGROUP_SIZE) {
-        atomicStore(&wide_slot_targets[slot], NO_WIDE_TARGET);
+        atomicStore(&wide_slot_targets[slot], NO_TARGET);
         atomicStore(&wide_slot_values[slot], pair_wide(WIDE_IDENTITY));
     }
     workgroupBarrier();
@@ -345,8 +347,8 @@ fn scatter_reduce_wide(
         let claimed = atomicLoad(&wide_slot_targets[slot]);
         let value = wide_pair(atomicLoad(&wide_slot_values[slot]));
         if params.bins.partial_groups != 0u {
-            store_wide_partial(w, slot, claimed != NO_WIDE_TARGET, value);
-        } else if claimed != NO_WIDE_TARGET {
+            store_wide_partial(w, slot, claimed != NO_TARGET, value);
+        } else if claimed != NO_TARGET {
             reduce_output(claimed, value);
         }
     }
