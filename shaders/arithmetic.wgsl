@@ -116,10 +116,7 @@ fn combine_floats(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
 // Add or Mul of two numbers, neither NaN.
 fn combine_numbers(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
 // @double-word-begin
-    if REDUCTION == ADD {
-        return add_binary64(current, update);
-    }
-    return mul_binary64(current, update);
+    return binary64_step(current, update);
 // @double-word-end
 // @word-begin
     return vec2<u32>(binary32_step(current.x, update.x), 0u);
@@ -135,6 +132,46 @@ fn combine_numbers(current: vec2<u32>, update: vec2<u32>) -> vec2<u32> {
     return vec2<u32>(narrow_single(binary32_step(a, b)), 0u);
 // @sub-word-end
 }
+
+// current op update (REDUCTION Add or Mul) in binary64, NaN operands already handled. Where
+// the device has f64 (SHADER_F64, with SHADER_INT64 for the bit casts: the hardware-float64
+// section), as binary32_step does for f32: normal operands with a normal result not at the
+// bottom of the range, where a driver may flush subnormals, take the device's correctly
+// rounded `+` or `*`, IEEE's bits; everything else the integer path.
+fn binary64_step(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+// @hardware-float64-begin
+    if binary64_normal_from(a, 1u) && binary64_normal_from(b, 1u) {
+        var fast: f64;
+        if REDUCTION == ADD {
+            fast = as_f64(a) + as_f64(b);
+        } else {
+            fast = as_f64(a) * as_f64(b);
+        }
+        let wide = bitcast<u64>(fast);
+        let bits = vec2<u32>(u32(wide), u32(wide >> 32u));
+        if binary64_normal_from(bits, 2u) {
+            return bits;
+        }
+    }
+// @hardware-float64-end
+// @add-begin
+    return add_binary64(a, b);
+// @add-end
+// @not-add-begin
+    return mul_binary64(a, b);
+// @not-add-end
+}
+
+// @hardware-float64-begin
+// Exponent field in [lowest, 2046]: a normal number no smaller than 2^(lowest - 1023).
+fn binary64_normal_from(bits: vec2<u32>, lowest: u32) -> bool {
+    return ((bits.y >> 20u) & 0x7ffu) - lowest < 0x7ffu - lowest;
+}
+
+fn as_f64(bits: vec2<u32>) -> f64 {
+    return bitcast<f64>((u64(bits.y) << 32u) | u64(bits.x));
+}
+// @hardware-float64-end
 
 // The module keeps one kind of number's arithmetic (its sections): a driver compiles all
 // the code an entry point reaches, and WGSL's constant conditions do not remove any (a

@@ -43,6 +43,8 @@ pub struct Context {
     copy_method: CopyMethodCell,
     /// The 64-bit integer atomics the device has and the options allow.
     int64_atomics: Int64Atomics,
+    /// Whether Float64 Add and Mul use the device's f64 (it has it and the options allow).
+    hardware_float64: bool,
 }
 
 // In a browser wgpu's handles are not Send: one thread uses the context there.
@@ -55,7 +57,9 @@ impl Context {
     /// pipeline cache where it has one (`wgpu::Features::PIPELINE_CACHE`, Vulkan), and its
     /// 64-bit integer atomics where it has them (`SHADER_INT64` with
     /// `SHADER_INT64_ATOMIC_MIN_MAX` or `SHADER_INT64_ATOMIC_ALL_OPS`: 8-byte integer Min and
-    /// Max, or Add, reduce by one atomic an update instead of the in-order path). Then as
+    /// Max, or Add, reduce by one atomic an update instead of the in-order path), and f64
+    /// where it has it (`SHADER_F64`: Float64 Add and Mul compute there where it gives
+    /// IEEE's bits, see [`ContextOptions::with_hardware_float64`]). Then as
     /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {
         Context::new_with(ContextOptions::default()).await
@@ -77,7 +81,8 @@ impl Context {
             | wgpu::Features::PIPELINE_CACHE
             | wgpu::Features::SHADER_INT64
             | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX
-            | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS;
+            | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
+            | wgpu::Features::SHADER_F64;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("dml-wgsl"),
@@ -147,6 +152,9 @@ impl Context {
             } else {
                 Int64Atomics::of(device_features)
             },
+            hardware_float64: !options.without_hardware_float64
+                && device_features
+                    .contains(wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),

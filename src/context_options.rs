@@ -30,6 +30,8 @@ pub struct ContextOptions {
     /// Leaves the device's 64-bit integer atomics unused (see
     /// [`ContextOptions::with_int64_atomics`]).
     pub(crate) without_int64_atomics: bool,
+    /// Leaves the device's f64 unused (see [`ContextOptions::with_hardware_float64`]).
+    pub(crate) without_hardware_float64: bool,
 }
 
 impl ContextOptions {
@@ -49,6 +51,20 @@ impl ContextOptions {
     /// Float64 Add and Mul folded in another order: for tests and comparisons.
     pub fn with_int64_atomics(mut self, enabled: bool) -> ContextOptions {
         self.without_int64_atomics = !enabled;
+        self
+    }
+
+    /// Whether Float64 Add and Mul reductions use the device's f64 arithmetic where it has it
+    /// (the default, `true`): `SHADER_F64` with `SHADER_INT64`, requested by
+    /// [`Context::new`] and read from the device by [`Context::from_device`]. Each step
+    /// whose operands are normal numbers and whose result is a normal number at least
+    /// 2^-1021 in magnitude is the device's correctly rounded `+` or `*` (IEEE's bits, as
+    /// for every other step); every other step (zeros, subnormals, infinities, NaNs, results
+    /// near or past the range's ends) takes the integer path every device has. The results
+    /// are the same bits either way; `false` forces the integer path everywhere, for tests
+    /// and comparisons.
+    pub fn with_hardware_float64(mut self, enabled: bool) -> ContextOptions {
+        self.without_hardware_float64 = !enabled;
         self
     }
 

@@ -126,6 +126,9 @@ pub struct ShaderVariant {
     /// Whether it needs 64-bit integer atomics (`SHADER_INT64` and
     /// `SHADER_INT64_ATOMIC_MIN_MAX`, or `_ALL_OPS` for Add): built only where a device has them.
     pub needs_int64_atomics: bool,
+    /// Whether it needs f64 (`SHADER_F64`, with `SHADER_INT64`): built only where a device
+    /// has them.
+    pub needs_float64: bool,
 }
 
 /// Every shader variant the library can dispatch, for offline validation and translation
@@ -148,6 +151,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 source: k.windowed_source(256, &windowing),
                 entry_points: k.entries().iter().map(|e| e.name()).collect(),
                 needs_int64_atomics: k.reduces_by_wide_atomics(),
+                needs_float64: k.uses_hardware_float64(),
             });
         }
     }

@@ -68,6 +68,9 @@ pub(crate) struct DeviceFacts {
     pub copies_in_kernels: bool,
     /// The 64-bit integer atomics the device offers (and the context uses).
     pub int64_atomics: Int64Atomics,
+    /// The device has f64 (`SHADER_F64` and `SHADER_INT64`) and the context uses it: Float64
+    /// Add and Mul take its arithmetic where it gives IEEE's bits.
+    pub hardware_float64: bool,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows). Lowering
     /// sets it where [`DeviceFacts::binds_partially`] says so.

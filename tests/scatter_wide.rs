@@ -3,11 +3,13 @@
 //! them (WGSL's own for integer Add, Min and Max; a compare-exchange loop, after workgroup
 //! slots, for Float64 and integer Mul), else the in-order sort serves. Both paths bit for bit
 //! against the reference (Float64 Add and Mul in any order: in some order of the updates).
+//! Float64 Add and Mul with and without the adapter's f64 (`SHADER_F64`), on values at the
+//! edges where its arithmetic hands over to the integer path.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 
-use common::{Expect, REDUCTIONS, Rng, Values, context, random_reduction_case};
+use common::{Case, Expect, REDUCTIONS, Rng, Values, context, random_reduction_case};
 use dml_wgsl::{Context, ContextOptions, DataType, DuplicateMode, INDEX_TYPES, Reduction};
 
 const EIGHT_BYTE_TYPES: [DataType; 3] = [DataType::Int64, DataType::UInt64, DataType::Float64];
@@ -147,6 +149,89 @@ fn a_float64_identity_update_still_quiets_a_signalling_nan_target_with_and_witho
                     "{label}"
                 );
                 assert!(bits[3..].iter().all(|&b| b == 2.0f64.to_bits()), "{label}");
+            }
+        }
+    }
+}
+
+/// A binary64 value from where the adapter's f64 and the integer path meet: numbers of
+/// moderate size (the adapter's arithmetic), numbers at the bottom of the normal range (sums
+/// and products land near or among the subnormals), subnormals, numbers near the top (sums
+/// and products overflow), zeros, infinities and NaNs; either sign.
+fn float64_at_the_edges(rng: &mut Rng) -> f64 {
+    let fraction = 1.0 + (rng.next_u64() >> 12) as f64 / (1u64 << 52) as f64;
+    let magnitude = match rng.range(0, 19) {
+        0..=9 => fraction * 2f64.powi(rng.range(0, 7) as i32 - 4),
+        10 | 11 => fraction * 2f64.powi(rng.range(0, 2) as i32 - 1022),
+        12 | 13 => f64::from_bits(rng.range(1, (1 << 52) - 1)),
+        14 | 15 => fraction * 2f64.powi(rng.range(0, 2) as i32 + 1020),
+        16 => 0.0,
+        17 => f64::INFINITY,
+        // Quiet and signalling.
+        _ => f64::from_bits(0x7ff0_0000_0000_0000 | rng.range(1, (1 << 52) - 1)),
+    };
+    if rng.chance(50) {
+        -magnitude
+    } else {
+        magnitude
+    }
+}
+
+/// `case`'s input and updates (inputs 0 and 2) redrawn by [`float64_at_the_edges`].
+fn fill_at_the_edges(rng: &mut Rng, case: &mut Case) {
+    for k in [0, 2] {
+        for value in case.inputs[k].chunks_exact_mut(8) {
+            value.copy_from_slice(&float64_at_the_edges(rng).to_le_bytes());
+        }
+    }
+}
+
+#[test]
+fn float64_add_and_mul_are_the_same_bits_with_and_without_the_adapters_f64() {
+    use wgpu::Features as F;
+    // The default context takes the adapter's f64 where it has it, with its 64-bit atomics
+    // (any order by compare-exchange); `sorted` takes f64 in the in-order sort alone;
+    // `software` never takes f64.
+    let sorted = common::context_with(ContextOptions::default().with_int64_atomics(false));
+    let software = common::context_with(ContextOptions::default().with_hardware_float64(false));
+    if !context()
+        .device()
+        .features()
+        .contains(F::SHADER_F64 | F::SHADER_INT64)
+    {
+        eprintln!(
+            "{:?} lacks f64: every context takes the integer path",
+            context().adapter_info().name
+        );
+    }
+    let mut rng = Rng::new(80);
+    for (name, context) in [
+        ("default", context()),
+        ("sorted", &sorted),
+        ("software", &software),
+    ] {
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+                for round in 0..6 {
+                    let nd = round % 2 == 1;
+                    let label = format!("{name} {reduction:?} {duplicates:?} round {round}");
+                    // In order every target's fold is the updates' order, so any values give
+                    // one answer; in any order each target takes at most one update.
+                    let unique = duplicates == DuplicateMode::AnyUpdate;
+                    let mut case = random_reduction_case(
+                        &mut rng,
+                        nd,
+                        DataType::Float64,
+                        INDEX_TYPES[round % 4],
+                        reduction,
+                        duplicates,
+                        Values::Bits,
+                        unique,
+                    );
+                    fill_at_the_edges(&mut rng, &mut case);
+                    common::check_on(context, &case.desc, &case.slices(), Expect::ByMode)
+                        .unwrap_or_else(|e| panic!("{label}: {e}"));
+                }
             }
         }
     }

@@ -24,12 +24,15 @@ fn every_shader_variant_translates_to_every_backend_language() {
                 "{label}: no entry point {wanted}"
             );
         }
-        // 64-bit atomics only where the variant needs them (no other may use 64-bit types).
-        let capabilities = if variant.needs_int64_atomics {
-            Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
-        } else {
-            Capabilities::empty()
-        };
+        // 64-bit atomics and f64 only where the variant needs them (no other may use 64-bit
+        // types).
+        let mut capabilities = Capabilities::empty();
+        if variant.needs_int64_atomics {
+            capabilities |= Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS;
+        }
+        if variant.needs_float64 {
+            capabilities |= Capabilities::FLOAT64 | Capabilities::SHADER_INT64;
+        }
         let info = Validator::new(ValidationFlags::all(), capabilities)
             .validate(&module)
             .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
@@ -59,14 +62,17 @@ fn every_shader_variant_translates_to_every_backend_language() {
             .unwrap_or_else(|e| panic!("{label}: SPIR-V: {e}"));
         assert!(!spirv.is_empty());
 
-        let (metal, _) = msl::write_string(
-            &module,
-            &info,
-            &msl::Options::default(),
-            &msl::PipelineOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{label}: MSL: {e}"));
-        assert!(metal.contains("kernel"), "{label}: no kernel in the MSL");
+        // Metal has no f64: wgpu offers SHADER_F64 on Vulkan and DX12 only.
+        if !variant.needs_float64 {
+            let (metal, _) = msl::write_string(
+                &module,
+                &info,
+                &msl::Options::default(),
+                &msl::PipelineOptions::default(),
+            )
+            .unwrap_or_else(|e| panic!("{label}: MSL: {e}"));
+            assert!(metal.contains("kernel"), "{label}: no kernel in the MSL");
+        }
 
         for entry in &module.entry_points {
             let mut text = String::new();
@@ -83,8 +89,9 @@ fn every_shader_variant_translates_to_every_backend_language() {
                 "{label}: no numthreads in the HLSL"
             );
 
-            // GL has no 64-bit atomics: wgpu offers them on Vulkan, Metal and DX12 only.
-            if variant.needs_int64_atomics {
+            // GL has no 64-bit atomics and no 64-bit integers: wgpu offers them on Vulkan,
+            // Metal and DX12 only.
+            if variant.needs_int64_atomics || variant.needs_float64 {
                 continue;
             }
             let mut text = String::new();

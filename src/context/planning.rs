@@ -184,6 +184,7 @@ impl Context {
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
             copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
             int64_atomics: self.int64_atomics,
+            hardware_float64: self.hardware_float64,
             per_element: false,
             bindings: Some(BindingFacts {
                 bytes,

@@ -227,12 +227,16 @@ mod tests {
                 let label = format!("{} in {kernel:?}", file.path());
                 let module = naga::front::wgsl::parse_str(&source)
                     .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));
-                // 64-bit atomics only where the kernel uses them (the device must offer them).
-                let capabilities = if kernel.reduces_by_wide_atomics() {
-                    Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS
-                } else {
-                    Capabilities::empty()
-                };
+                // 64-bit atomics only where the kernel uses them (the device must offer them);
+                let mut capabilities = Capabilities::empty();
+                if kernel.reduces_by_wide_atomics() {
+                    capabilities |=
+                        Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS;
+                }
+                // f64 only where the kernel uses it.
+                if kernel.uses_hardware_float64() {
+                    capabilities |= Capabilities::FLOAT64 | Capabilities::SHADER_INT64;
+                }
                 Validator::new(ValidationFlags::all(), capabilities)
                     .validate(&module)
                     .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(&source)));

@@ -125,6 +125,7 @@ mod tests {
                 reduction,
                 order,
                 copies: false,
+                hardware_float64: false,
             };
             let functions = reached(kernel, entry);
             let has = |name: &str| functions.iter().any(|f| f == name);

@@ -25,12 +25,15 @@ pub(crate) enum Kernel {
     /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The
     /// arithmetic depends on the data type, not just its width. With `copies` (in order),
     /// also the input bound and the first folds that copy `output = input` as they fold rows'
-    /// lists (`fold_slice_list_copy`) or sorted runs (`fold_slice_columns_copy`).
+    /// lists (`fold_slice_list_copy`) or sorted runs (`fold_slice_columns_copy`). With
+    /// `hardware_float64` (Float64 Add and Mul, where the device has `SHADER_F64` and
+    /// `SHADER_INT64`), the device's own f64 arithmetic where it gives IEEE's bits.
     ScatterReduce {
         data_type: DataType,
         reduction: Reduction,
         order: ReduceOrder,
         copies: bool,
+        hardware_float64: bool,
     },
     /// `shaders/gather.wgsl`: Gather, GatherElements and GatherND.
     Gather(Unit),
@@ -312,19 +315,24 @@ impl Kernel {
                     if order == ReduceOrder::FirstTie && (wide || !ties) {
                         continue;
                     }
-                    all.push(Kernel::ScatterReduce {
-                        data_type,
-                        reduction,
-                        order,
-                        copies: false,
-                    });
-                    if order == ReduceOrder::InOrder {
-                        all.push(Kernel::ScatterReduce {
+                    // Float64 Add and Mul with and without the device's f64.
+                    let arithmetic = data_type == DataType::Float64
+                        && matches!(reduction, Reduction::Add | Reduction::Mul);
+                    for hardware_float64 in [false, true] {
+                        if hardware_float64 && !arithmetic {
+                            continue;
+                        }
+                        let kernel = |copies| Kernel::ScatterReduce {
                             data_type,
                             reduction,
                             order,
-                            copies: true,
-                        });
+                            copies,
+                            hardware_float64,
+                        };
+                        all.push(kernel(false));
+                        if order == ReduceOrder::InOrder {
+                            all.push(kernel(true));
+                        }
                     }
                 }
             }
@@ -424,8 +432,21 @@ impl Kernel {
                     }
                     _ => false,
                 },
+                Section::HardwareFloat64 => self.uses_hardware_float64(),
             })
             .collect()
+    }
+
+    /// Whether the kernel's Float64 arithmetic tries the device's f64 first (the module then
+    /// needs `SHADER_F64` and `SHADER_INT64`).
+    pub fn uses_hardware_float64(self) -> bool {
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                hardware_float64: true,
+                ..
+            }
+        )
     }
 
     /// The in-order reduction's variant that copies `output = input` as it folds rows'
@@ -436,12 +457,14 @@ impl Kernel {
                 data_type,
                 reduction,
                 order: ReduceOrder::InOrder,
+                hardware_float64,
                 ..
             } => Kernel::ScatterReduce {
                 data_type,
                 reduction,
                 order: ReduceOrder::InOrder,
                 copies: true,
+                hardware_float64,
             },
             other => other,
         }

@@ -45,10 +45,13 @@ pub(crate) enum Section {
     /// Every other reduction of units of at most 4 bytes: the output's words by
     /// compare-exchange.
     ExchangeOutput,
+    /// Float64 Add and Mul on a device with f64 (`SHADER_F64` and `SHADER_INT64`): the
+    /// device's own arithmetic where it gives IEEE's bits, before the integer path.
+    HardwareFloat64,
 }
 
 impl Section {
-    pub const ALL: [Section; 19] = [
+    pub const ALL: [Section; 20] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
@@ -68,6 +71,7 @@ impl Section {
         Section::Exchange,
         Section::NativeOutput,
         Section::ExchangeOutput,
+        Section::HardwareFloat64,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -91,6 +95,7 @@ impl Section {
             Section::Exchange => "exchange",
             Section::NativeOutput => "native-output",
             Section::ExchangeOutput => "exchange-output",
+            Section::HardwareFloat64 => "hardware-float64",
         }
     }
 }

@@ -15,6 +15,7 @@ const DEVICE: DeviceFacts = DeviceFacts {
     max_workgroups_per_dimension: 65535,
     copies_in_kernels: false,
     int64_atomics: crate::lowering::Int64Atomics::None,
+    hardware_float64: false,
     per_element: false,
     bindings: None,
 };

@@ -12,7 +12,7 @@ use crate::kernels::{
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
-use crate::tensor::TensorDesc;
+use crate::tensor::{DataType, TensorDesc};
 
 /// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).
 const SLICES_IN_ANY_ORDER: u64 = 64;
@@ -404,6 +404,10 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             reduction: scatter.reduction,
             order,
             copies: false,
+            // Only Float64 Add and Mul have f64 arithmetic to do.
+            hardware_float64: device.hardware_float64
+                && data_type == DataType::Float64
+                && matches!(scatter.reduction, Reduction::Add | Reduction::Mul),
         }
     } else {
         Kernel::Scatter {

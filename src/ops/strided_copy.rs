@@ -373,6 +373,7 @@ mod tests {
             max_workgroups_per_dimension: 65535,
             copies_in_kernels: true,
             int64_atomics: crate::lowering::Int64Atomics::None,
+            hardware_float64: false,
             per_element: false,
             bindings: None,
         }
