@@ -5,7 +5,7 @@
 
 DIR holds, per build name B (the bench binary's name in the device script): `B-1.jsonl`,
 `B-2.jsonl`, .. (processes of `--only` workloads; the lowest time of each workload is kept)
-and `coll-B.jsonl` (`--collision-sweep`); and PyTorch's `torch-peer.jsonl`, `torch-reductions.jsonl`,
+and `coll-B.jsonl` or `coll-B-1.jsonl`, .. (`--collision-sweep`, the lowest kept); and PyTorch's `torch-peer.jsonl`, `torch-reductions.jsonl`,
 `torch-collisions.jsonl` and `coll-torch.jsonl`. Prints a Markdown table of the workloads and
 one of the sweep, each with every build's ms and PyTorch's ms over it, then each build's
 minimum ratio over the sweep. The first build is "before", the last the head.
@@ -63,7 +63,8 @@ def main():
         table("workload", runs, torch)
         print()
     sweep_torch = load(f"{directory}/coll-torch.jsonl")
-    sweeps = {b: load(f"{directory}/coll-{b}.jsonl") for b in builds}
+    sweeps = {b: lowest([f"{directory}/coll-{b}.jsonl"] +
+                        sorted(glob.glob(f"{directory}/coll-{b}-[0-9]*.jsonl"))) for b in builds}
     if any(sweeps.values()):
         table("sweep shape", sweeps, sweep_torch)
         for build, rows in sweeps.items():
