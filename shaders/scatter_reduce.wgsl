@@ -245,40 +245,6 @@ fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
     }
 }
 
-// The updates a thread exchanges into the output at once.
-const EXCHANGE_BATCH: u32 = 4u;
-
-// Up to EXCHANGE_BATCH updates (those `held`) combined into their output units: every unit
-// loaded, then every compare-exchange issued, before any result is awaited (one round trip
-// to the output for the lot where no other thread's update interleaves, not two an update);
-// each that lost to another thread's tries again on the word it found, alone.
-fn exchange_into_output(batch: array<WideUpdate, EXCHANGE_BATCH>) {
-    var words: array<WideWord, EXCHANGE_BATCH>;
-    for (var i = 0u; i < EXCHANGE_BATCH; i += 1u) {
-        if batch[i].held {
-            words[i] = load_wide_output(batch[i].element);
-        }
-    }
-    var lost: array<bool, EXCHANGE_BATCH>;
-    for (var i = 0u; i < EXCHANGE_BATCH; i += 1u) {
-        lost[i] = false;
-        if batch[i].held {
-            let current = wide_pair(words[i]);
-            let combined = combine_unit(current, batch[i].value);
-            if any(combined != current) {
-                let swapped = exchange_wide_output(batch[i].element, words[i], pair_wide(combined));
-                lost[i] = !swapped.exchanged;
-                words[i] = swapped.old;
-            }
-        }
-    }
-    for (var i = 0u; i < EXCHANGE_BATCH; i += 1u) {
-        if lost[i] {
-            exchange_from_output(batch[i].element, batch[i].value, words[i]);
-        }
-    }
-}
-
 // Combines `value` into the workgroup's slot of output unit `element`, if the slot is free
 // or already the element's (NO_TARGET, a valid element index too, never takes a slot).
 fn combined_in_wide_slot(element: u32, value: vec2<u32>) -> bool {
@@ -354,45 +320,25 @@ fn scatter_reduce_wide(
     let t = invocation_index(workgroup, workgroups, local);
     let threads = params.bins.threads;
     if t < threads {
-        let steps = min(params.bins.per_thread, BIN_GROUP);
-// @native-begin
-        for (var k = 0u; k < steps; k += 1u) {
+        var pending = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
+        for (var k = 0u; k < min(params.bins.per_thread, BIN_GROUP); k += 1u) {
             let j = t + k * threads;
             if j < params.count {
-                apply_wide_update(locate_wide_update(group_index(j)));
-            }
-        }
+                let update = locate_wide_update(group_index(j));
+// @native-begin
+                apply_wide_update(update);
 // @native-end
 // @exchange-begin
-        // EXCHANGE_BATCH updates at a time: located together (their loads in flight at once),
-        // each combined into the thread's pending update or its workgroup slot, and those
-        // that miss the slots exchanged into the output together.
-        var pending = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
-        for (var k = 0u; k < steps; k += EXCHANGE_BATCH) {
-            var located: array<WideUpdate, EXCHANGE_BATCH>;
-            for (var i = 0u; i < EXCHANGE_BATCH; i += 1u) {
-                located[i] = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
-                if k + i < steps && t + (k + i) * threads < params.count {
-                    located[i] = locate_wide_update(group_index(t + (k + i) * threads));
-                }
-            }
-            var missed: array<WideUpdate, EXCHANGE_BATCH>;
-            for (var i = 0u; i < EXCHANGE_BATCH; i += 1u) {
-                missed[i] = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
-                let update = located[i];
                 if update.held && pending.held && update.element == pending.element {
                     pending.value = combine_unit(pending.value, update.value);
                 } else if update.held {
-                    if pending.held && !combined_in_wide_slot(pending.element, pending.value) {
-                        missed[i] = pending;
-                    }
+                    apply_wide_update(pending);
                     pending = update;
                 }
+// @exchange-end
             }
-            exchange_into_output(missed);
         }
         apply_wide_update(pending);
-// @exchange-end
     }
 // @exchange-begin
     workgroupBarrier();

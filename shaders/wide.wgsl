@@ -11,10 +11,4 @@ fn wide_pair(word: WideWord) -> vec2<u32> {
 fn pair_wide(pair: vec2<u32>) -> WideWord {
     return bitcast<WideWord>(u64(pair.x) | (u64(pair.y) << 32u));
 }
-
-// What a 64-bit compare-exchange did (WGSL's own result type cannot be named).
-struct WideExchange {
-    exchanged: bool,
-    old: WideWord,
-}
 // @double-word-end

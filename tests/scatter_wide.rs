@@ -236,30 +236,3 @@ fn float64_add_and_mul_are_the_same_bits_with_and_without_the_adapters_f64() {
         }
     }
 }
-
-#[test]
-fn float64_updates_that_lose_their_exchange_to_their_own_batch_try_again() {
-    // 2^19 updates: four a thread (2^17 threads), each thread's alternating between two
-    // units that share one workgroup slot with every other thread's units, so nearly all
-    // miss the slots and a thread exchanges the same unit twice in one batch: the second
-    // exchange finds the word changed by the first and must try again. The values are small
-    // integers (exact in any order).
-    const UNITS: u32 = 1 << 17;
-    const UPDATES: u32 = 1 << 19;
-    let mut rng = Rng::new(81);
-    let mut case =
-        common::reduction_onto(&mut rng, DataType::Float64, Reduction::Add, UNITS, UPDATES);
-    let indices: Vec<i32> = (0..UPDATES)
-        .map(|j| {
-            let (thread, step) = (j % UNITS, j / UNITS);
-            let local = thread % 256;
-            (256 * (2 * local + step % 2) + 1) as i32
-        })
-        .collect();
-    case.inputs[1] = common::le_bytes(&indices);
-    for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
-        common::set_scatter_options(&mut case.desc, Reduction::Add, duplicates);
-        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
-            .unwrap_or_else(|e| panic!("{duplicates:?}: {e}"));
-    }
-}

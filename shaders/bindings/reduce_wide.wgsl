@@ -36,43 +36,21 @@ fn reduce_NAME(e: u32, value: vec2<u32>) {
 // Combined with whatever the word holds when the exchange succeeds: no update is lost to
 // another thread's, and an unchanged element is not written at all.
 fn reduce_NAME(e: u32, value: vec2<u32>) {
-    exchange_from_NAME(e, value, load_wide_NAME(e));
-}
-
-// reduce_NAME from the word `found` already read of element `e`.
-fn exchange_from_NAME(e: u32, value: vec2<u32>, found: WideWord) {
-    var old = found;
+    // @at e
+    var old = atomicLoad(&NAME[AT]);
     loop {
         let current = wide_pair(old);
         let combined = combine_unit(current, value);
         if all(combined == current) {
             break;
         }
-        let swapped = exchange_wide_NAME(e, old, pair_wide(combined));
+        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, pair_wide(combined));
         if swapped.exchanged {
             break;
         }
-        old = swapped.old;
+        old = swapped.old_value;
     }
-}
-
-fn load_wide_NAME(e: u32) -> WideWord {
-    var word: WideWord;
-    // @at e
-    word = atomicLoad(&NAME[AT]);
     // @end
-    return word;
-}
-
-// One compare-exchange of element `e` from `old` to `replacement`: whether it took, and the
-// word it found.
-fn exchange_wide_NAME(e: u32, old: WideWord, replacement: WideWord) -> WideExchange {
-    var result: WideExchange;
-    // @at e
-    let swapped = atomicCompareExchangeWeak(&NAME[AT], old, replacement);
-    result = WideExchange(swapped.exchanged, swapped.old_value);
-    // @end
-    return result;
 }
 // @exchange-end
 
