@@ -24,7 +24,7 @@ struct InOrderParams {
     fold_pass: u32,
     fold_capacity: u32,
     fold_tiles: u32,
-    // FOLD_BY_SLICES (shaders/scatter_slices.wgsl).
+    // FOLD_BY_SLICES, FOLD_IN_ANY_ORDER (shaders/scatter_slices.wgsl).
     fold_flags: u32,
 }
 

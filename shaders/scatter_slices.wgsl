@@ -6,6 +6,8 @@
 // params.in_order.fold_flags (as in src/ops/scatter_plans.rs): the first fold
 // pass's groups of threads are the slices, not the output's blocks.
 const FOLD_BY_SLICES: u32 = 1u;
+// fold_long_runs may fold a run's updates in any order and grouping (shaders/scatter_runs.wgsl).
+const FOLD_IN_ANY_ORDER: u32 = 2u;
 
 struct Slice {
     // The slice's first unit and where it lands.

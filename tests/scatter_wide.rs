@@ -236,3 +236,30 @@ fn float64_add_and_mul_are_the_same_bits_with_and_without_the_adapters_f64() {
         }
     }
 }
+
+#[test]
+fn long_runs_fold_in_any_order_across_a_workgroup_without_64_bit_atomics() {
+    // Without 64-bit atomics, 8-byte reductions in the default mode (and integers in either)
+    // take the sort, whose long runs (97 % of the updates on one target) fold on every thread
+    // of a workgroup, then in a tree: runs of fewer updates than a workgroup has threads, of
+    // a few workgroups' worth, and of more than one fold pass takes (262,144 at 256 threads).
+    // Float Add and Mul take values exact in any grouping.
+    let without = common::context_with(ContextOptions::default().with_int64_atomics(false));
+    let mut rng = Rng::new(82);
+    for (data_type, reduction, duplicates) in [
+        (DataType::Float64, Reduction::Add, DuplicateMode::AnyUpdate),
+        (DataType::Float64, Reduction::Mul, DuplicateMode::AnyUpdate),
+        (DataType::Float64, Reduction::Max, DuplicateMode::AnyUpdate),
+        (DataType::Int64, Reduction::Add, DuplicateMode::InOrder),
+        (DataType::UInt64, Reduction::Mul, DuplicateMode::AnyUpdate),
+        (DataType::Int64, Reduction::Min, DuplicateMode::AnyUpdate),
+    ] {
+        for count in [150, 3000, 600_001] {
+            let case =
+                common::one_target_case(&mut rng, data_type, (reduction, duplicates), count, None);
+            let label = format!("{data_type:?} {reduction:?} {duplicates:?} {count}");
+            common::check_on(&without, &case.desc, &case.slices(), Expect::ByMode)
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+        }
+    }
+}

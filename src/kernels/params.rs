@@ -126,7 +126,7 @@ parameters! {
         fold_pass: u32,
         fold_capacity: u32,
         fold_tiles: u32,
-        /// The folds' flags (`FOLD_BY_SLICES`: `shaders/scatter_slices.wgsl`).
+        /// The folds' flags (`FOLD_BY_SLICES`, `FOLD_IN_ANY_ORDER`: `shaders/scatter_slices.wgsl`).
         fold_flags: u32,
     }
 }

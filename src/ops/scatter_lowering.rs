@@ -380,7 +380,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         (Strategy::RowLists(plan), ReduceOrder::InOrder)
     } else if by_rows || (in_order && !ties) {
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
-        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
+        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?
+            .in_any_order(!ordered);
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes).

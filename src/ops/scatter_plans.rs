@@ -42,6 +42,10 @@ pub(super) struct SortPlan {
     /// (`fold_slice_columns_copy`, a thread for `COLUMN_CELLS` cells of every block;
     /// `fold_runs_copy`, a thread a unit): its threads; none where the copy goes first.
     copy_threads: Option<u32>,
+    /// The updates of a target may fold in any order and grouping (the default duplicate
+    /// mode, and order-free types): `fold_long_runs` folds a span on every thread of its
+    /// workgroup (`FOLD_IN_ANY_ORDER`).
+    any_order: bool,
 }
 
 impl SortPlan {
@@ -145,6 +149,7 @@ impl SortPlan {
             fold_passes,
             spans,
             copy_threads,
+            any_order: false,
         };
         Ok(plan)
     }
@@ -170,6 +175,11 @@ impl SortPlan {
             * 4
     }
 
+    /// The plan with its long runs folded in any order and grouping (see `any_order`).
+    pub fn in_any_order(self, any_order: bool) -> SortPlan {
+        SortPlan { any_order, ..self }
+    }
+
     /// The steps; `output_units` threads fold slices (the blocks' units, gaps included).
     pub fn push_steps(
         &self,
@@ -186,6 +196,9 @@ impl SortPlan {
         params.in_order.radix_tiles = self.tiles;
         params.in_order.radix_rounds = self.rounds;
         params.in_order.fold_capacity = self.fold_capacity;
+        if self.any_order {
+            params.in_order.fold_flags |= FOLD_IN_ANY_ORDER;
+        }
         let by_slices = self.slice_units > 1;
         let (first_fold, fold_threads) = if by_slices {
             slice_params(&mut params, map, self.slice_units, self.count);
@@ -326,6 +339,9 @@ fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slic
 /// `InOrderParams::fold_flags`: the first fold pass's groups of threads are the slices, not
 /// the output's blocks (`FOLD_BY_SLICES` in `shaders/scatter_slices.wgsl`).
 const FOLD_BY_SLICES: u32 = 1;
+/// `InOrderParams::fold_flags`: `fold_long_runs` may fold a run's updates in any order and
+/// grouping (`FOLD_IN_ANY_ORDER` in `shaders/scatter_slices.wgsl`).
+const FOLD_IN_ANY_ORDER: u32 = 2;
 
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
 /// where they are more than `COLUMN_CELLS` and the lists are on average at most this long:
