@@ -4,8 +4,11 @@
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
 //!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
-//!     [--points-sweep]
+//!     [--points-sweep] [--without-int64-atomics] [--without-hardware-float64]
 //! ```
+//! `--without-int64-atomics` and `--without-hardware-float64` make the context without the
+//! device's 64-bit atomics or f64 (`ContextOptions::with_int64_atomics(false)`,
+//! `with_hardware_float64(false)`): the paths of devices that lack them.
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
@@ -35,9 +38,9 @@ use std::time::Instant;
 use std::borrow::Cow;
 
 use dml_wgsl::{
-    CompiledOperator, Context, CopyMethod, DataType, DuplicateMode, GatherDesc, GatherElementsDesc,
-    OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc, SliceDesc, TensorDesc,
-    TensorScatterDesc,
+    CompiledOperator, Context, ContextOptions, CopyMethod, DataType, DuplicateMode, GatherDesc,
+    GatherElementsDesc, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc, SliceDesc,
+    TensorDesc, TensorScatterDesc,
 };
 use wgpu::util::DeviceExt;
 
@@ -71,6 +74,8 @@ struct Options {
     collision_sweep: bool,
     /// Runs the points sweep (`bench/points.rs`) instead of the workloads.
     points_sweep: bool,
+    /// The context's options beyond the copy method (`--without-*`).
+    context_options: ContextOptions,
 }
 
 fn options() -> Options {
@@ -84,6 +89,7 @@ fn options() -> Options {
         sweep: false,
         collision_sweep: false,
         points_sweep: false,
+        context_options: ContextOptions::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -114,6 +120,12 @@ fn options() -> Options {
             "--sweep" => o.sweep = true,
             "--collision-sweep" => o.collision_sweep = true,
             "--points-sweep" => o.points_sweep = true,
+            "--without-int64-atomics" => {
+                o.context_options = o.context_options.with_int64_atomics(false)
+            }
+            "--without-hardware-float64" => {
+                o.context_options = o.context_options.with_hardware_float64(false)
+            }
             "--bench" => {}
             other => panic!("unknown argument {other}"),
         }
@@ -1160,7 +1172,7 @@ fn tensor_bytes(rows: u32, columns: u32, width: u64) -> usize {
 fn main() {
     env_logger::init();
     let o = options();
-    let context = Context::new_blocking().expect("an adapter");
+    let context = Context::new_blocking_with(o.context_options.clone()).expect("an adapter");
     match o.copy_method {
         Some(method) => context.set_copy_method(method),
         None => {
