@@ -26,7 +26,10 @@ pub enum DuplicateMode {
     /// compare-exchange loop, after a thread's consecutive updates aimed at one element, then
     /// a workgroup's, are combined (and, where the output has at most 1024 units, the
     /// workgroups' results are combined with each other, in a tree, before the element);
-    /// without them 8-byte elements take the `InOrder` path here too. So do rows of 64 or more units sharing one
+    /// without them 8-byte elements take the `InOrder` path's sort here too, but a target's
+    /// run of more than 64 updates is folded on a workgroup's threads, each every 256th
+    /// update or so, and their results in a tree (grouped, not one after another: Float64 Add
+    /// and Mul round as that grouping does). So do rows of 64 or more units sharing one
     /// index tuple that land on aligned blocks of the output (ScatterND's rows,
     /// `index_add_`): reduced by rows, that is faster than a compare-exchange an update, and
     /// gives the in-order result.
