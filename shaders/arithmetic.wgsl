@@ -4,13 +4,15 @@
 // defines REDUCTION, NUMBER_KIND, NUMBER_BITS, NUMBER_MASK and NUMBER_SHIFT.
 //
 // Integer arithmetic on bit patterns, so every adapter gives the same bits: WGSL lets float
-// operations flush subnormals and assume no NaN or infinity, and has no f64 at all. Floats
-// are IEEE with round to nearest even, emulated on u32 words: Float64 as binary64 on word
-// pairs, Float32 as binary32 on one word, and Float16 and BFloat16 (NUMBER_KIND BFLOAT)
-// widened exactly to binary32, computed there and rounded again to 16 bits, as the
-// semantics ask (each step in f32). The one exception, binary32_step: an f32 `+` or `*` of
-// normal numbers with a normal result, which WGSL's correctly rounded f32 gives exactly as
-// IEEE does.
+// operations flush subnormals and assume no NaN or infinity, and has no f64 (wgpu's
+// SHADER_F64 adds it on some devices). Floats are IEEE with round to nearest even, emulated
+// on u32 words: Float64 as binary64 on word pairs, Float32 as binary32 on one word, and
+// Float16 and BFloat16 (NUMBER_KIND BFLOAT) widened exactly to binary32, computed there and
+// rounded again to 16 bits, as the semantics ask (each step in f32). The exceptions,
+// binary32_step and binary64_step (where the device has f64): a `+` or `*` of normal
+// numbers with a normal result, which a correctly rounded f32 or f64 gives exactly as IEEE
+// does. Both trust the device to give infinity on overflow (naga marks no operation as
+// assuming finite values); subnormals, zeros, infinities and NaNs never reach it.
 //
 // Here: `combine` and the float reductions; the numbers' arithmetic by kind in
 // shaders/integers.wgsl, binary64.wgsl (the IEEE formats, Float64) and binary32.wgsl

@@ -1,7 +1,8 @@
 // requires: common index_map arithmetic sort scatter_slices units
 // The folds of the in-order scatter reductions, after the sort (shaders/sort.wgsl): each
 // key's run of sorted updates folded into its target, in order (slices into blocks:
-// shaders/scatter_slice_runs.wgsl, which shares the lists of runs that go on).
+// shaders/scatter_slice_runs.wgsl, which shares the lists of runs that go on); where the
+// sort serves the default mode (FOLD_IN_ANY_ORDER), a long run grouped across a workgroup.
 //
 // No invocation folds more than FOLD_STEPS updates in one dispatch: Mesa's llvmpipe and
 // lavapipe silently end an invocation's loops after 65535 iterations in all (counted per
@@ -121,7 +122,8 @@ fn fold_runs_copy(
 // while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
 // chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
 // workgroup memory (spaced, so that a SIMD vector of 16 invocations holds at most four
-// folders: 4 * FOLD_STEPS iterations, within Mesa's 65535).
+// folders: 4 * FOLD_STEPS iterations, within Mesa's 65535). With FOLD_IN_ANY_ORDER, every
+// thread folds a share of the span instead (fold_span_in_any_order).
 var<workgroup> long_run: vec3<u32>;
 var<workgroup> long_value: Unit;
 var<workgroup> chunk_values: array<Unit, LONG_CHUNK_PAIR>;

@@ -58,7 +58,7 @@ impl Context {
     /// 64-bit integer atomics where it has them (`SHADER_INT64` with
     /// `SHADER_INT64_ATOMIC_MIN_MAX` or `SHADER_INT64_ATOMIC_ALL_OPS`: 8-byte integer Min and
     /// Max, or Add, reduce by one atomic an update instead of the in-order path), and f64
-    /// where it has it (`SHADER_F64`: Float64 Add and Mul compute there where it gives
+    /// where it has it (`SHADER_F64` with `SHADER_INT64`: Float64 Add and Mul compute there where it gives
     /// IEEE's bits, see [`ContextOptions::with_hardware_float64`]). Then as
     /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {

@@ -69,7 +69,9 @@ impl DuplicateMode {
 ///
 /// * Integers (8 to 64 bits, signed and unsigned): two's-complement wrap-around on overflow.
 /// * Float32: IEEE single precision, round to nearest even, subnormals kept. Float64: IEEE
-///   double (emulated with 32-bit integers on every adapter: WebGPU has no f64). Float16: each
+///   double (emulated with 32-bit integers, WebGPU has no f64; where the device has f64, a
+///   step of normal numbers with a normal result takes it, the same bits: see
+///   [`crate::ContextOptions::with_hardware_float64`]). Float16: each
 ///   step computed in f32 and rounded to f16 (nearest even), as numpy and ONNX's reference do.
 ///   BFloat16: the same, rounded to bfloat16 (nearest even; overflow to infinity, subnormals
 ///   kept).
