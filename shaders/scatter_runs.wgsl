@@ -253,10 +253,12 @@ fn fold_long_runs(
     if run.z == run.y {
         return;
     }
+// @double-word-begin
     if (params.in_order.fold_flags & FOLD_IN_ANY_ORDER) != 0u {
         fold_span_in_any_order(run, local);
         return;
     }
+// @double-word-end
     // At most LONG_SPAN / LONG_CHUNK chunks.
     let chunks = (run.z - run.y + LONG_CHUNK - 1u) / LONG_CHUNK;
     let loading = local >= WORKGROUP_SIZE / 2u;
@@ -280,12 +282,16 @@ fn fold_long_runs(
     }
 }
 
+// @double-word-begin
 // In any order (FOLD_IN_ANY_ORDER: the default duplicate mode, where the sort serves 8-byte
 // elements without 64-bit atomics, and order-free integers): every thread folds every
 // WORKGROUP_SIZE-th update of the span (about FOLD_STEPS / 4 of them: LONG_SPAN is that many
 // a thread), then the threads' results fold in a tree, and the tree's into the unit. The
 // span's updates grouped in WORKGROUP_SIZE lanes, as that mode allows, instead of one
-// thread's sequential fold (4 Mi Float64 updates of one target: seconds).
+// thread's sequential fold (4 Mi Float64 updates of one target: seconds). Only 8-byte units
+// reach the sort in any order (narrower ones take atomics or lists), so only their modules
+// keep it: three more copies of the arithmetic cost a driver's compile (lavapipe's build of
+// Float32 Add's fold_long_runs: 34 ms with them, 20 without).
 fn fold_span_in_any_order(run: vec3<u32>, local: u32) {
     let lanes = min(run.z - run.y, WORKGROUP_SIZE);
     if local < lanes {
@@ -306,3 +312,4 @@ fn fold_span_in_any_order(run: vec3<u32>, local: u32) {
         store_output(run.x, combine_unit(long_value, chunk_values[0]));
     }
 }
+// @double-word-end

@@ -380,6 +380,9 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         (Strategy::RowLists(plan), ReduceOrder::InOrder)
     } else if by_rows || (in_order && !ties) {
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
+        // Unordered here means 8-byte units (narrower ones took lists or atomics above): only
+        // their modules keep the any-order span fold (shaders/scatter_runs.wgsl).
+        debug_assert!(ordered || (!by_rows && element_bytes == 8));
         let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?
             .in_any_order(!ordered);
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
