@@ -121,43 +121,70 @@ fn convert_narrow(bits: u32, source: Format, destination: Format) -> u32 {
     return round_pack_narrow(u.sign, u.exponent, u.significand, destination);
 }
 
-// a + b in binary32, NaN operands already handled.
+// a + b in binary32, NaN operands already handled: zeros and infinities by their bits, every
+// other sum by the hardware's f32 addition on the operands scaled by 2^64 (up, or down where
+// one is 2^62 or more), where operands and result are normal numbers: the hardware's
+// correctly rounded sum (binary32_step's premise), scaled back exactly. Scaled up, both are
+// multiples of 2^-85 (2^-149 scaled), so a sum below 2^-126 once scaled back is exact and
+// taken apart as a subnormal's integer; scaled down, an operand below 2^-62 is nothing next
+// to one of 2^62 or more (a fraction of its half unit in the last place), and a sum of 2^64
+// or more scaled back overflows. A few instructions where the integer path (unpack, align,
+// round, pack) took a driver as long to compile as the rest of the kernel.
 fn add_binary32(a: u32, b: u32) -> u32 {
-    let f = BINARY32;
-    if narrow_is_infinite(a, f) {
-        if narrow_is_infinite(b, f) && a != b {
+    let magnitude_a = a & 0x7fffffffu;
+    let magnitude_b = b & 0x7fffffffu;
+    if max(magnitude_a, magnitude_b) == 0x7f800000u {
+        // inf + -inf is the default NaN; else the infinity.
+        if magnitude_a == magnitude_b && a != b {
             return 0x7fc00000u;
         }
-        return a;
+        return select(b, a, magnitude_a == 0x7f800000u);
     }
-    if narrow_is_infinite(b, f) {
-        return b;
-    }
-    if narrow_is_zero(a, f) {
-        if narrow_is_zero(b, f) {
+    if min(magnitude_a, magnitude_b) == 0u {
+        // -0 only from -0 + -0; else the other operand.
+        if max(magnitude_a, magnitude_b) == 0u {
             return a & b;
         }
-        return b;
+        return select(a, b, magnitude_a == 0u);
     }
-    if narrow_is_zero(b, f) {
-        return a;
-    }
-    var x = unpack_narrow(a, f);
-    var y = unpack_narrow(b, f);
-    if x.exponent < y.exponent || (x.exponent == y.exponent && x.significand < y.significand) {
-        let swap = x;
-        x = y;
-        y = swap;
-    }
-    let aligned = shr32_sticky(y.significand, u32(x.exponent - y.exponent));
-    if x.sign == y.sign {
-        return round_pack_narrow(x.sign, x.exponent, x.significand + aligned, f);
-    }
-    let difference = x.significand - aligned;
-    if difference == 0u {
+    let down = max(magnitude_a, magnitude_b) >= (189u << 23u);
+    let sum = scaled_by_2_64(a, down) + scaled_by_2_64(b, down);
+    let bits = bitcast<u32>(sum);
+    let magnitude = bits & 0x7fffffffu;
+    if magnitude == 0u {
         return 0u;
     }
-    return round_pack_narrow(x.sign, x.exponent, difference, f);
+    if down {
+        // At least 2^-26 (a sum near zero cancels operands of 2^-3 or more).
+        if magnitude >= ((255u - 64u) << 23u) {
+            return (bits & 0x80000000u) | 0x7f800000u;
+        }
+        return bits + (64u << 23u);
+    }
+    // At least 2^-85 (a nonzero multiple of it).
+    if magnitude >= (65u << 23u) {
+        return bits - (64u << 23u);
+    }
+    return (bits & 0x80000000u) | u32(abs(sum) * 0x1p85f);
+}
+
+// x (finite, nonzero) times 2^64, or times 2^-64 where `down` (0 if x is below 2^-62 then),
+// exactly and as a normal number.
+fn scaled_by_2_64(x: u32, down: bool) -> f32 {
+    let sign = x & 0x80000000u;
+    let field = (x >> 23u) & 0xffu;
+    if down {
+        if field < 65u {
+            return bitcast<f32>(sign);
+        }
+        return bitcast<f32>(x - (64u << 23u));
+    }
+    if field == 0u {
+        // A subnormal, (x & 0x7fffff) * 2^-149: its integer times 2^-85.
+        let scaled = f32(x & 0x7fffffu) * 0x1p-85f;
+        return bitcast<f32>(bitcast<u32>(scaled) | sign);
+    }
+    return bitcast<f32>(x + (64u << 23u));
 }
 
 // a * b in binary32, NaN operands already handled.

@@ -420,6 +420,54 @@ fn float_steps_at_the_edges_of_the_normal_range_round_like_the_reference() {
     }
 }
 
+/// Float32 bits around the lines the exact sum is drawn on: subnormals and the smallest
+/// normals, 2^-62 and 2^62 (where the sum is scaled up or down by 2^64), the largest finite
+/// values, zeros and infinities; sign and fraction at random.
+fn float32_at_the_edges(rng: &mut Rng) -> u32 {
+    const FIELDS: [u32; 18] = [
+        0, 0, 1, 2, 24, 63, 64, 65, 66, 101, 127, 186, 188, 189, 190, 191, 253, 254,
+    ];
+    let sign = (rng.chance(50) as u32) << 31;
+    let fraction = rng.range(0, (1 << 23) - 1) as u32;
+    let field = match rng.range(0, 20) {
+        0 => return sign,
+        1 => return sign | 0x7f80_0000,
+        2 => rng.range(0, 254) as u32,
+        k => FIELDS[k as usize - 3],
+    };
+    sign | field << 23 | fraction
+}
+
+#[test]
+fn float32_add_of_values_at_the_edges_matches_the_reference() {
+    // The exact sum off the hardware's fast path scales its operands by 2^64 (up, or down
+    // where one is 2^62 or more): pairs on either side of every line that draws, a third
+    // of them nearly cancelling (the update the current value's negation, its low bits
+    // redrawn). Every element meets one update, in both modes; Mul shares the draws.
+    let mut rng = Rng::new(0x5ca1ed);
+    let n = 4096u32;
+    let mut current = Vec::new();
+    let mut updates = Vec::new();
+    for _ in 0..n {
+        let a = float32_at_the_edges(&mut rng);
+        let b = if rng.chance(33) {
+            (a ^ 0x8000_0000) & !0xff | rng.range(0, 255) as u32
+        } else {
+            float32_at_the_edges(&mut rng)
+        };
+        current.extend_from_slice(&a.to_le_bytes());
+        updates.extend_from_slice(&b.to_le_bytes());
+    }
+    let indices = le_bytes::<u32>(&(0..n).collect::<Vec<_>>());
+    for reduction in [Reduction::Add, Reduction::Mul] {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            let desc = reduction_one_update_each(DataType::Float32, n, reduction, duplicates);
+            let inputs = [current.clone(), indices.clone(), updates.clone()];
+            check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
 #[test]
 fn float16_add_rounds_each_step_in_f32_then_to_f16() {
     use half::f16;

@@ -87,7 +87,28 @@ mod tests {
                     "float_less",
                     "widen_half",
                     "mul64",
+                    // The exact sum is the hardware's on scaled operands, not the integer
+                    // path's rounding.
+                    "round_pack_narrow",
                 ][..],
+            ),
+            // The span folded across a workgroup serves any order on the sort: 8-byte units
+            // only.
+            (
+                DataType::Float32,
+                Reduction::Add,
+                InOrder,
+                Entry::FoldLongRuns,
+                "fold_chunk",
+                &["fold_span_in_any_order"],
+            ),
+            (
+                DataType::Float64,
+                Reduction::Add,
+                InOrder,
+                Entry::FoldLongRuns,
+                "fold_span_in_any_order",
+                &["binary32_step"],
             ),
             (
                 DataType::Float16,
