@@ -8,7 +8,7 @@ const NO_TARGET: u32 = 0xffffffffu;
 
 // @narrow-begin
 // A reduction in any order: each update is combined into its target by a compare-exchange
-// loop on the target's word (reduce_output), so no update is ever lost to a race. A thread
+// loop on the target's word (combine_placed), so no update is ever lost to a race. A thread
 // takes up to REDUCE_GROUP updates (the header's; params.bins.per_thread, fewer where the
 // updates are few, so that they spread over the GPU), a grid-stride apart, so that each load
 // instruction of a warp reads neighbours; and a workgroup's updates aimed at one target are
@@ -24,48 +24,100 @@ var<workgroup> slot_targets: array<atomic<u32>, WORKGROUP_SIZE>;
 // workgroup array.
 var<workgroup> slot_values: array<atomic<ReduceWord>, WORKGROUP_SIZE>;
 
-// slot_values[slot] = slot_values[slot] op value.
-fn combine_in_slot(slot: u32, value: u32) {
-// @native-begin
-    // Integer Add wraps in 32 bits, which the unit's low bits keep exactly.
-    let wide = widened(value);
-    if REDUCTION == ADD {
-        atomicAdd(&slot_values[slot], wide);
-    } else if REDUCTION == MIN {
-        atomicMin(&slot_values[slot], wide);
-    } else {
-        atomicMax(&slot_values[slot], wide);
-    }
-// @native-end
-// @exchange-begin
-    var old = narrowed(atomicLoad(&slot_values[slot]));
-    loop {
-        let combined = combine_unit(old, value);
-        if combined == old {
-            break;
-        }
-        let swapped = atomicCompareExchangeWeak(&slot_values[slot], widened(old), widened(combined));
-        if swapped.exchanged {
-            break;
-        }
-        old = narrowed(swapped.old_value);
-    }
-// @exchange-end
+// Where an update goes: nowhere (out of range, another window's, or no update), a slot of
+// the workgroup, or an output unit.
+const NO_UPDATE: u32 = 0u;
+const TO_SLOT: u32 = 1u;
+const TO_OUTPUT: u32 = 2u;
+
+struct Placed {
+    place: u32,
+    // The slot, or the output unit.
+    at: u32,
+    value: u32,
 }
 
-// Combines update unit i into its target (its slot, or the output), or reports its index.
-fn reduce_unit(i: u32) {
+// @native-begin
+// slot_values[slot] = slot_values[slot] op value, or the same on the output unit, by WGSL's
+// own atomics. Integer Add wraps in 32 bits, which the unit's low bits keep exactly.
+fn combine_placed(update: Placed) {
+    if update.place == TO_OUTPUT {
+        reduce_output(update.at, update.value);
+        return;
+    }
+    if update.place != TO_SLOT {
+        return;
+    }
+    let wide = widened(update.value);
+    if REDUCTION == ADD {
+        atomicAdd(&slot_values[update.at], wide);
+    } else if REDUCTION == MIN {
+        atomicMin(&slot_values[update.at], wide);
+    } else {
+        atomicMax(&slot_values[update.at], wide);
+    }
+}
+// @native-end
+// @exchange-begin
+// The slot's or the output unit's value = value op update, by one compare-exchange loop on
+// its word for both: the arithmetic (combine_unit) is in the kernel once, which an H100's
+// driver compiles in about half the time of a loop for each (it inlines every call).
+fn combine_placed(update: Placed) {
+    if update.place == NO_UPDATE {
+        return;
+    }
+    let into_slot = update.place == TO_SLOT;
+    // A slot holds one unit a word; an output word holds ELEMENTS_PER_WORD units.
+    var word = update.at;
+    var shift = 0u;
+    var mask = 0xffffffffu;
+    var old: u32;
+    if into_slot {
+        old = bitcast<u32>(atomicLoad(&slot_values[word]));
+    } else {
+// @sub-word-begin
+        word = update.at / ELEMENTS_PER_WORD;
+        shift = (update.at % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+        mask = ELEMENT_MASK << shift;
+// @sub-word-end
+        old = load_output_word(word);
+    }
+    loop {
+        let current = ((old & mask) >> shift) & NUMBER_MASK;
+        let combined = combine_unit(current, update.value);
+        if combined == current {
+            break;
+        }
+        var swapped: vec2<u32>;
+        if into_slot {
+            let exchange = atomicCompareExchangeWeak(&slot_values[word], bitcast<ReduceWord>(old), widened(combined));
+            swapped = vec2<u32>(select(0u, 1u, exchange.exchanged), bitcast<u32>(exchange.old_value));
+        } else {
+            swapped = exchange_output_word(word, old, (old & ~mask) | (combined << shift));
+        }
+        if swapped.x != 0u {
+            break;
+        }
+        old = swapped.y;
+    }
+}
+// @exchange-end
+
+// Update unit i placed: its slot (claimed if free), else its output unit; or nowhere, its
+// index reported if out of range.
+fn place_unit(i: u32) -> Placed {
+    let nowhere = Placed(NO_UPDATE, 0u, 0u);
     let base = locate_base(i);
     if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
-        return;
+        return nowhere;
     }
     let at = apply_index(base);
     if at.bad_component != IN_RANGE {
         report_out_of_range(i);
-        return;
+        return nowhere;
     }
     if !owns_output(at.indexed) {
-        return;
+        return nowhere;
     }
     let value = load_updates(at.dense);
     // (NO_TARGET is a valid element index too: that one element goes straight to the output.)
@@ -74,15 +126,14 @@ fn reduce_unit(i: u32) {
         loop {
             let claim = atomicCompareExchangeWeak(&slot_targets[slot], NO_TARGET, at.indexed);
             if claim.exchanged || claim.old_value == at.indexed {
-                combine_in_slot(slot, value);
-                return;
+                return Placed(TO_SLOT, slot, value);
             }
             if claim.old_value != NO_TARGET {
                 break;
             }
         }
     }
-    reduce_output(at.indexed, value);
+    return Placed(TO_OUTPUT, at.indexed, value);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -97,18 +148,24 @@ fn scatter_reduce(
     workgroupBarrier();
     let t = invocation_index(workgroup, workgroups, local);
     let threads = params.bins.threads;
-    if t < threads {
-        for (var k = 0u; k < min(params.bins.per_thread, REDUCE_GROUP); k += 1u) {
+    let steps = min(params.bins.per_thread, REDUCE_GROUP);
+    // Step k < steps combines the thread's k-th update; step `steps`, after the barrier,
+    // its slot's value into the output. One call of combine_placed for both (see there).
+    for (var k = 0u; k <= steps; k += 1u) {
+        var update = Placed(NO_UPDATE, 0u, 0u);
+        if k == steps {
+            workgroupBarrier();
+            let claimed = atomicLoad(&slot_targets[local]);
+            if claimed != NO_TARGET {
+                update = Placed(TO_OUTPUT, claimed, narrowed(atomicLoad(&slot_values[local])));
+            }
+        } else if t < threads {
             let j = t + k * threads;
             if j < params.count {
-                reduce_unit(group_index(j));
+                update = place_unit(group_index(j));
             }
         }
-    }
-    workgroupBarrier();
-    let claimed = atomicLoad(&slot_targets[local]);
-    if claimed != NO_TARGET {
-        reduce_output(claimed, narrowed(atomicLoad(&slot_values[local])));
+        combine_placed(update);
     }
 }
 

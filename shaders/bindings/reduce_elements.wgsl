@@ -109,6 +109,25 @@ fn reduce_NAME(e: u32, value: u32) {
 // @native-output-end
 
 // @exchange-output-begin
+// Word w of the output, and its compare-exchange from `old` to `replacement`: (1 if it took, the
+// word it held), for scatter_reduce's one exchange loop over slots and output.
+fn load_NAME_word(w: u32) -> u32 {
+    var value: u32;
+    // @at w
+    value = bitcast<u32>(atomicLoad(&NAME[AT]));
+    // @end
+    return value;
+}
+
+fn exchange_NAME_word(w: u32, old: u32, replacement: u32) -> vec2<u32> {
+    var swapped: vec2<u32>;
+    // @at w
+    let exchange = atomicCompareExchangeWeak(&NAME[AT], bitcast<ReduceWord>(old), bitcast<ReduceWord>(replacement));
+    swapped = vec2<u32>(select(0u, 1u, exchange.exchanged), bitcast<u32>(exchange.old_value));
+    // @end
+    return swapped;
+}
+
 // Combined with whatever the word holds when the exchange succeeds: no update is lost to
 // another thread's, and an unchanged element is not written at all.
 fn reduce_NAME(e: u32, value: u32) {
