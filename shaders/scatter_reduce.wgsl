@@ -75,11 +75,10 @@ fn combine_placed(update: Placed) {
     if into_slot {
         old = bitcast<u32>(atomicLoad(&slot_values[word]));
     } else {
-// @sub-word-begin
-        word = update.at / ELEMENTS_PER_WORD;
-        shift = (update.at % ELEMENTS_PER_WORD) * ELEMENT_BITS;
-        mask = ELEMENT_MASK << shift;
-// @sub-word-end
+        let place = word_place_output(update.at);
+        word = place.x;
+        shift = place.y;
+        mask = place.z;
         old = load_output_word(word);
     }
     loop {

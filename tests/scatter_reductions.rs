@@ -249,8 +249,10 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
     // Up to 2^17 updates a thread takes one; past them several, a grid-stride apart, the last
     // thread's stride past the end (131,073: two a thread; 300,001: three; 2,200,001: the
     // slots' most, 16, and 17 in bins; 8,400,001: the bins' most, 64, and the 64-bit slots'
-    // onto a small output), into 1000 targets (the bins, or a 64-bit slot a target) and 5000
-    // (the workgroup slots, or 64-bit atomics: Float64 and Int64 Mul in their own slots).
+    // onto a small output), into one target and 1000 (the bins, or a 64-bit slot a target;
+    // by compare-exchange, a thread's run on one target combined first, and the bins left as
+    // partials folded after) and 5000 (the workgroup slots, or 64-bit atomics: Float64 and
+    // Int64 Mul in their own slots).
     let mut rng = Rng::new(77);
     for (data_type, reduction, count) in [
         (DataType::Int32, Reduction::Add, 131_073),
@@ -259,17 +261,26 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
         (DataType::Int8, Reduction::Min, 300_001),
         (DataType::Float32, Reduction::Min, 300_001),
         (DataType::Float16, Reduction::Add, 300_001),
+        (DataType::Float32, Reduction::Add, 300_001),
+        (DataType::UInt32, Reduction::Mul, 300_001),
+        (DataType::BFloat16, Reduction::Mul, 300_001),
         (DataType::Int64, Reduction::Min, 300_001),
         (DataType::Float64, Reduction::Add, 300_001),
         (DataType::Int64, Reduction::Mul, 300_001),
         (DataType::Int32, Reduction::Add, 2_200_001),
         (DataType::Float32, Reduction::Max, 2_200_001),
         (DataType::Int32, Reduction::Add, 8_400_001),
+        (DataType::Float32, Reduction::Add, 8_400_001),
         (DataType::Float64, Reduction::Add, 8_400_001),
     ] {
-        for size in [1000, 5000] {
-            if count > 3_000_000 && size != 1000 {
+        for size in [1, 1000, 5000] {
+            if count > 3_000_000 && size == 5000 {
                 continue; // the slots' group is full at 2,200,001
+            }
+            if size == 1 && data_type == DataType::Float16 {
+                // Float16 holds integers exactly only up to 2048: the sums of hundreds of
+                // thousands of updates on one target pass it, and then the order is in the bits.
+                continue;
             }
             let case = reduction_onto(&mut rng, data_type, reduction, size, count);
             let label = format!("{data_type:?} {reduction:?} {size} {count}");

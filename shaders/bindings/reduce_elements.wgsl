@@ -70,6 +70,17 @@ fn store_NAME(e: u32, value: u32) {
     // @end
 }
 
+// Unit e's word, the shift of its bits there and their mask.
+fn word_place_NAME(e: u32) -> vec3<u32> {
+    // @word-begin
+    return vec3<u32>(e, 0u, 0xffffffffu);
+    // @word-end
+    // @sub-word-begin
+    let shift = (e % ELEMENTS_PER_WORD) * ELEMENT_BITS;
+    return vec3<u32>(e / ELEMENTS_PER_WORD, shift, ELEMENT_MASK << shift);
+    // @sub-word-end
+}
+
 // A whole word of units, stored by the one thread that owns all of them.
 fn store_NAME_word(w: u32, value: u32) {
     // @at w

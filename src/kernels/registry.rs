@@ -118,6 +118,9 @@ entries! {
     /// After `scatter_reduce_wide` onto a small output: each unit's workgroup partials folded.
     FoldWidePartials => "fold_wide_partials", ScatterReduce, [DoubleWord, Exchange];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
+    /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
+    /// workgroup partials folded.
+    FoldPartials => "fold_partials", ScatterBins, [Narrow, Exchange];
     RadixCount => "radix_count", Sort, [];
     RadixScanBlocks => "radix_scan_blocks", Sort, [];
     RadixScanSums => "radix_scan_sums", Sort, [];
@@ -198,6 +201,14 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
+];
+/// Units of at most 4 bytes by compare-exchange: the bins' partials in the heads.
+const SCATTER_REDUCE_EXCHANGE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
 ];
 /// 8-byte integers in any order, where the device has 64-bit atomics.
 const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
@@ -534,7 +545,8 @@ impl Kernel {
                         SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS
                     }
                 }
-                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::Any if self.combines_natively() => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::Any => SCATTER_REDUCE_EXCHANGE_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },

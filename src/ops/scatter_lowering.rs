@@ -59,8 +59,11 @@ enum Strategy {
     /// (onto a small output as partials folded by `fold_wide_partials`).
     AnyOrderReduction {
         ties: bool,
-        bins: bool,
+        bins: Option<Bins>,
         wide: Option<WideSlots>,
+        /// Units of at most 4 bytes by compare-exchange, in any order: the kernel binds the
+        /// heads (the bins' partials; 16 bytes where there are none).
+        binds_heads: bool,
     },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
     /// tuple) sorted by target, each run folded.
@@ -110,6 +113,39 @@ impl WideSlots {
     }
 }
 
+/// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
+/// `BIN_CAPACITY` units): up to `BIN_GROUP` updates a thread; where the reduction is by
+/// compare-exchange and its workgroups are at most `WIDE_PARTIAL_GROUPS`, each workgroup's
+/// bins stored as partials for `fold_partials` (two words a unit a workgroup: at most
+/// 2048 * 2048 * 8 bytes, 32 MiB) rather than exchanged into the output.
+#[derive(Clone, Copy, Debug)]
+struct Bins {
+    units: u32,
+    per_thread: u32,
+    threads: u64,
+    /// The pass's workgroups whose partials `fold_partials` folds (0: none).
+    partial_groups: u32,
+}
+
+impl Bins {
+    fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
+        let (per_thread, threads) = spread(updates, BIN_GROUP);
+        let groups = threads.div_ceil(device.workgroup_size as u64);
+        let partials = partials && !device.per_element && groups <= WIDE_PARTIAL_GROUPS as u64;
+        Bins {
+            units: output_units as u32,
+            per_thread,
+            threads,
+            partial_groups: if partials { groups as u32 } else { 0 },
+        }
+    }
+
+    /// The heads' scratch: two words a unit of every workgroup with partials.
+    fn scratch_bytes(&self) -> u64 {
+        8 * self.partial_groups as u64 * self.units as u64
+    }
+}
+
 /// What every strategy shares: the optimised map, the kernel, and the output's units.
 struct Chosen {
     strategy: Strategy,
@@ -129,6 +165,12 @@ impl Strategy {
             Strategy::AnyOrderReduction {
                 wide: Some(wide), ..
             } => (wide.scratch_bytes(), 0),
+            Strategy::AnyOrderReduction {
+                ties: false,
+                binds_heads: true,
+                bins,
+                ..
+            } => (bins.map_or(0, |bins| bins.scratch_bytes()).max(16), 0),
             Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
             Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
                 (output_units * 4, 0)
@@ -387,8 +429,26 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             .in_any_order(!ordered);
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
+        // Units of at most 4 bytes by compare-exchange (floats, integer Mul): their bins'
+        // workgroups leave partials (not with the tie passes, whose scratch the heads hold).
+        let exchanges_narrow = element_bytes <= 4
+            && !Kernel::ScatterReduce {
+                data_type,
+                reduction: scatter.reduction,
+                order: ReduceOrder::Any,
+                copies: false,
+                hardware_float64: false,
+            }
+            .combines_natively();
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes).
-        let bins = element_bytes <= 4 && output_units <= BIN_CAPACITY as u64;
+        let bins = (element_bytes <= 4 && output_units <= BIN_CAPACITY as u64).then(|| {
+            Bins::new(
+                map.invocations(),
+                output_units,
+                exchanges_narrow && !ties,
+                device,
+            )
+        });
         let order = if ties {
             ReduceOrder::FirstTie
         } else {
@@ -400,7 +460,16 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && element_bytes == 8
             && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
-        (Strategy::AnyOrderReduction { ties, bins, wide }, order)
+        let binds_heads = exchanges_narrow && !ties;
+        (
+            Strategy::AnyOrderReduction {
+                ties,
+                bins,
+                wide,
+                binds_heads,
+            },
+            order,
+        )
     };
     let kernel = if reducing {
         Kernel::ScatterReduce {
@@ -518,12 +587,14 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
         }
-        Strategy::AnyOrderReduction { ties, bins, wide } => {
+        Strategy::AnyOrderReduction {
+            ties, bins, wide, ..
+        } => {
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
             }
-            steps.push(if *bins {
-                bins_step(&map, kernel, output_units)
+            steps.push(if let Some(bins) = bins {
+                bins_step(&map, kernel, bins)
             } else {
                 // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
                 // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread
@@ -552,6 +623,19 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 }
             });
+            if let Some(bins) = bins.filter(|bins| bins.partial_groups > 0) {
+                // A workgroup an output unit.
+                let mut params = map.params(1);
+                params.bins.units = bins.units;
+                params.bins.partial_groups = bins.partial_groups;
+                steps.push(Step {
+                    kernel,
+                    entry: Entry::FoldPartials,
+                    params: Parameters::Index(params),
+                    grid: Grid::Flat(bins.units as u64 * device.workgroup_size as u64),
+                    placement: Placement::Always,
+                });
+            }
             if let Some(wide) = wide.filter(|wide| wide.partial_groups > 0) {
                 // A workgroup an output unit.
                 let mut params = map.params(1);
@@ -606,18 +690,18 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
     (per_thread as u32, count.div_ceil(per_thread))
 }
 
-/// The reduction into workgroup bins (`output_units` of them, at most `BIN_CAPACITY`).
-fn bins_step(map: &IndexMap, kernel: Kernel, output_units: u64) -> Step {
-    let (per_thread, threads) = spread(map.invocations(), BIN_GROUP);
+/// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY`).
+fn bins_step(map: &IndexMap, kernel: Kernel, bins: &Bins) -> Step {
     let mut params = map.params(1);
-    params.bins.units = output_units as u32;
-    params.bins.per_thread = per_thread;
-    params.bins.threads = threads as u32;
+    params.bins.units = bins.units;
+    params.bins.per_thread = bins.per_thread;
+    params.bins.threads = bins.threads as u32;
+    params.bins.partial_groups = bins.partial_groups;
     Step {
         kernel,
         entry: Entry::ScatterReduceBins,
         params: Parameters::Index(params),
-        grid: Grid::Flat(threads),
+        grid: Grid::Flat(bins.threads),
         placement: Placement::Always,
     }
 }
