@@ -54,7 +54,9 @@ struct Binned {
     value: u32,
 }
 
-fn locate_binned(i: u32) -> Binned {
+// Update unit i located, if it lands in the bins' range of units from `first` (the first
+// range reports an index out of range).
+fn locate_binned(i: u32, first: u32) -> Binned {
     var update = Binned(false, 0u, 0u);
     let base = locate_base(i);
     if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
@@ -62,11 +64,13 @@ fn locate_binned(i: u32) -> Binned {
     }
     let at = apply_index(base);
     if at.bad_component != IN_RANGE {
-        report_out_of_range(i);
+        if first == 0u {
+            report_out_of_range(i);
+        }
         return update;
     }
-    if owns_output(at.indexed) {
-        update = Binned(true, at.indexed, load_updates(at.dense));
+    if at.indexed - first < BIN_CAPACITY && owns_output(at.indexed) {
+        update = Binned(true, at.indexed - first, load_updates(at.dense));
     }
     return update;
 }
@@ -109,7 +113,14 @@ fn scatter_reduce_bins(
     }
 // @float-end
     workgroupBarrier();
-    let t = invocation_index(workgroup, workgroups, local);
+    // Outputs of more than BIN_CAPACITY units (compare-exchange reductions only) are binned a
+    // range at a time: workgroup w takes range w % ranges of the updates of chunk w / ranges,
+    // reading the chunk's indices once a range (two to eight) and its values once.
+    let w = workgroup_index(workgroup, workgroups);
+    let ranges = max(1u, (params.bins.units + BIN_CAPACITY - 1u) / BIN_CAPACITY);
+    let chunk = w / ranges;
+    let first = (w % ranges) * BIN_CAPACITY;
+    let t = chunk * WORKGROUP_SIZE + local;
     if t < params.bins.threads {
         // Compare-exchange reductions combine a thread's consecutive updates of one unit
         // first: onto one target, a thread's BIN_GROUP updates take one exchange of its bin,
@@ -121,7 +132,7 @@ fn scatter_reduce_bins(
             if k >= params.bins.per_thread || j >= params.count {
                 break;
             }
-            let update = locate_binned(group_index(j));
+            let update = locate_binned(group_index(j), first);
 // @native-begin
             bin_update(update);
 // @native-end
@@ -137,19 +148,19 @@ fn scatter_reduce_bins(
         bin_update(pending);
     }
     workgroupBarrier();
-    let w = workgroup_index(workgroup, workgroups);
     for (var b = local; b < BIN_CAPACITY; b += WORKGROUP_SIZE) {
-        if b < params.bins.units && owns_output(b) {
+        let unit = first + b;
+        if unit < params.bins.units && owns_output(unit) {
             let value = narrowed(atomicLoad(&bins[b]));
             let taken = bin_taken(b, value);
 // @exchange-begin
             if params.bins.partial_groups != 0u {
-                store_partial(w, b, taken, value);
+                store_partial(chunk, unit, taken, value);
                 continue;
             }
 // @exchange-end
             if taken {
-                reduce_output(b, value);
+                reduce_output(unit, value);
             }
         }
     }
@@ -162,8 +173,8 @@ fn scatter_reduce_bins(
 // same few units wait on each other (4 Mi Float32 updates onto 1000 targets: 1.2 ms on an
 // H100 that way), where a workgroup a unit folding the partials in a tree waits on no one.
 // As fold_wide_partials does for 8-byte units.
-fn store_partial(w: u32, b: u32, taken: bool, value: u32) {
-    let at = 2u * (w * params.bins.units + b);
+fn store_partial(chunk: u32, unit: u32, taken: bool, value: u32) {
+    let at = 2u * (chunk * params.bins.units + unit);
     atomic_store_heads(at, select(0u, 1u, taken));
     atomic_store_heads(at + 1u, value);
 }

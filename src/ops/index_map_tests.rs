@@ -210,13 +210,17 @@ fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_where_row
 #[test]
 fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
     use crate::ops::Reduction;
-    // 16 rows of 128 units fit BIN_CAPACITY (2048); 17 rows do not; 8-byte units never.
+    // 16 rows of 128 units fit BIN_CAPACITY (2048); 17 rows do not, but by compare-exchange
+    // (floats) bins take up to eight ranges of it (128 rows), a range a workgroup; 8-byte
+    // units never.
     for (data_type, rows, bins) in [
         (DataType::Int32, 16, true),
         (DataType::UInt8, 16, true),
         (DataType::Float16, 16, true),
         (DataType::Int32, 17, false),
-        (DataType::Float32, 17, false),
+        (DataType::Float32, 17, true),
+        (DataType::Float32, 128, true),
+        (DataType::Float32, 129, false),
         (DataType::Int64, 16, false),
     ] {
         let desc = ScatterElementsDesc::new(
@@ -483,11 +487,12 @@ fn any_order_reductions_take_one_update_a_thread_up_to_two_to_the_seventeenth_th
         (15 * wave + 1, 16),
         (40 * wave, 16),
     ] {
+        // An output past the bins' ranges (8 * 2048 units).
         let desc = ScatterElementsDesc::new(
-            TensorDesc::new(DataType::Float32, &[5000]),
+            TensorDesc::new(DataType::Float32, &[20000]),
             TensorDesc::new(DataType::Int32, &[count]),
             TensorDesc::new(DataType::Float32, &[count]),
-            TensorDesc::new(DataType::Float32, &[5000]),
+            TensorDesc::new(DataType::Float32, &[20000]),
             0,
         )
         .with_reduction(Reduction::Add);

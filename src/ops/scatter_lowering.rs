@@ -113,17 +113,27 @@ impl WideSlots {
     }
 }
 
+/// Ranges of `BIN_CAPACITY` units the bins of a compare-exchange reduction take at most (a
+/// workgroup a range of each chunk of updates: the chunk's indices read once a range).
+const BIN_RANGES: u64 = 8;
+
+/// Partials (units times workgroups) the bins leave at most: 32 MiB of scratch.
+const BIN_PARTIALS: u64 = 1 << 22;
+
 /// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
-/// `BIN_CAPACITY` units): up to `BIN_GROUP` updates a thread; where the reduction is by
-/// compare-exchange and its workgroups are at most `WIDE_PARTIAL_GROUPS`, each workgroup's
-/// bins stored as partials for `fold_partials` (two words a unit a workgroup: at most
-/// 2048 * 2048 * 8 bytes, 32 MiB) rather than exchanged into the output.
+/// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that, a range a
+/// workgroup): up to `BIN_GROUP` updates a thread; where the reduction is by compare-exchange,
+/// its chunks' workgroups at most `WIDE_PARTIAL_GROUPS` and the partials at most
+/// `BIN_PARTIALS`, each workgroup's bins stored as partials for `fold_partials` (two words a
+/// unit a chunk) rather than exchanged into the output.
 #[derive(Clone, Copy, Debug)]
 struct Bins {
     units: u32,
     per_thread: u32,
     threads: u64,
-    /// The pass's workgroups whose partials `fold_partials` folds (0: none).
+    /// The pass's invocations: the chunk's workgroups for each range.
+    invocations: u64,
+    /// The pass's chunks whose partials `fold_partials` folds (0: none).
     partial_groups: u32,
 }
 
@@ -131,11 +141,17 @@ impl Bins {
     fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
         let (per_thread, threads) = spread(updates, BIN_GROUP);
         let groups = threads.div_ceil(device.workgroup_size as u64);
-        let partials = partials && !device.per_element && groups <= WIDE_PARTIAL_GROUPS as u64;
+        let partials = partials
+            && !device.per_element
+            && groups <= WIDE_PARTIAL_GROUPS as u64
+            && groups * output_units <= BIN_PARTIALS;
+        // As the kernel counts them.
+        let ranges = output_units.div_ceil(BIN_CAPACITY as u64).max(1);
         Bins {
             units: output_units as u32,
             per_thread,
             threads,
+            invocations: groups * ranges * device.workgroup_size as u64,
             partial_groups: if partials { groups as u32 } else { 0 },
         }
     }
@@ -440,8 +456,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                 hardware_float64: false,
             }
             .combines_natively();
-        // A small output fits each workgroup's memory as bins (units of at most 4 bytes).
-        let bins = (element_bytes <= 4 && output_units <= BIN_CAPACITY as u64).then(|| {
+        // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
+        // few times that a range at a time where the reduction is by compare-exchange.
+        let bin_ranges = if exchanges_narrow { BIN_RANGES } else { 1 };
+        let binned = element_bytes <= 4 && output_units <= bin_ranges * BIN_CAPACITY as u64;
+        let bins = binned.then(|| {
             Bins::new(
                 map.invocations(),
                 output_units,
@@ -701,7 +720,7 @@ fn bins_step(map: &IndexMap, kernel: Kernel, bins: &Bins) -> Step {
         kernel,
         entry: Entry::ScatterReduceBins,
         params: Parameters::Index(params),
-        grid: Grid::Flat(bins.threads),
+        grid: Grid::Flat(bins.invocations),
         placement: Placement::Always,
     }
 }
