@@ -283,6 +283,15 @@ var<workgroup> wide_slot_values: array<atomic<WideWord>, WIDE_SLOTS>;
 fn wide_slots() -> u32 {
     return clamp(params.bins.units, 1u, WIDE_SLOTS);
 }
+// @exchange-end
+
+// The ranges of WIDE_SLOTS output units a workgroup a chunk of updates takes (a slot an
+// output unit): more than one where params.bins.units, then the output's units, passes the
+// slots.
+fn wide_ranges() -> u32 {
+    return max(1u, (params.bins.units + WIDE_SLOTS - 1u) / WIDE_SLOTS);
+}
+// @exchange-begin
 
 // wide_slot_values[slot] = wide_slot_values[slot] op value.
 fn combine_in_wide_slot(slot: u32, value: vec2<u32>) {
@@ -330,7 +339,10 @@ struct WideUpdate {
     value: vec2<u32>,
 }
 
-fn locate_wide_update(i: u32) -> WideUpdate {
+// Onto an output of more than WIDE_SLOTS units, a slot an output unit a range at a time
+// (wide_ranges): only updates of the range from `first` are located there, and the first
+// range reports an index out of range.
+fn locate_wide_update(i: u32, first: u32) -> WideUpdate {
     var update = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
     let base = locate_base(i);
     if !owns_tuple(base.tuple) || !owns_updates(base.dense) {
@@ -338,7 +350,12 @@ fn locate_wide_update(i: u32) -> WideUpdate {
     }
     let at = apply_index(base);
     if at.bad_component != IN_RANGE {
-        report_out_of_range(i);
+        if first == 0u {
+            report_out_of_range(i);
+        }
+        return update;
+    }
+    if wide_ranges() > 1u && at.indexed - first >= WIDE_SLOTS {
         return update;
     }
     if owns_output(at.indexed) {
@@ -373,14 +390,19 @@ fn scatter_reduce_wide(
     }
     workgroupBarrier();
 // @exchange-end
-    let t = invocation_index(workgroup, workgroups, local);
+    // Workgroup w takes range w % ranges of chunk w / ranges (one range but onto outputs
+    // of more than WIDE_SLOTS units a slot each).
+    let w = workgroup_index(workgroup, workgroups);
+    let chunk = w / wide_ranges();
+    let first = (w % wide_ranges()) * WIDE_SLOTS;
+    let t = chunk * WORKGROUP_SIZE + local;
     let threads = params.bins.threads;
     if t < threads {
         var pending = WideUpdate(false, 0u, vec2<u32>(0u, 0u));
         for (var k = 0u; k < min(params.bins.per_thread, BIN_GROUP); k += 1u) {
             let j = t + k * threads;
             if j < params.count {
-                let update = locate_wide_update(group_index(j));
+                let update = locate_wide_update(group_index(j), first);
 // @native-begin
                 apply_wide_update(update);
 // @native-end
@@ -398,12 +420,13 @@ fn scatter_reduce_wide(
     }
 // @exchange-begin
     workgroupBarrier();
-    let w = workgroup_index(workgroup, workgroups);
     for (var slot = local; slot < wide_slots(); slot += WORKGROUP_SIZE) {
         let claimed = atomicLoad(&wide_slot_targets[slot]);
         let value = wide_pair(atomicLoad(&wide_slot_values[slot]));
         if params.bins.partial_groups != 0u {
-            store_wide_partial(w, slot, claimed != NO_TARGET, value);
+            if first + slot < params.bins.units {
+                store_wide_partial(chunk, first + slot, claimed != NO_TARGET, value);
+            }
         } else if claimed != NO_TARGET {
             reduce_output(claimed, value);
         }
@@ -417,8 +440,8 @@ fn scatter_reduce_wide(
 // heads' scratch, three words each, rather than exchanging them into the output: thousands
 // of workgroups exchanging into the same few units wait on each other, where a workgroup a
 // unit folding the partials in a tree waits on no one.
-fn store_wide_partial(w: u32, slot: u32, taken: bool, value: vec2<u32>) {
-    let at = 3u * (w * params.bins.units + slot);
+fn store_wide_partial(chunk: u32, unit: u32, taken: bool, value: vec2<u32>) {
+    let at = 3u * (chunk * params.bins.units + unit);
     atomic_store_heads(at, select(0u, 1u, taken));
     atomic_store_heads(at + 1u, value.x);
     atomic_store_heads(at + 2u, value.y);

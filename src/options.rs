@@ -20,11 +20,15 @@ pub enum DuplicateMode {
     /// grouping of the operations differ (updates of one workgroup aimed at one element are
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
     /// rounded as the type says; where the output has at most 2048 units, a workgroup's
-    /// updates are combined in bins of the whole output first). 8-byte elements take 64-bit
+    /// updates are combined in bins of the whole output first; float Add and Mul, and every
+    /// other reduction by compare-exchange, onto at most 16,384 units, combine a thread's
+    /// consecutive updates of one element first, bin a range of the output a workgroup, and
+    /// where the workgroups are at most 2048 combine their bins with each other, in a tree,
+    /// before the element). 8-byte elements take 64-bit
     /// atomics where the device has them (see [`crate::ContextOptions::with_int64_atomics`]):
     /// integer Add, Min and Max one of WGSL's own an update; Float64 and integer Mul a
     /// compare-exchange loop, after a thread's consecutive updates aimed at one element, then
-    /// a workgroup's, are combined (and, where the output has at most 1024 units, the
+    /// a workgroup's, are combined (and, where the output has at most 8192 units, the
     /// workgroups' results are combined with each other, in a tree, before the element);
     /// without them 8-byte elements take the `InOrder` path's sort here too, but a target's
     /// run of more than 64 updates is folded on a workgroup's threads, each every 256th

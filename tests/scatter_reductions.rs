@@ -653,13 +653,16 @@ fn reductions_skip_and_report_out_of_range_updates() {
 #[test]
 fn ranged_bins_report_an_out_of_range_update_and_skip_it() {
     // Compare-exchange reductions onto outputs past one workgroup's bins (2048 units, up to
-    // eight times that) bin a range at a time, each range's workgroups locating every update:
-    // the bad index is still reported (by the first range) and skipped by all.
+    // eight times that; 8-byte units: 1024 slots, with 64-bit atomics) bin a range at a time,
+    // each range's workgroups locating every update: the bad index is still reported (by the
+    // first range) and skipped by all.
     let mut rng = Rng::new(79);
     for (data_type, reduction, size) in [
         (DataType::Float32, Reduction::Add, 5000),
         (DataType::Float16, Reduction::Max, 2049),
         (DataType::UInt32, Reduction::Mul, 16384),
+        (DataType::Float64, Reduction::Add, 5000),
+        (DataType::Int64, Reduction::Mul, 8192),
     ] {
         let mut case = reduction_onto(&mut rng, data_type, reduction, size, 50_001);
         corrupt_one_index(&mut rng, &mut case);

@@ -49,8 +49,9 @@ fn eight_byte_reductions_are_exact_with_and_without_64_bit_atomics() {
                             .unwrap_or_else(|e| panic!("{label}: {e}"));
                     }
                     // Half the updates on 40 targets (floats: values exact in any order), onto
-                    // outputs with a workgroup slot a unit (folded as partials) and without.
-                    for size in [1000, 3000] {
+                    // outputs with a workgroup slot a unit (folded as partials; past 1024 units
+                    // a range of them a workgroup) and without.
+                    for size in [1000, 3000, 9000] {
                         let mut case =
                             common::reduction_onto(&mut rng, data_type, reduction, size, 20_000);
                         common::set_scatter_options(&mut case.desc, reduction, duplicates);
@@ -65,19 +66,21 @@ fn eight_byte_reductions_are_exact_with_and_without_64_bit_atomics() {
 
 #[test]
 fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has_them() {
-    // Pipelines built for one reduction onto 3000 units: the copy, the atomic pass and the
-    // report (3) with 64-bit atomics; the in-order sort's passes (more than 3) without. Onto
-    // 1000 units Float64 and Mul fold the workgroups' partials in a pass of their own (4).
+    // Pipelines built for one reduction: the copy, the atomic pass and the report (3) with
+    // 64-bit atomics; the in-order sort's passes (more than 3) without. Onto at most 8192
+    // units (a workgroup slot a unit, a range of 1024 a workgroup) Float64 and Mul fold the
+    // workgroups' partials in a pass of their own (4); onto more, slots shared by units (3).
     let mut rng = Rng::new(79);
     for (data_type, reduction, size, passes) in [
         (DataType::Int64, Reduction::Min, 3000, 3),
         (DataType::UInt64, Reduction::Add, 3000, 3),
         (DataType::UInt64, Reduction::Add, 1000, 3),
-        (DataType::Int64, Reduction::Mul, 3000, 3),
+        (DataType::Int64, Reduction::Mul, 3000, 4),
         (DataType::Int64, Reduction::Mul, 1000, 4),
-        (DataType::Float64, Reduction::Add, 3000, 3),
+        (DataType::Float64, Reduction::Add, 3000, 4),
         (DataType::Float64, Reduction::Add, 1000, 4),
-        (DataType::Float64, Reduction::Max, 3000, 3),
+        (DataType::Float64, Reduction::Add, 9000, 3),
+        (DataType::Float64, Reduction::Max, 3000, 4),
     ] {
         let case = common::reduction_onto(&mut rng, data_type, reduction, size, 5000);
         for enabled in [true, false] {

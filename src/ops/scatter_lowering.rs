@@ -74,9 +74,11 @@ enum Strategy {
 }
 
 /// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
-/// and integer Mul): a slot an output unit where there are at most `WIDE_SLOTS` (and then
-/// `BIN_GROUP` updates a thread, and, where its workgroups are at most `WIDE_PARTIAL_GROUPS`,
-/// their slots stored as partials for `fold_wide_partials`), else the workgroup's width.
+/// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
+/// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then `BIN_GROUP` updates a thread, and,
+/// where a range's workgroups are at most `WIDE_PARTIAL_GROUPS` and the partials at most
+/// `BIN_PARTIALS`, their slots stored as partials for `fold_wide_partials`), else the
+/// workgroup's width.
 #[derive(Clone, Copy, Debug)]
 struct WideSlots {
     slots: u32,
@@ -85,15 +87,28 @@ struct WideSlots {
     /// The pass's workgroups whose partials `fold_wide_partials` folds (0: none, each
     /// workgroup exchanges its slots into the output).
     partial_groups: u32,
+    /// The pass's invocations: a chunk's workgroups for each range of WIDE_SLOTS units.
+    invocations: u64,
 }
 
 impl WideSlots {
     fn new(updates: u64, output_units: u64, device: &DeviceFacts) -> WideSlots {
-        let few_units = output_units <= WIDE_SLOTS as u64;
+        // A slot an output unit, `BIN_RANGES` ranges of WIDE_SLOTS units at most (a range a
+        // workgroup, as the bins), or slots shared by units.
+        let few_units = output_units <= BIN_RANGES * WIDE_SLOTS as u64;
         let group = if few_units { BIN_GROUP } else { REDUCE_GROUP };
         let (per_thread, threads) = spread(updates, group);
         let groups = threads.div_ceil(device.workgroup_size as u64);
-        let partials = few_units && !device.per_element && groups <= WIDE_PARTIAL_GROUPS as u64;
+        let partials = few_units
+            && !device.per_element
+            && groups <= WIDE_PARTIAL_GROUPS as u64
+            && groups * output_units <= BIN_PARTIALS;
+        // As the kernel counts them (wide_ranges).
+        let ranges = if few_units {
+            output_units.div_ceil(WIDE_SLOTS as u64).max(1)
+        } else {
+            1
+        };
         WideSlots {
             slots: if few_units {
                 output_units as u32
@@ -102,6 +117,7 @@ impl WideSlots {
             },
             per_thread,
             threads,
+            invocations: groups * ranges * device.workgroup_size as u64,
             partial_groups: if partials { groups as u32 } else { 0 },
         }
     }
@@ -624,13 +640,16 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     Entry::ScatterReduce
                 };
                 let mut params = map.params(1);
-                let (per_thread, threads) = match wide {
+                let (per_thread, threads, invocations) = match wide {
                     Some(wide) => {
                         params.bins.units = wide.slots;
                         params.bins.partial_groups = wide.partial_groups;
-                        (wide.per_thread, wide.threads)
+                        (wide.per_thread, wide.threads, wide.invocations)
                     }
-                    None => spread(map.invocations(), REDUCE_GROUP),
+                    None => {
+                        let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
+                        (per_thread, threads, threads)
+                    }
                 };
                 params.bins.per_thread = per_thread;
                 params.bins.threads = threads as u32;
@@ -638,7 +657,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     kernel,
                     entry,
                     params: Parameters::Index(params),
-                    grid: Grid::Flat(threads),
+                    grid: Grid::Flat(invocations),
                     placement: Placement::Always,
                 }
             });
