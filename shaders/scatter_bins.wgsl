@@ -1,8 +1,9 @@
 // requires: common index_map arithmetic units
 // A scatter reduction in any order onto an output of at most BIN_CAPACITY units (a
-// histogram, a few segments): each workgroup combines its updates into bins of its own in
-// workgroup memory, one a unit of the whole output, then combines each bin that took updates
-// into the output once. A target takes one global operation a workgroup, whatever the number
+// histogram, a few segments; by compare-exchange up to 8 times that, a range of BIN_CAPACITY
+// a workgroup): each workgroup combines its updates into bins of its own in workgroup memory,
+// one a unit of the output (or of its range), then combines each bin that took updates into
+// the output once, or leaves them as partials (the partials section). A target takes one global operation a workgroup, whatever the number
 // of updates aimed at it, so a histogram costs about a read of its updates and indices.
 //
 // A thread takes params.bins.per_thread updates (at most BIN_GROUP, a bound the library
@@ -153,12 +154,14 @@ fn scatter_reduce_bins(
         if unit < params.bins.units && owns_output(unit) {
             let value = narrowed(atomicLoad(&bins[b]));
             let taken = bin_taken(b, value);
-// @exchange-begin
-            if params.bins.partial_groups != 0u {
+// @partials-begin
+            // (A workgroup past the chunks, padding a grid split in two dimensions, holds
+            // nothing and stores nothing.)
+            if chunk < params.bins.partial_groups {
                 store_partial(chunk, unit, taken, value);
-                continue;
             }
-// @exchange-end
+            continue;
+// @partials-end
             if taken {
                 reduce_output(unit, value);
             }
@@ -166,7 +169,7 @@ fn scatter_reduce_bins(
     }
 }
 
-// @exchange-begin
+// @partials-begin
 // Where the bins' workgroups are at most WIDE_PARTIAL_GROUPS (params.bins.partial_groups),
 // each stores its bins (whether taken, and the value) to the heads' scratch, two words each,
 // rather than exchanging them into the output: hundreds of workgroups exchanging into the
@@ -229,5 +232,5 @@ fn fold_partials(
         reduce_output(unit, partial_values[0]);
     }
 }
-// @exchange-end
+// @partials-end
 // @narrow-end

@@ -269,9 +269,9 @@ fn write_ties(
 // combine a thread's consecutive updates aimed at one target (`WideUpdate`: one exchange for
 // the lot where every update collides), then a workgroup's in workgroup memory:
 // params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit that lands
-// on it (the unit modulo the slots); onto an output of at most WIDE_SLOTS units a slot an
-// output unit, so that no update misses, and BIN_GROUP updates a thread: a crowded target
-// takes one global loop a workgroup. The native ones need no slots (the hardware serialises
+// on it (the unit modulo the slots); onto an output of at most 8 times WIDE_SLOTS units a slot
+// an output unit (a range of WIDE_SLOTS units a workgroup), so that no update misses, and
+// BIN_GROUP updates a thread: a crowded target takes one global loop a workgroup. The native ones need no slots (the hardware serialises
 // their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
 // memory).
 
@@ -424,7 +424,8 @@ fn scatter_reduce_wide(
         let claimed = atomicLoad(&wide_slot_targets[slot]);
         let value = wide_pair(atomicLoad(&wide_slot_values[slot]));
         if params.bins.partial_groups != 0u {
-            if first + slot < params.bins.units {
+            // (Not a workgroup past the chunks, padding a grid split in two dimensions.)
+            if first + slot < params.bins.units && chunk < params.bins.partial_groups {
                 store_wide_partial(chunk, first + slot, claimed != NO_TARGET, value);
             }
         } else if claimed != NO_TARGET {

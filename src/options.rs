@@ -23,13 +23,14 @@ pub enum DuplicateMode {
     /// updates are combined in bins of the whole output first; float Add and Mul, and every
     /// other reduction by compare-exchange, onto at most 16,384 units, combine a thread's
     /// consecutive updates of one element first, bin a range of the output a workgroup, and
-    /// where the workgroups are at most 2048 combine their bins with each other, in a tree,
-    /// before the element). 8-byte elements take 64-bit
+    /// where the workgroups are at most 2048 (and times the units at most 2^22) combine their
+    /// bins with each other, in a tree, before the element). 8-byte elements take 64-bit
     /// atomics where the device has them (see [`crate::ContextOptions::with_int64_atomics`]):
     /// integer Add, Min and Max one of WGSL's own an update; Float64 and integer Mul a
     /// compare-exchange loop, after a thread's consecutive updates aimed at one element, then
-    /// a workgroup's, are combined (and, where the output has at most 8192 units, the
-    /// workgroups' results are combined with each other, in a tree, before the element);
+    /// a workgroup's, are combined (and, where the output has at most 8192 units and the
+    /// workgroups are as few as above, the workgroups' results are combined with each other,
+    /// in a tree, before the element);
     /// without them 8-byte elements take the `InOrder` path's sort here too, but a target's
     /// run of more than 64 updates is folded on a workgroup's threads, each every 256th
     /// update or so, and their results in a tree (grouped, not one after another: Float64 Add

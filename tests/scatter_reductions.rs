@@ -651,6 +651,25 @@ fn reductions_skip_and_report_out_of_range_updates() {
 }
 
 #[test]
+fn bins_on_a_device_of_four_storage_buffers_combine_into_the_output() {
+    // The bins' partials bind a fifth storage buffer (the heads); a downlevel device's 4 a
+    // stage take the bins' exchanges into the output instead, as the same results.
+    let downlevel = common::limited_context(|l| l.max_storage_buffers_per_shader_stage = 4);
+    let mut rng = Rng::new(80);
+    for (data_type, reduction, size) in [
+        (DataType::Float32, Reduction::Add, 1),
+        (DataType::Float32, Reduction::Add, 1000),
+        (DataType::Float16, Reduction::Max, 5000),
+        (DataType::UInt32, Reduction::Mul, 300),
+    ] {
+        let case = reduction_onto(&mut rng, data_type, reduction, size, 100_001);
+        let label = format!("{data_type:?} {reduction:?} onto {size}");
+        common::check_on(&downlevel, &case.desc, &case.slices(), Expect::ByMode)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+    }
+}
+
+#[test]
 fn ranged_bins_report_an_out_of_range_update_and_skip_it() {
     // Compare-exchange reductions onto outputs past one workgroup's bins (2048 units, up to
     // eight times that; 8-byte units: 1024 slots, with 64-bit atomics) bin a range at a time,

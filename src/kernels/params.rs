@@ -160,16 +160,18 @@ parameters! {
 
 parameters! {
     /// `IndexParams::bins`: the any-order reductions (`scatter_reduce`, `scatter_reduce_wide`,
-    /// `scatter_reduce_bins`): the output's units (the bins': each a bin, at most
-    /// `BIN_CAPACITY`) or the wide pass's workgroup slots (at most `WIDE_SLOTS`), the updates a
-    /// thread takes (at most `REDUCE_GROUP`; the bins' and the wide slots' onto a small output
-    /// `BIN_GROUP`), and the threads that take them.
+    /// `scatter_reduce_bins`): the output's units (the bins', and the wide slots' where they
+    /// are a slot a unit: past `BIN_CAPACITY` or `WIDE_SLOTS` a range of them a workgroup) or
+    /// the wide pass's shared slots (at most `WIDE_SLOTS`), the updates a thread takes (at
+    /// most `REDUCE_GROUP`; the bins' and the wide slots' a unit each `BIN_GROUP`), and the
+    /// threads that take them (a chunk, which each range's workgroups take).
     BinParams {
         units: u32,
         per_thread: u32,
         threads: u32,
-        /// The wide compare-exchange pass's workgroups, where each stores its slots for
-        /// `fold_wide_partials` instead of combining them into the output (0: it combines).
+        /// The chunks' workgroups of the wide compare-exchange pass or of the bins, where each
+        /// stores its slots or bins for `fold_wide_partials` or `fold_partials` instead of
+        /// combining them into the output (0: it combines).
         partial_groups: u32,
     }
 }

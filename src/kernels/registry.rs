@@ -58,6 +58,10 @@ pub(crate) enum RowKernel {
 pub(crate) enum ReduceOrder {
     /// One compare-exchange pass, in any order.
     Any,
+    /// `Any`, its bins (units of at most 4 bytes by compare-exchange) left as partials in the
+    /// heads for `fold_partials`: the kernel binds the heads only then (downlevel devices may
+    /// have 4 storage buffers a stage, all `Any` needs).
+    AnyWithPartials,
     /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
     /// order (the first of tied zeros or NaNs wins).
     FirstTie,
@@ -120,7 +124,7 @@ entries! {
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
     /// workgroup partials folded.
-    FoldPartials => "fold_partials", ScatterBins, [Narrow, Exchange];
+    FoldPartials => "fold_partials", ScatterBins, [Narrow, Partials];
     RadixCount => "radix_count", Sort, [];
     RadixScanBlocks => "radix_scan_blocks", Sort, [];
     RadixScanSums => "radix_scan_sums", Sort, [];
@@ -202,8 +206,8 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
 ];
-/// Units of at most 4 bytes by compare-exchange: the bins' partials in the heads.
-const SCATTER_REDUCE_EXCHANGE_BINDINGS: &[Binding] = &[
+/// Units of at most 4 bytes by compare-exchange whose bins leave partials in the heads.
+const SCATTER_REDUCE_PARTIALS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
@@ -263,23 +267,26 @@ pub(crate) const CLEAR_WORDS: u32 = 4;
 /// `scatter_reduce_wide`; `IndexParams::bins.per_thread`), a grid-stride apart.
 pub(crate) const REDUCE_GROUP: u32 = 16;
 
-/// Output units of at most this many are reduced into workgroup bins (`scatter_reduce_bins`):
-/// 8 KiB of workgroup memory, and 256 bytes of flags for floats, within WebGPU's least
+/// Output units of at most this many are reduced into workgroup bins (`scatter_reduce_bins`;
+/// by compare-exchange, up to `BIN_RANGES` times this many, a range a workgroup): 8 KiB of
+/// workgroup memory, and 256 bytes of flags for floats, within WebGPU's least
 /// `max_compute_workgroup_storage_size` (16 KiB).
 pub(crate) const BIN_CAPACITY: u32 = 2048;
 
 /// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`), and of
-/// `scatter_reduce_wide` by compare-exchange onto outputs of at most `WIDE_SLOTS` units.
+/// `scatter_reduce_wide` by compare-exchange where it has a slot an output unit.
 pub(crate) const BIN_GROUP: u32 = 64;
 
-/// The workgroup slots of `scatter_reduce_wide` by compare-exchange (`BinParams::units` of
-/// them are used: the output's units where they are at most this many, so that no update
-/// misses its slot, else the workgroup's width): 12 KiB of workgroup memory, within WebGPU's
-/// least `max_compute_workgroup_storage_size` (16 KiB).
+/// The workgroup slots of `scatter_reduce_wide` by compare-exchange: a slot an output unit
+/// onto up to `BIN_RANGES` times this many units (a range of them a workgroup; no update
+/// misses its slot), else the workgroup's width of slots shared by units: 12 KiB of
+/// workgroup memory, within WebGPU's least `max_compute_workgroup_storage_size` (16 KiB).
 pub(crate) const WIDE_SLOTS: u32 = 1024;
 
-/// The most workgroups of `scatter_reduce_wide` whose slots `fold_wide_partials` folds (more
-/// combine theirs into the output): 12 bytes a slot each, 24 MiB at most.
+/// The most workgroups (of a range) of `scatter_reduce_wide` or `scatter_reduce_bins` whose
+/// slots or bins `fold_wide_partials` or `fold_partials` fold (more combine theirs into the
+/// output): 12 or 8 bytes a unit each, and units times workgroups at most `BIN_PARTIALS` (the
+/// lowering's): 48 or 32 MiB at most.
 pub(crate) const WIDE_PARTIAL_GROUPS: u32 = 2048;
 
 impl Kernel {
@@ -316,6 +323,7 @@ impl Kernel {
                 // device has them).
                 for order in [
                     ReduceOrder::Any,
+                    ReduceOrder::AnyWithPartials,
                     ReduceOrder::FirstTie,
                     ReduceOrder::InOrder,
                 ] {
@@ -324,6 +332,11 @@ impl Kernel {
                         && matches!(reduction, Reduction::Min | Reduction::Max);
                     // The tie passes only for float Min and Max narrower than 8 bytes.
                     if order == ReduceOrder::FirstTie && (wide || !ties) {
+                        continue;
+                    }
+                    // Partials only where the bins combine by compare-exchange.
+                    let exchanges = data_type.is_float() || reduction == Reduction::Mul;
+                    if order == ReduceOrder::AnyWithPartials && (wide || !exchanges) {
                         continue;
                     }
                     // Float64 Add and Mul with and without the device's f64.
@@ -372,7 +385,9 @@ impl Kernel {
                 &[F::ScatterSliceRuns, F::ScatterLists, F::Heads]
             }
             Kernel::ScatterReduce { order, .. } => match order {
-                ReduceOrder::Any => &[F::ScatterReduce, F::ScatterBins],
+                ReduceOrder::Any | ReduceOrder::AnyWithPartials => {
+                    &[F::ScatterReduce, F::ScatterBins]
+                }
                 ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins, F::Heads],
                 ReduceOrder::InOrder => &[
                     F::Sort,
@@ -444,6 +459,13 @@ impl Kernel {
                     _ => false,
                 },
                 Section::HardwareFloat64 => self.uses_hardware_float64(),
+                Section::Partials => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::AnyWithPartials,
+                        ..
+                    }
+                ),
             })
             .collect()
     }
@@ -545,8 +567,8 @@ impl Kernel {
                         SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS
                     }
                 }
-                ReduceOrder::Any if self.combines_natively() => SCATTER_REDUCE_BINDINGS,
-                ReduceOrder::Any => SCATTER_REDUCE_EXCHANGE_BINDINGS,
+                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::AnyWithPartials => SCATTER_REDUCE_PARTIALS_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },
@@ -591,6 +613,9 @@ impl Kernel {
             }
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => "the scatter reduction kernel's bindings",
+                ReduceOrder::AnyWithPartials => {
+                    "the bindings of the scatter reduction kernel whose bins leave partials"
+                }
                 ReduceOrder::FirstTie => {
                     "the in-order float Min or Max scatter reduction kernel's bindings"
                 }

@@ -48,10 +48,13 @@ pub(crate) enum Section {
     /// Float64 Add and Mul on a device with f64 (`SHADER_F64` and `SHADER_INT64`): the
     /// device's own arithmetic where it gives IEEE's bits, before the integer path.
     HardwareFloat64,
+    /// The any-order bins' partials (`ReduceOrder::AnyWithPartials`): stored by each
+    /// workgroup in the heads, folded by `fold_partials`.
+    Partials,
 }
 
 impl Section {
-    pub const ALL: [Section; 20] = [
+    pub const ALL: [Section; 21] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
@@ -72,6 +75,7 @@ impl Section {
         Section::NativeOutput,
         Section::ExchangeOutput,
         Section::HardwareFloat64,
+        Section::Partials,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -96,6 +100,7 @@ impl Section {
             Section::NativeOutput => "native-output",
             Section::ExchangeOutput => "exchange-output",
             Section::HardwareFloat64 => "hardware-float64",
+            Section::Partials => "partials",
         }
     }
 }

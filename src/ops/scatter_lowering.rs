@@ -51,7 +51,8 @@ enum Strategy {
     /// then the winners write (4 bytes of scratch an output unit).
     InOrder,
     /// A reduction by atomics, up to `REDUCE_GROUP` updates a thread; or with `bins`, where the
-    /// output has at most `BIN_CAPACITY` units, into each workgroup's own bins first (up to
+    /// output has at most `BIN_CAPACITY` units (by compare-exchange `BIN_RANGES` times that,
+    /// a range a workgroup: [`Bins`]), into each workgroup's own bins first (up to
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
@@ -61,8 +62,8 @@ enum Strategy {
         ties: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
-        /// Units of at most 4 bytes by compare-exchange, in any order: the kernel binds the
-        /// heads (the bins' partials; 16 bytes where there are none).
+        /// The bins leave partials (`ReduceOrder::AnyWithPartials`): the kernel binds the
+        /// heads.
         binds_heads: bool,
     },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
@@ -133,7 +134,8 @@ impl WideSlots {
 /// workgroup a range of each chunk of updates: the chunk's indices read once a range).
 const BIN_RANGES: u64 = 8;
 
-/// Partials (units times workgroups) the bins leave at most: 32 MiB of scratch.
+/// Partials (units times workgroups) the bins or the 8-byte slots leave at most: 32 or 48 MiB
+/// of scratch.
 const BIN_PARTIALS: u64 = 1 << 22;
 
 /// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
@@ -157,7 +159,21 @@ impl Bins {
     fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
         let (per_thread, threads) = spread(updates, BIN_GROUP);
         let groups = threads.div_ceil(device.workgroup_size as u64);
+        // The partials' kernel binds the heads too, a fifth storage buffer: downlevel devices
+        // (4 a stage) combine the bins into the output instead, as they did before.
+        let partials_kernel = Kernel::ScatterReduce {
+            data_type: DataType::Float32,
+            reduction: Reduction::Add,
+            order: ReduceOrder::AnyWithPartials,
+            copies: false,
+            hardware_float64: false,
+        };
+        let storage_fits = device.bindings.map_or(true, |bindings| {
+            bindings.max_storage_buffers_per_shader_stage as usize
+                >= partials_kernel.bindings().len()
+        });
         let partials = partials
+            && storage_fits
             && !device.per_element
             && groups <= WIDE_PARTIAL_GROUPS as u64
             && groups * output_units <= BIN_PARTIALS;
@@ -484,8 +500,12 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                 device,
             )
         });
+        // Bins that leave partials bind the heads: a kernel of their own.
+        let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
         let order = if ties {
             ReduceOrder::FirstTie
+        } else if partials {
+            ReduceOrder::AnyWithPartials
         } else {
             ReduceOrder::Any
         };
@@ -495,7 +515,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && element_bytes == 8
             && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
-        let binds_heads = exchanges_narrow && !ties;
+        let binds_heads = partials;
         (
             Strategy::AnyOrderReduction {
                 ties,
@@ -728,7 +748,7 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
     (per_thread as u32, count.div_ceil(per_thread))
 }
 
-/// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY`).
+/// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY` a range).
 fn bins_step(map: &IndexMap, kernel: Kernel, bins: &Bins) -> Step {
     let mut params = map.params(1);
     params.bins.units = bins.units;
