@@ -168,7 +168,7 @@ impl Bins {
             copies: false,
             hardware_float64: false,
         };
-        let storage_fits = device.bindings.map_or(true, |bindings| {
+        let storage_fits = device.bindings.is_none_or(|bindings| {
             bindings.max_storage_buffers_per_shader_stage as usize
                 >= partials_kernel.bindings().len()
         });
