@@ -62,9 +62,6 @@ enum Strategy {
         ties: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
-        /// The bins leave partials (`ReduceOrder::AnyWithPartials`): the kernel binds the
-        /// heads.
-        binds_heads: bool,
     },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
     /// tuple) sorted by target, each run folded.
@@ -213,12 +210,12 @@ impl Strategy {
             Strategy::AnyOrderReduction {
                 wide: Some(wide), ..
             } => (wide.scratch_bytes(), 0),
+            // Bins that leave partials (`ReduceOrder::AnyWithPartials`, which binds the heads).
             Strategy::AnyOrderReduction {
                 ties: false,
-                binds_heads: true,
-                bins,
+                bins: Some(bins),
                 ..
-            } => (bins.map_or(0, |bins| bins.scratch_bytes()).max(16), 0),
+            } if bins.partial_groups > 0 => (bins.scratch_bytes().max(16), 0),
             Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
             Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
                 (output_units * 4, 0)
@@ -515,16 +512,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && element_bytes == 8
             && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
-        let binds_heads = partials;
-        (
-            Strategy::AnyOrderReduction {
-                ties,
-                bins,
-                wide,
-                binds_heads,
-            },
-            order,
-        )
+        (Strategy::AnyOrderReduction { ties, bins, wide }, order)
     };
     let kernel = if reducing {
         Kernel::ScatterReduce {
