@@ -135,13 +135,27 @@ fn place_unit(i: u32) -> Placed {
     return Placed(TO_OUTPUT, at.indexed, value);
 }
 
+// @screened-begin
+var<workgroup> screened: u32;
+// @screened-end
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_reduce(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    // No early return: every thread reaches the barriers.
+    // @screened-begin
+    // After the float atomics' screen (shaders/scatter_float_add.wgsl): only where it found
+    // a value their add may get wrong (a uniform return, before any barrier).
+    if local == 0u {
+        screened = atomic_load_heads(SCREEN_WORD);
+    }
+    if workgroupUniformLoad(&screened) == 0u {
+        return;
+    }
+    // @screened-end
+    // No early return past here: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);
     atomicStore(&slot_values[local], widened(IDENTITY));
     workgroupBarrier();

@@ -45,6 +45,9 @@ pub struct Context {
     int64_atomics: Int64Atomics,
     /// Whether Float64 Add and Mul use the device's f64 (it has it and the options allow).
     hardware_float64: bool,
+    /// Whether Float32 Add may use the device's f32 atomics (it has them and the options
+    /// allow).
+    float32_atomics: bool,
 }
 
 // In a browser wgpu's handles are not Send: one thread uses the context there.
@@ -59,7 +62,8 @@ impl Context {
     /// `SHADER_INT64_ATOMIC_MIN_MAX` or `SHADER_INT64_ATOMIC_ALL_OPS`: 8-byte integer Min and
     /// Max, or Add, reduce by one atomic an update instead of the in-order path), and f64
     /// where it has it (`SHADER_F64` with `SHADER_INT64`: Float64 Add and Mul compute there where it gives
-    /// IEEE's bits, see [`ContextOptions::with_hardware_float64`]). Then as
+    /// IEEE's bits, see [`ContextOptions::with_hardware_float64`]), and f32 atomics where it
+    /// has them (`SHADER_FLOAT32_ATOMIC`: see [`ContextOptions::with_float32_atomics`]). Then as
     /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {
         Context::new_with(ContextOptions::default()).await
@@ -82,7 +86,8 @@ impl Context {
             | wgpu::Features::SHADER_INT64
             | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX
             | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
-            | wgpu::Features::SHADER_F64;
+            | wgpu::Features::SHADER_F64
+            | wgpu::Features::SHADER_FLOAT32_ATOMIC;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("dml-wgsl"),
@@ -155,6 +160,8 @@ impl Context {
             hardware_float64: !options.without_hardware_float64
                 && device_features
                     .contains(wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64),
+            float32_atomics: !options.without_float32_atomics
+                && device_features.contains(wgpu::Features::SHADER_FLOAT32_ATOMIC),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),

@@ -32,6 +32,8 @@ pub struct ContextOptions {
     pub(crate) without_int64_atomics: bool,
     /// Leaves the device's f64 unused (see [`ContextOptions::with_hardware_float64`]).
     pub(crate) without_hardware_float64: bool,
+    /// Leaves the device's f32 atomics unused (see [`ContextOptions::with_float32_atomics`]).
+    pub(crate) without_float32_atomics: bool,
 }
 
 impl ContextOptions {
@@ -65,6 +67,23 @@ impl ContextOptions {
     /// and comparisons.
     pub fn with_hardware_float64(mut self, enabled: bool) -> ContextOptions {
         self.without_hardware_float64 = !enabled;
+        self
+    }
+
+    /// Whether Float32 Add reductions in any order use the device's f32 atomics where it has
+    /// them (the default, `true`): wgpu's `SHADER_FLOAT32_ATOMIC` (Vulkan's
+    /// `VK_EXT_shader_atomic_float`, Metal), requested by [`Context::new`] and read from the
+    /// device by [`Context::from_device`]. Taken where the updates are at least as many as the
+    /// output's elements, the output is past the workgroup bins (more than 16,384 elements)
+    /// and no tensor is split into windows. A pass first reads every update and output value:
+    /// where all are zeros or finite numbers of at least 2^-102 in magnitude, every sum the
+    /// device's atomic add makes is a normal number, correctly rounded, the IEEE bits of the
+    /// compare-exchange path, and each update takes one `atomicAdd`; any other value (a NaN,
+    /// an infinity, a subnormal, a tiny number) sends the whole reduction down the
+    /// compare-exchange path, whose bits for those values the device's add would not give.
+    /// `false` forces the compare-exchange path, for tests and comparisons.
+    pub fn with_float32_atomics(mut self, enabled: bool) -> ContextOptions {
+        self.without_float32_atomics = !enabled;
         self
     }
 

@@ -129,6 +129,8 @@ pub struct ShaderVariant {
     /// Whether it needs f64 (`SHADER_F64`, with `SHADER_INT64`): built only where a device
     /// has them.
     pub needs_float64: bool,
+    /// It adds by f32 atomics (wgpu's `SHADER_FLOAT32_ATOMIC`).
+    pub needs_float32_atomics: bool,
 }
 
 /// Every shader variant the library can dispatch, for offline validation and translation
@@ -152,6 +154,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 entry_points: k.entries().iter().map(|e| e.name()).collect(),
                 needs_int64_atomics: k.reduces_by_wide_atomics(),
                 needs_float64: k.uses_hardware_float64(),
+                needs_float32_atomics: k.uses_float32_atomics(),
             });
         }
     }

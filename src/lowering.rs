@@ -71,6 +71,9 @@ pub(crate) struct DeviceFacts {
     /// The device has f64 (`SHADER_F64` and `SHADER_INT64`) and the context uses it: Float64
     /// Add and Mul take its arithmetic where it gives IEEE's bits.
     pub hardware_float64: bool,
+    /// The device has f32 atomics (`SHADER_FLOAT32_ATOMIC`) and the context uses them: Float32
+    /// Add in any order may add by one `atomicAdd` an update (after a screen of the values).
+    pub float32_atomics: bool,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows). Lowering
     /// sets it where [`DeviceFacts::binds_partially`] says so.

@@ -185,6 +185,7 @@ impl Context {
             copies_in_kernels: copy_method == Some(CopyMethod::Kernel),
             int64_atomics: self.int64_atomics,
             hardware_float64: self.hardware_float64,
+            float32_atomics: self.float32_atomics,
             per_element: false,
             bindings: Some(BindingFacts {
                 bytes,

@@ -88,6 +88,9 @@ pub(crate) enum Access {
     /// 8-byte integers combined by 64-bit atomics (`atomic<i64>` or `atomic<u64>`):
     /// `reduce_<name>(element, update)` only.
     ReduceWide,
+    /// f32 elements added by the device's float atomics (`atomic<f32>`, wgpu's
+    /// `SHADER_FLOAT32_ATOMIC`): `add_<name>(element, value)` and `load_<name>_bits(element)`.
+    AddFloats,
 }
 
 /// What a storage binding holds; the host binds each kernel's buffers by role.

@@ -51,6 +51,8 @@ shader_files! {
     ScatterReduce => "scatter_reduce.wgsl",
     /// The any-order scatter reduction onto a small output, in workgroup bins.
     ScatterBins => "scatter_bins.wgsl",
+    /// Float32 Add in any order by the device's float atomics, and their screen.
+    ScatterFloatAdd => "scatter_float_add.wgsl",
     /// The in-order scatter reduction: the radix sort, the slices, the run folds (of updates,
     /// of slices), the lists.
     Sort => "sort.wgsl",
@@ -80,6 +82,7 @@ shader_files! {
     AtomicWords => "bindings/atomic_words.wgsl",
     ReduceElements => "bindings/reduce_elements.wgsl",
     ReduceWide => "bindings/reduce_wide.wgsl",
+    AddFloats => "bindings/add_floats.wgsl",
 }
 
 impl ShaderFile {
@@ -232,6 +235,10 @@ mod tests {
                 if kernel.reduces_by_wide_atomics() {
                     capabilities |=
                         Capabilities::SHADER_INT64 | Capabilities::SHADER_INT64_ATOMIC_ALL_OPS;
+                }
+                // f32 atomics only where the kernel adds by them.
+                if kernel.uses_float32_atomics() {
+                    capabilities |= Capabilities::SHADER_FLOAT32_ATOMIC;
                 }
                 // f64 only where the kernel uses it.
                 if kernel.uses_hardware_float64() {

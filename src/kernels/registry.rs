@@ -67,6 +67,13 @@ pub(crate) enum ReduceOrder {
     FirstTie,
     /// The updates' order: runs sorted by target (8-byte elements always).
     InOrder,
+    /// Float32 Add by the device's float atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
+    /// values, then one `atomicAdd` an update where the screen finds them all safe
+    /// (`shaders/scatter_float_add.wgsl`).
+    FloatAtomics,
+    /// `Any` after the float atomics' screen: it reduces only where the screen found a value
+    /// their add may get wrong (binds the heads, which hold the screen's word).
+    Screened,
 }
 
 /// What the registry knows of an entry point.
@@ -125,6 +132,9 @@ entries! {
     /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
     /// workgroup partials folded.
     FoldPartials => "fold_partials", ScatterBins, [Narrow, Partials];
+    /// Before a Float32 Add by float atomics: whether every value is safe for them.
+    ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
+    ScatterAddFloatAtomics => "scatter_add_float_atomics", ScatterFloatAdd, [];
     RadixCount => "radix_count", Sort, [];
     RadixScanBlocks => "radix_scan_blocks", Sort, [];
     RadixScanSums => "radix_scan_sums", Sort, [];
@@ -211,6 +221,14 @@ const SCATTER_REDUCE_PARTIALS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+/// Float32 Add by the device's float atomics, the screen's word in the heads.
+const SCATTER_ADD_FLOAT_ATOMICS_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::AddFloats),
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
 ];
@@ -326,8 +344,17 @@ impl Kernel {
                     ReduceOrder::AnyWithPartials,
                     ReduceOrder::FirstTie,
                     ReduceOrder::InOrder,
+                    ReduceOrder::FloatAtomics,
+                    ReduceOrder::Screened,
                 ] {
                     let wide = data_type.size_in_bytes() == 8;
+                    // The float atomics add Float32 only.
+                    let float32_add = data_type == DataType::Float32 && reduction == Reduction::Add;
+                    if matches!(order, ReduceOrder::FloatAtomics | ReduceOrder::Screened)
+                        && !float32_add
+                    {
+                        continue;
+                    }
                     let ties = data_type.is_float()
                         && matches!(reduction, Reduction::Min | Reduction::Max);
                     // The tie passes only for float Min and Max narrower than 8 bytes.
@@ -388,7 +415,10 @@ impl Kernel {
                 ReduceOrder::Any | ReduceOrder::AnyWithPartials => {
                     &[F::ScatterReduce, F::ScatterBins]
                 }
-                ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins, F::Heads],
+                ReduceOrder::FirstTie | ReduceOrder::Screened => {
+                    &[F::ScatterReduce, F::ScatterBins, F::Heads]
+                }
+                ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
                 ReduceOrder::InOrder => &[
                     F::Sort,
                     F::ScatterRuns,
@@ -466,8 +496,27 @@ impl Kernel {
                         ..
                     }
                 ),
+                Section::Screened => matches!(
+                    self,
+                    Kernel::ScatterReduce {
+                        order: ReduceOrder::Screened,
+                        ..
+                    }
+                ),
             })
             .collect()
+    }
+
+    /// Whether the kernel adds by the device's float atomics (the module then needs
+    /// `SHADER_FLOAT32_ATOMIC`).
+    pub fn uses_float32_atomics(self) -> bool {
+        matches!(
+            self,
+            Kernel::ScatterReduce {
+                order: ReduceOrder::FloatAtomics,
+                ..
+            }
+        )
     }
 
     /// Whether the kernel's Float64 arithmetic tries the device's f64 first (the module then
@@ -568,7 +617,10 @@ impl Kernel {
                     }
                 }
                 ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
-                ReduceOrder::AnyWithPartials => SCATTER_REDUCE_PARTIALS_BINDINGS,
+                ReduceOrder::AnyWithPartials | ReduceOrder::Screened => {
+                    SCATTER_REDUCE_PARTIALS_BINDINGS
+                }
+                ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },
@@ -618,6 +670,12 @@ impl Kernel {
                 }
                 ReduceOrder::FirstTie => {
                     "the in-order float Min or Max scatter reduction kernel's bindings"
+                }
+                ReduceOrder::FloatAtomics => {
+                    "the bindings of the Float32 Add scatter reduction by float atomics"
+                }
+                ReduceOrder::Screened => {
+                    "the bindings of the scatter reduction kernel after the float atomics' screen"
                 }
                 ReduceOrder::InOrder => {
                     "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"

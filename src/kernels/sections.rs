@@ -51,10 +51,14 @@ pub(crate) enum Section {
     /// The any-order bins' partials (`ReduceOrder::AnyWithPartials`): stored by each
     /// workgroup in the heads, folded by `fold_partials`.
     Partials,
+    /// The compare-exchange reduction after the float atomics' screen
+    /// (`ReduceOrder::Screened`): it reduces only where the screen found a value their add
+    /// may get wrong.
+    Screened,
 }
 
 impl Section {
-    pub const ALL: [Section; 21] = [
+    pub const ALL: [Section; 22] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
@@ -76,6 +80,7 @@ impl Section {
         Section::ExchangeOutput,
         Section::HardwareFloat64,
         Section::Partials,
+        Section::Screened,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -101,6 +106,7 @@ impl Section {
             Section::ExchangeOutput => "exchange-output",
             Section::HardwareFloat64 => "hardware-float64",
             Section::Partials => "partials",
+            Section::Screened => "screened",
         }
     }
 }

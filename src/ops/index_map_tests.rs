@@ -16,6 +16,7 @@ const DEVICE: DeviceFacts = DeviceFacts {
     copies_in_kernels: false,
     int64_atomics: crate::lowering::Int64Atomics::None,
     hardware_float64: false,
+    float32_atomics: false,
     per_element: false,
     bindings: None,
 };
@@ -239,6 +240,126 @@ fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
         );
         if data_type.size_in_bytes() <= 4 {
             assert_eq!(lowered.contains(&Entry::ScatterReduce), !bins);
+        }
+    }
+}
+
+#[test]
+fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
+    use crate::ops::{DuplicateMode, Reduction};
+    let atomics = DeviceFacts {
+        float32_atomics: true,
+        ..DEVICE
+    };
+    // Outputs of `rows` rows of 128 units, 9 x 128 updates (1152 units a row of them).
+    let desc = |data_type, rows, updates: u32, reduction, duplicates| {
+        ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[rows, 128]),
+            TensorDesc::new(DataType::Int64, &[updates, 128]),
+            TensorDesc::new(data_type, &[updates, 128]),
+            TensorDesc::new(data_type, &[rows, 128]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(duplicates)
+    };
+    let any = DuplicateMode::AnyUpdate;
+    for (case, device, data_type, rows, updates, reduction, duplicates, taken) in [
+        (
+            "many updates",
+            &atomics,
+            DataType::Float32,
+            200,
+            200,
+            Reduction::Add,
+            any,
+            true,
+        ),
+        (
+            "fewer updates",
+            &atomics,
+            DataType::Float32,
+            200,
+            199,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        (
+            "in the bins",
+            &atomics,
+            DataType::Float32,
+            128,
+            400,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        (
+            "no atomics",
+            &DEVICE,
+            DataType::Float32,
+            200,
+            400,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        (
+            "Mul",
+            &atomics,
+            DataType::Float32,
+            200,
+            400,
+            Reduction::Mul,
+            any,
+            false,
+        ),
+        (
+            "Float16",
+            &atomics,
+            DataType::Float16,
+            200,
+            400,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        (
+            "in order",
+            &atomics,
+            DataType::Float32,
+            200,
+            400,
+            Reduction::Add,
+            DuplicateMode::InOrder,
+            false,
+        ),
+    ] {
+        let lowered = entries(
+            &desc(data_type, rows, updates, reduction, duplicates),
+            device,
+        );
+        let screened = [
+            Entry::ClearHeads,
+            Entry::ScreenFloatAdd,
+            Entry::ScatterAddFloatAtomics,
+            Entry::ScatterReduce,
+        ];
+        let found: Vec<Entry> = lowered
+            .iter()
+            .copied()
+            .filter(|e| screened.contains(e))
+            .collect();
+        if taken {
+            // The screen, the atomics, then the compare-exchange pass for what they refuse.
+            assert_eq!(found, screened, "{case}: {lowered:?}");
+        } else {
+            assert!(
+                !lowered.contains(&Entry::ScreenFloatAdd)
+                    && !lowered.contains(&Entry::ScatterAddFloatAtomics),
+                "{case}: {lowered:?}"
+            );
         }
     }
 }

@@ -57,11 +57,15 @@ enum Strategy {
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
     /// compare-exchange, after a thread's and a workgroup's updates of a target combine
-    /// (onto a small output as partials folded by `fold_wide_partials`).
+    /// (onto a small output as partials folded by `fold_wide_partials`). `float_atomics`:
+    /// Float32 Add by the device's f32 atomics where a screen finds every value safe for
+    /// them, else the compare-exchange pass (`ReduceOrder::Screened`; the screen's word in
+    /// 16 bytes of heads).
     AnyOrderReduction {
         ties: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
+        float_atomics: bool,
     },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
     /// tuple) sorted by target, each run folded.
@@ -216,6 +220,10 @@ impl Strategy {
                 bins: Some(bins),
                 ..
             } if bins.partial_groups > 0 => (bins.scratch_bytes().max(16), 0),
+            Strategy::AnyOrderReduction {
+                float_atomics: true,
+                ..
+            } => (16, 0),
             Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
             Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
                 (output_units * 4, 0)
@@ -499,8 +507,36 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         });
         // Bins that leave partials bind the heads: a kernel of their own.
         let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
+        // Float32 Add by the device's f32 atomics (after a screen that reads every update and
+        // output value once): where the updates are at least the output's units, past the
+        // bins, with no tensor in windows, and a fifth storage buffer for the heads.
+        let float_atomics_kernel = Kernel::ScatterReduce {
+            data_type,
+            reduction: scatter.reduction,
+            order: ReduceOrder::FloatAtomics,
+            copies: false,
+            hardware_float64: false,
+        };
+        let float_atomics = device.float32_atomics
+            && data_type == DataType::Float32
+            && scatter.reduction == Reduction::Add
+            && !ties
+            && bins.is_none()
+            && !device.per_element
+            && map.invocations() >= output_units
+            && output_units <= u32::MAX as u64
+            && device.bindings.is_none_or(|bindings| {
+                bindings
+                    .bytes
+                    .iter()
+                    .all(|&bytes| bytes <= bindings.max_storage_buffer_binding_size)
+                    && bindings.max_storage_buffers_per_shader_stage as usize
+                        >= float_atomics_kernel.bindings().len()
+            });
         let order = if ties {
             ReduceOrder::FirstTie
+        } else if float_atomics {
+            ReduceOrder::Screened
         } else if partials {
             ReduceOrder::AnyWithPartials
         } else {
@@ -512,7 +548,13 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && element_bytes == 8
             && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
-        (Strategy::AnyOrderReduction { ties, bins, wide }, order)
+        let strategy = Strategy::AnyOrderReduction {
+            ties,
+            bins,
+            wide,
+            float_atomics,
+        };
+        (strategy, order)
     };
     let kernel = if reducing {
         Kernel::ScatterReduce {
@@ -592,6 +634,10 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     match &strategy {
         Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
         Strategy::AnyOrderReduction { ties: true, .. }
+        | Strategy::AnyOrderReduction {
+            float_atomics: true,
+            ..
+        }
         | Strategy::SortedRuns(_)
         | Strategy::RowLists(_) => steps.push(clear(Entry::ClearHeads)),
         Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
@@ -631,10 +677,16 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
         }
         Strategy::AnyOrderReduction {
-            ties, bins, wide, ..
+            ties,
+            bins,
+            wide,
+            float_atomics,
         } => {
             if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
+            }
+            if *float_atomics {
+                float_atomics_steps(&mut steps, &map, output_units);
             }
             steps.push(if let Some(bins) = bins {
                 bins_step(&map, kernel, bins)
@@ -734,6 +786,41 @@ const SPREAD_THREADS: u64 = 1 << 17;
 fn spread(count: u64, group: u32) -> (u32, u64) {
     let per_thread = count.div_ceil(SPREAD_THREADS).clamp(1, group as u64);
     (per_thread as u32, count.div_ceil(per_thread))
+}
+
+/// Float32 Add by the device's f32 atomics: the screen of every update and output value (a
+/// thread each), then one `atomicAdd` an update (up to REDUCE_GROUP a thread), which returns
+/// at once where the screen raised its word; the compare-exchange pass after them reduces
+/// only then.
+fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
+    let kernel = Kernel::ScatterReduce {
+        data_type: DataType::Float32,
+        reduction: Reduction::Add,
+        order: ReduceOrder::FloatAtomics,
+        copies: false,
+        hardware_float64: false,
+    };
+    let mut params = map.params(1);
+    // The output's units fit u32 (checked by `choose`).
+    params.bins.units = output_units as u32;
+    steps.push(Step {
+        kernel,
+        entry: Entry::ScreenFloatAdd,
+        params: Parameters::Index(params),
+        grid: Grid::Flat(map.invocations().max(output_units)),
+        placement: Placement::Always,
+    });
+    let mut params = map.params(1);
+    let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
+    params.bins.per_thread = per_thread;
+    params.bins.threads = threads as u32;
+    steps.push(Step {
+        kernel,
+        entry: Entry::ScatterAddFloatAtomics,
+        params: Parameters::Index(params),
+        grid: Grid::Flat(threads),
+        placement: Placement::Always,
+    });
 }
 
 /// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY` a range).

@@ -374,6 +374,7 @@ mod tests {
             copies_in_kernels: true,
             int64_atomics: crate::lowering::Int64Atomics::None,
             hardware_float64: false,
+            float32_atomics: false,
             per_element: false,
             bindings: None,
         }
