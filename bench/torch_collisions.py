@@ -34,7 +34,7 @@ PyTorch has no deterministic implementation and raises, the row is left out and 
 sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 4096, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
-65536, 131072, uniform),
+16385, 65536, 131072, 1048576, 4194304, uniform),
 sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
 32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_16x1024_into_32768
 (a few rows into a large table), and `_in_order` for the f16 rows.
@@ -172,7 +172,7 @@ class Collisions:
                 self.elements(f"sweep_segments_i64_min_{updates}_to_{targets}_{pattern}",
                               torch.int64, "amin", targets, updates, pattern)
         for dtype, element in [(torch.float32, "f32"), (torch.float64, "f64")]:
-            for targets in [1, 1000, 4096, 65536, 131072]:
+            for targets in [1, 1000, 4096, 16385, 65536, 131072, 1 << 20, 1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
                               targets, updates, "uniform")
         for dtype, element in [(torch.float16, "f16"), (torch.float64, "f64")]:

@@ -5,10 +5,12 @@
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
 //!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
 //!     [--points-sweep] [--without-int64-atomics] [--without-hardware-float64]
+//!     [--without-float32-atomics]
 //! ```
-//! `--without-int64-atomics` and `--without-hardware-float64` make the context without the
-//! device's 64-bit atomics or f64 (`ContextOptions::with_int64_atomics(false)`,
-//! `with_hardware_float64(false)`): the paths of devices that lack them.
+//! `--without-int64-atomics`, `--without-hardware-float64` and `--without-float32-atomics`
+//! make the context without the device's 64-bit atomics, f64 or f32 atomics
+//! (`ContextOptions::with_int64_atomics(false)`, `with_hardware_float64(false)`,
+//! `with_float32_atomics(false)`): the paths of devices that lack them.
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
@@ -125,6 +127,9 @@ fn options() -> Options {
             }
             "--without-hardware-float64" => {
                 o.context_options = o.context_options.with_hardware_float64(false)
+            }
+            "--without-float32-atomics" => {
+                o.context_options = o.context_options.with_float32_atomics(false)
             }
             "--bench" => {}
             other => panic!("unknown argument {other}"),

@@ -30,7 +30,7 @@
 //! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 4096, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
-//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 65536, 131072} targets |
+//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16 rows of L = 1024 (a few rows into a large table); also `_in_order` |
 //! | sweep_index_add_f64_KxL_into_R | the same in Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
 //!
@@ -149,6 +149,10 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
 /// The largest table, in bytes, of the sweep's rows (the long rows get fewer table rows).
 const SWEEP_TABLE_BYTES: u64 = 256 << 20;
 
+/// The single-element sweep's targets: one (every update collides), a few, just past the
+/// workgroup bins (16,384 units), many, and as many as the updates.
+const ELEMENT_TARGETS: [u32; 8] = [1, 1000, 4096, 16_385, 65_536, 131_072, 1 << 20, 1 << 22];
+
 /// The shapes of the module's second table, in the peer's order. Every shape's buffers share
 /// names: the caller drops the buffers of the shape before.
 pub fn sweep(quick: bool) -> Vec<Workload> {
@@ -188,7 +192,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
     // Float32 and Float64 Add of single elements: one target (every update collides), a
     // few, many.
     for (data_type, element) in [(DataType::Float32, "f32"), (DataType::Float64, "f64")] {
-        for targets in [1, 1000, 4096, 65_536, 131_072] {
+        for targets in ELEMENT_TARGETS {
             shapes.push(Workload {
                 name: format!("sweep_elements_{element}_add_{updates}_to_{targets}"),
                 shape: Shape::Elements {
