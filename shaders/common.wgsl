@@ -17,3 +17,11 @@ fn invocation_index(workgroup: vec3<u32>, workgroups: vec3<u32>, local: u32) -> 
 fn workgroup_index(workgroup: vec3<u32>, workgroups: vec3<u32>) -> u32 {
     return (workgroup.z * workgroups.y + workgroup.y) * workgroups.x + workgroup.x;
 }
+
+// Whether the device's f32 atomic add may get a step with this f32 operand wrong (a NaN, an
+// infinity, a subnormal, or a number under 2^-102 in magnitude: see
+// shaders/scatter_float_add.wgsl): such values take the compare-exchange path.
+fn needs_exact_add(bits: u32) -> bool {
+    let exponent = (bits >> 23u) & 0xffu;
+    return exponent == 0xffu || ((bits & 0x7fffffffu) != 0u && exponent < 25u);
+}

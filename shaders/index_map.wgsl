@@ -351,6 +351,7 @@ fn describe_status(
     }
     if first_slabs_status() {
         atomic_store_status(FIRST_BAD_UNIT, atomic_exchange_status(FOUND_BAD_UNIT, 0u));
+        atomic_store_status(SCREENED, 0u);
     }
     let encoded = atomic_load_status(FIRST_BAD_UNIT);
     if encoded == 0u {

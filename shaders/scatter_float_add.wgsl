@@ -1,24 +1,21 @@
-// requires: common index_map heads
+// requires: common index_map
 // Float32 Add in any order by the device's float atomics (wgpu's SHADER_FLOAT32_ATOMIC,
 // ReduceOrder::FloatAtomics): an update, one atomicAdd on its target, no compare-exchange.
 //
 // The device's atomic add may flush subnormal operands and results to zero and give NaNs
-// other bits, so it runs only where screen_float_add finds every update and every output
-// value (before the scatter) zero or finite and at least 2^-102 in magnitude. Such numbers
+// other bits, so it takes only values safe for it (needs_exact_add: zeros, and finite
+// numbers of at least 2^-102 in magnitude) onto outputs that hold only such values. Those
 // are multiples of 2^-125, and so is every sum of them and its rounding: each step's exact
 // sum is zero or at least 2^-125 in magnitude, a normal number, and the device's correctly
-// rounded (nearest even) sum is the IEEE bits combine_unit gives. Otherwise the
-// compare-exchange kernel (ReduceOrder::Screened: scatter_reduce gated on the same heads word)
-// reduces instead, and this one returns at once. The screen's word is the heads' word
-// SCREEN_WORD (a constant of the reductions' prelude), cleared by clear_heads before it.
+// rounded (nearest even) sum is the IEEE bits combine_unit gives. The status word SCREENED
+// says what is left to the compare-exchange kernel after these (ReduceOrder::Screened,
+// scatter_reduce gated on it): SCREENED_UPDATES, the updates refused here, added after all
+// the others (an order of the updates as good as any); SCREENED_ALL, every update, where
+// screen_float_add found an output value that is not safe, and these added nothing.
+const SCREENED_UPDATES: u32 = 1u;
+const SCREENED_ALL: u32 = 2u;
 
-fn needs_exact_add(bits: u32) -> bool {
-    let exponent = (bits >> 23u) & 0xffu;
-    return exponent == 0xffu || ((bits & 0x7fffffffu) != 0u && exponent < 25u);
-}
-
-// Thread t screens update t (of params.count) and output unit t (of params.bins.units, the
-// output's span): any value the device's add might get wrong raises the screen word.
+// Thread t screens output unit t (of params.bins.units, the output's span).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn screen_float_add(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -26,28 +23,20 @@ fn screen_float_add(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    var exact = false;
-    if t < params.count {
-        let base = locate_base(t);
-        exact = owns_updates(base.dense) && needs_exact_add(load_updates(base.dense));
-    }
-    if t < params.bins.units && owns_output(t) {
-        exact = exact || needs_exact_add(load_output_bits(t));
-    }
-    if exact {
-        atomic_store_heads(SCREEN_WORD, 1u);
+    if t < params.bins.units && owns_output(t) && needs_exact_add(load_output_bits(t)) {
+        atomic_store_status(SCREENED, SCREENED_ALL);
     }
 }
 
 // Up to REDUCE_GROUP updates a thread (params.bins.per_thread), a grid-stride apart, each
-// added to its target by one atomicAdd; nothing where the screen word is raised.
+// safe one added to its target by one atomicAdd; nothing where the screen refused the output.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_add_float_atomics(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    if atomic_load_heads(SCREEN_WORD) != 0u {
+    if atomic_load_status(SCREENED) == SCREENED_ALL {
         return;
     }
     let t = invocation_index(workgroup, workgroups, local);
@@ -71,8 +60,16 @@ fn scatter_add_float_atomics(
             report_out_of_range(i);
             continue;
         }
-        if owns_output(at.indexed) {
-            add_output(at.indexed, bitcast<f32>(load_updates(at.dense)));
+        if !owns_output(at.indexed) {
+            continue;
+        }
+        let value = load_updates(at.dense);
+        if needs_exact_add(value) {
+            // Left to the compare-exchange kernel (never lowering SCREENED_ALL, which no
+            // thread here saw: the screen ran before).
+            atomic_max_status(SCREENED, SCREENED_UPDATES);
+        } else {
+            add_output(at.indexed, bitcast<f32>(value));
         }
     }
 }

@@ -119,6 +119,11 @@ fn place_unit(i: u32) -> Placed {
         return nowhere;
     }
     let value = load_updates(at.dense);
+    // @screened-begin
+    if refused_updates_only && !needs_exact_add(value) {
+        return nowhere;
+    }
+    // @screened-end
     // (NO_TARGET is a valid element index too: that one element goes straight to the output.)
     let slot = at.indexed % WORKGROUP_SIZE;
     if at.indexed != NO_TARGET {
@@ -136,7 +141,11 @@ fn place_unit(i: u32) -> Placed {
 }
 
 // @screened-begin
+// After the float atomics (shaders/scatter_float_add.wgsl): what they left, as the status
+// word SCREENED says (0: nothing; SCREENED_UPDATES, 1: the updates they refused; SCREENED_ALL,
+// 2: every update).
 var<workgroup> screened: u32;
+var<private> refused_updates_only: bool;
 // @screened-end
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -146,14 +155,15 @@ fn scatter_reduce(
     @builtin(local_invocation_index) local: u32,
 ) {
     // @screened-begin
-    // After the float atomics' screen (shaders/scatter_float_add.wgsl): only where it found
-    // a value their add may get wrong (a uniform return, before any barrier).
+    // A uniform return, before any barrier, where the float atomics left nothing.
     if local == 0u {
-        screened = atomic_load_heads(SCREEN_WORD);
+        screened = atomic_load_status(SCREENED);
     }
-    if workgroupUniformLoad(&screened) == 0u {
+    let left = workgroupUniformLoad(&screened);
+    if left == 0u {
         return;
     }
+    refused_updates_only = left == 1u;
     // @screened-end
     // No early return past here: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);

@@ -73,14 +73,15 @@ impl ContextOptions {
     /// Whether Float32 Add reductions in any order use the device's f32 atomics where it has
     /// them (the default, `true`): wgpu's `SHADER_FLOAT32_ATOMIC` (Vulkan's
     /// `VK_EXT_shader_atomic_float`, Metal), requested by [`Context::new`] and read from the
-    /// device by [`Context::from_device`]. Taken where the updates are at least as many as the
-    /// output's elements, the output is past the workgroup bins (more than 16,384 elements)
-    /// and no tensor is split into windows. A pass first reads every update and output value:
-    /// where all are zeros or finite numbers of at least 2^-102 in magnitude, every sum the
-    /// device's atomic add makes is a normal number, correctly rounded, the IEEE bits of the
-    /// compare-exchange path, and each update takes one `atomicAdd`; any other value (a NaN,
-    /// an infinity, a subnormal, a tiny number) sends the whole reduction down the
-    /// compare-exchange path, whose bits for those values the device's add would not give.
+    /// device by [`Context::from_device`]. Taken where the output is past the workgroup bins
+    /// (more than 16,384 elements), the updates are at least a quarter of its elements, and
+    /// no tensor is split into windows. Values safe for the device's atomic add are zeros and
+    /// finite numbers of at least 2^-102 in magnitude: every sum of them is a normal number,
+    /// which the device rounds correctly, the IEEE bits of the compare-exchange path. A pass
+    /// first reads the output: where all its values are safe, each update whose value is
+    /// takes one `atomicAdd`, and the others (NaNs, infinities, subnormals, tiny numbers) are
+    /// added after them by compare-exchange (an order of the updates, as any order allows);
+    /// where an output value is not safe, every update is added by compare-exchange.
     /// `false` forces the compare-exchange path, for tests and comparisons.
     pub fn with_float32_atomics(mut self, enabled: bool) -> ContextOptions {
         self.without_float32_atomics = !enabled;

@@ -12,6 +12,10 @@
 //!   (a new slot's buffer is zeroed by wgpu) and no clear command precedes the kernels: a
 //!   `clear_buffer` and the barrier after it cost about 5 us an operator on an H200.
 //!
+//! * `SCREENED`: a Float32 Add by the device's f32 atomics (`shaders/scatter_float_add.wgsl`)
+//!   raises it to `SCREENED_UPDATES` where an update's value needs the compare-exchange path,
+//!   to `SCREENED_ALL` where an output value does; `describe_status` zeroes it too.
+//!
 //! The registry declares the word indices to the shaders under these names
 //! ([`wgsl_constants`]), so both sides read one definition.
 
@@ -23,11 +27,12 @@ pub(crate) const BAD_COMPONENT: usize = 1;
 pub(crate) const VALUE_LOW: usize = 2;
 pub(crate) const VALUE_HIGH: usize = 3;
 pub(crate) const FOUND_BAD_UNIT: usize = 4;
+pub(crate) const SCREENED: usize = 5;
 /// The words of the report the host reads (`FIRST_BAD_UNIT` to `VALUE_HIGH`).
 pub(crate) const REPORT_WORDS: usize = 4;
 pub(crate) const REPORT_BYTES: u64 = REPORT_WORDS as u64 * 4;
 /// Bytes of an operator's status words.
-pub(crate) const STATUS_BYTES: u64 = (FOUND_BAD_UNIT as u64 + 1) * 4;
+pub(crate) const STATUS_BYTES: u64 = (SCREENED as u64 + 1) * 4;
 
 /// The WGSL declarations of the word indices.
 pub(crate) fn wgsl_constants() -> String {
@@ -37,6 +42,7 @@ pub(crate) fn wgsl_constants() -> String {
         ("VALUE_LOW", VALUE_LOW),
         ("VALUE_HIGH", VALUE_HIGH),
         ("FOUND_BAD_UNIT", FOUND_BAD_UNIT),
+        ("SCREENED", SCREENED),
     ]
     .iter()
     .map(|(name, word)| format!("const {name}: u32 = {word}u;\n"))

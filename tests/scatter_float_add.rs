@@ -1,10 +1,11 @@
 //! Float32 Add in any order by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`: lavapipe
 //! and NVIDIA's Vulkan driver offer them; GL and browsers do not, and take the
 //! compare-exchange path) and by compare-exchange (forced): bit for bit against the
-//! reference, each target taking two updates so that every order of them is checked. A
-//! screen sends every value the device's add may get wrong (NaNs, infinities, subnormals,
-//! numbers under 2^-102 in magnitude) down the compare-exchange path: one such value in the
-//! input or the updates, each class in turn, on random values around it.
+//! reference, each target taking two updates so that every order of them is checked. Values
+//! the device's add may get wrong (NaNs, infinities, subnormals, numbers under 2^-102 in
+//! magnitude) take the compare-exchange path: one such value in the input (every update then
+//! takes it) or in the updates (that update, after the atomics), each class in turn, on
+//! random values around it; then many such updates among the others.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
@@ -125,6 +126,33 @@ fn a_value_the_float_atomics_may_get_wrong_takes_the_compare_exchange_path() {
             common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
                 .unwrap_or_else(|e| panic!("{class} in {place}: {e}"));
         }
+    }
+}
+
+#[test]
+fn updates_the_float_atomics_refuse_are_added_after_the_others() {
+    // A fifth of the updates from the classes above (signs drawn), the rest random numbers;
+    // the input all random numbers, which the atomics take.
+    let classes = [
+        f32::from_bits(0x7f81_2345),
+        f32::INFINITY,
+        f32::from_bits(0x0000_0123),
+        1.5 * f32::MIN_POSITIVE,
+        f32::from_bits(0x0c00_0001),
+        0.0,
+    ];
+    let mut rng = Rng::new(94);
+    for size in SIZES {
+        let case = two_updates_a_target(size, |position| {
+            if position >= size as usize && rng.chance(20) {
+                let sign = if rng.chance(50) { -1.0 } else { 1.0 };
+                sign * rng.pick(&classes)
+            } else {
+                random_number(&mut rng)
+            }
+        });
+        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+            .unwrap_or_else(|e| panic!("onto {size}: {e}"));
     }
 }
 

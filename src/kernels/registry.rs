@@ -67,12 +67,13 @@ pub(crate) enum ReduceOrder {
     FirstTie,
     /// The updates' order: runs sorted by target (8-byte elements always).
     InOrder,
-    /// Float32 Add by the device's float atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
-    /// values, then one `atomicAdd` an update where the screen finds them all safe
+    /// Float32 Add by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
+    /// output's values, then one `atomicAdd` an update whose value is safe for them
     /// (`shaders/scatter_float_add.wgsl`).
     FloatAtomics,
-    /// `Any` after the float atomics' screen: it reduces only where the screen found a value
-    /// their add may get wrong (binds the heads, which hold the screen's word).
+    /// `Any` after the float atomics: it reduces only what they left (the updates they
+    /// refused, or all where the screen refused the output), as the status word `SCREENED`
+    /// says.
     Screened,
 }
 
@@ -224,13 +225,12 @@ const SCATTER_REDUCE_PARTIALS_BINDINGS: &[Binding] = &[
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
 ];
-/// Float32 Add by the device's float atomics, the screen's word in the heads.
+/// Float32 Add by the device's float atomics (the screen's word among the status words).
 const SCATTER_ADD_FLOAT_ATOMICS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::AddFloats),
     binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
 ];
 /// 8-byte integers in any order, where the device has 64-bit atomics.
 const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
@@ -415,9 +415,8 @@ impl Kernel {
                 ReduceOrder::Any | ReduceOrder::AnyWithPartials => {
                     &[F::ScatterReduce, F::ScatterBins]
                 }
-                ReduceOrder::FirstTie | ReduceOrder::Screened => {
-                    &[F::ScatterReduce, F::ScatterBins, F::Heads]
-                }
+                ReduceOrder::Screened => &[F::ScatterReduce, F::ScatterBins],
+                ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins, F::Heads],
                 ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
                 ReduceOrder::InOrder => &[
                     F::Sort,
@@ -616,10 +615,8 @@ impl Kernel {
                         SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS
                     }
                 }
-                ReduceOrder::Any => SCATTER_REDUCE_BINDINGS,
-                ReduceOrder::AnyWithPartials | ReduceOrder::Screened => {
-                    SCATTER_REDUCE_PARTIALS_BINDINGS
-                }
+                ReduceOrder::Any | ReduceOrder::Screened => SCATTER_REDUCE_BINDINGS,
+                ReduceOrder::AnyWithPartials => SCATTER_REDUCE_PARTIALS_BINDINGS,
                 ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,

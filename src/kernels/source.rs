@@ -162,8 +162,7 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
          const REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
          alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
          const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n\
-         const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\nconst WIDE_PARTIAL_GROUPS: u32 = {WIDE_PARTIAL_GROUPS}u;\n\
-         const SCREEN_WORD: u32 = 0u;\n"
+         const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\nconst WIDE_PARTIAL_GROUPS: u32 = {WIDE_PARTIAL_GROUPS}u;\n"
     )
 }
 

@@ -251,7 +251,7 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
         float32_atomics: true,
         ..DEVICE
     };
-    // Outputs of `rows` rows of 128 units, 9 x 128 updates (1152 units a row of them).
+    // Outputs of `rows` rows of 128 units, `updates` rows of 128 updates.
     let desc = |data_type, rows, updates: u32, reduction, duplicates| {
         ScatterElementsDesc::new(
             TensorDesc::new(data_type, &[rows, 128]),
@@ -270,7 +270,17 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
             &atomics,
             DataType::Float32,
             200,
+            400,
+            Reduction::Add,
+            any,
+            true,
+        ),
+        (
+            "a quarter",
+            &atomics,
+            DataType::Float32,
             200,
+            50,
             Reduction::Add,
             any,
             true,
@@ -280,7 +290,7 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
             &atomics,
             DataType::Float32,
             200,
-            199,
+            49,
             Reduction::Add,
             any,
             false,
@@ -341,7 +351,6 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
             device,
         );
         let screened = [
-            Entry::ClearHeads,
             Entry::ScreenFloatAdd,
             Entry::ScatterAddFloatAtomics,
             Entry::ScatterReduce,

@@ -58,9 +58,9 @@ enum Strategy {
     /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
     /// compare-exchange, after a thread's and a workgroup's updates of a target combine
     /// (onto a small output as partials folded by `fold_wide_partials`). `float_atomics`:
-    /// Float32 Add by the device's f32 atomics where a screen finds every value safe for
-    /// them, else the compare-exchange pass (`ReduceOrder::Screened`; the screen's word in
-    /// 16 bytes of heads).
+    /// Float32 Add by the device's f32 atomics, each update whose value is safe for them
+    /// onto an output whose values are, then the compare-exchange pass for the rest
+    /// (`ReduceOrder::Screened`, gated on a status word).
     AnyOrderReduction {
         ties: bool,
         bins: Option<Bins>,
@@ -220,10 +220,6 @@ impl Strategy {
                 bins: Some(bins),
                 ..
             } if bins.partial_groups > 0 => (bins.scratch_bytes().max(16), 0),
-            Strategy::AnyOrderReduction {
-                float_atomics: true,
-                ..
-            } => (16, 0),
             Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => (0, 0),
             Strategy::InOrder | Strategy::AnyOrderReduction { ties: true, .. } => {
                 (output_units * 4, 0)
@@ -507,9 +503,9 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         });
         // Bins that leave partials bind the heads: a kernel of their own.
         let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
-        // Float32 Add by the device's f32 atomics (after a screen that reads every update and
-        // output value once): where the updates are at least the output's units, past the
-        // bins, with no tensor in windows, and a fifth storage buffer for the heads.
+        // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
+        // past the bins, where the updates are at least a quarter of the output's units (so
+        // that the screen costs less than the exchanges it spares), no tensor in windows.
         let float_atomics_kernel = Kernel::ScatterReduce {
             data_type,
             reduction: scatter.reduction,
@@ -523,7 +519,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && !ties
             && bins.is_none()
             && !device.per_element
-            && map.invocations() >= output_units
+            && 4 * map.invocations() >= output_units
             && output_units <= u32::MAX as u64
             && device.bindings.is_none_or(|bindings| {
                 bindings
@@ -634,10 +630,6 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     match &strategy {
         Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
         Strategy::AnyOrderReduction { ties: true, .. }
-        | Strategy::AnyOrderReduction {
-            float_atomics: true,
-            ..
-        }
         | Strategy::SortedRuns(_)
         | Strategy::RowLists(_) => steps.push(clear(Entry::ClearHeads)),
         Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
@@ -788,10 +780,10 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
     (per_thread as u32, count.div_ceil(per_thread))
 }
 
-/// Float32 Add by the device's f32 atomics: the screen of every update and output value (a
-/// thread each), then one `atomicAdd` an update (up to REDUCE_GROUP a thread), which returns
-/// at once where the screen raised its word; the compare-exchange pass after them reduces
-/// only then.
+/// Float32 Add by the device's f32 atomics: the screen of the output's values (a thread a
+/// unit), then one `atomicAdd` an update whose value is safe for them (up to REDUCE_GROUP a
+/// thread), none where the screen refused the output; the compare-exchange pass after them
+/// reduces what they left (`shaders/scatter_float_add.wgsl`).
 fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
     let kernel = Kernel::ScatterReduce {
         data_type: DataType::Float32,
@@ -807,7 +799,7 @@ fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64)
         kernel,
         entry: Entry::ScreenFloatAdd,
         params: Parameters::Index(params),
-        grid: Grid::Flat(map.invocations().max(output_units)),
+        grid: Grid::Flat(output_units),
         placement: Placement::Always,
     });
     let mut params = map.params(1);
