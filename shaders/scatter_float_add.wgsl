@@ -28,8 +28,9 @@ fn screen_float_add(
     }
 }
 
-// Up to REDUCE_GROUP updates a thread (params.bins.per_thread), a grid-stride apart, each
-// safe one added to its target by one atomicAdd; nothing where the screen refused the output.
+// Up to params.bins.per_thread updates a thread (at most REDUCE_GROUP), a grid-stride apart,
+// each safe one added to its target by one atomicAdd; nothing where the screen refused the
+// output.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_add_float_atomics(
     @builtin(workgroup_id) workgroup: vec3<u32>,

@@ -780,8 +780,13 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
     (per_thread as u32, count.div_ceil(per_thread))
 }
 
+/// Updates a thread of `scatter_add_float_atomics` takes at most (within REDUCE_GROUP, the
+/// kernel's bound): 4 Mi Float32 updates onto 16,385 to 4 Mi targets took an H100 1 to 6 %
+/// less time than with 16, and 1 was slower past 1 Mi targets (BENCHMARKS.md, issue 26).
+const FLOAT_ADD_GROUP: u32 = 4;
+
 /// Float32 Add by the device's f32 atomics: the screen of the output's values (a thread a
-/// unit), then one `atomicAdd` an update whose value is safe for them (up to REDUCE_GROUP a
+/// unit), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
 /// thread), none where the screen refused the output; the compare-exchange pass after them
 /// reduces what they left (`shaders/scatter_float_add.wgsl`).
 fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
@@ -803,7 +808,7 @@ fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64)
         placement: Placement::Always,
     });
     let mut params = map.params(1);
-    let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
+    let (per_thread, threads) = spread(map.invocations(), FLOAT_ADD_GROUP);
     params.bins.per_thread = per_thread;
     params.bins.threads = threads as u32;
     steps.push(Step {
