@@ -11,9 +11,8 @@
 // says what is left to the compare-exchange kernel after these (ReduceOrder::Screened,
 // scatter_reduce gated on it): SCREENED_UPDATES, the updates refused here, added after all
 // the others (an order of the updates as good as any); SCREENED_ALL, every update, where
-// screen_float_add found an output value that is not safe, and these added nothing.
-const SCREENED_UPDATES: u32 = 1u;
-const SCREENED_ALL: u32 = 2u;
+// screen_float_add found an output value that is not safe, and these added nothing (both
+// constants src/status.rs declares).
 
 // Thread t screens output unit t (of params.bins.units, the output's span).
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -23,7 +22,10 @@ fn screen_float_add(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    if t < params.bins.units && owns_output(t) && needs_exact_add(load_output_bits(t)) {
+    // The word read first: an output full of such values stores it once a few threads,
+    // not once a thread.
+    if t < params.bins.units && owns_output(t) && needs_exact_add(load_output_bits(t))
+        && atomic_load_status(SCREENED) != SCREENED_ALL {
         atomic_store_status(SCREENED, SCREENED_ALL);
     }
 }
@@ -66,9 +68,11 @@ fn scatter_add_float_atomics(
         }
         let value = load_updates(at.dense);
         if needs_exact_add(value) {
-            // Left to the compare-exchange kernel (never lowering SCREENED_ALL, which no
-            // thread here saw: the screen ran before).
-            atomic_max_status(SCREENED, SCREENED_UPDATES);
+            // Left to the compare-exchange kernel (the word read first, as in the screen;
+            // atomicMax never lowers SCREENED_ALL, though no thread gets here after it).
+            if atomic_load_status(SCREENED) == 0u {
+                atomic_max_status(SCREENED, SCREENED_UPDATES);
+            }
         } else {
             add_output(at.indexed, bitcast<f32>(value));
         }

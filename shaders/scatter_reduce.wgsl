@@ -1,6 +1,7 @@
 // requires: common index_map arithmetic units wide
-// Scatter reductions in any order (ReduceOrder::Any), and float Min and Max in order without
-// lists (ReduceOrder::FirstTie: the ties section).
+// Scatter reductions in any order (ReduceOrder::Any; ReduceOrder::Screened, after the f32
+// atomics of shaders/scatter_float_add.wgsl: the screened section), and float Min and Max in
+// order without lists (ReduceOrder::FirstTie: the ties section).
 
 // A slot no output unit has taken (the last unit, 0xffffffff, never takes one: it goes
 // straight to the output); shared by the narrow and the 8-byte slots.
@@ -142,8 +143,8 @@ fn place_unit(i: u32) -> Placed {
 
 // @screened-begin
 // After the float atomics (shaders/scatter_float_add.wgsl): what they left, as the status
-// word SCREENED says (0: nothing; SCREENED_UPDATES, 1: the updates they refused; SCREENED_ALL,
-// 2: every update).
+// word SCREENED says (0: nothing; SCREENED_UPDATES: the updates they refused; SCREENED_ALL:
+// every update).
 var<workgroup> screened: u32;
 var<private> refused_updates_only: bool;
 // @screened-end
@@ -163,7 +164,7 @@ fn scatter_reduce(
     if left == 0u {
         return;
     }
-    refused_updates_only = left == 1u;
+    refused_updates_only = left == SCREENED_UPDATES;
     // @screened-end
     // No early return past here: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);

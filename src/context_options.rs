@@ -76,8 +76,12 @@ impl ContextOptions {
     /// device by [`Context::from_device`]. Taken where the output is past the workgroup bins
     /// (more than 16,384 elements), the updates are at least a quarter of its elements, and
     /// no tensor is split into windows. Values safe for the device's atomic add are zeros and
-    /// finite numbers of at least 2^-102 in magnitude: every sum of them is a normal number,
-    /// which the device rounds correctly, the IEEE bits of the compare-exchange path. A pass
+    /// finite numbers of at least 2^-102 in magnitude: every sum of them is zero or a normal
+    /// number, and the device's correctly rounded sum of those is the IEEE bits of the
+    /// compare-exchange path. (That assumes the device's atomic add rounds to nearest even, as
+    /// NVIDIA's `atom.add.f32` does, and CPU drivers such as lavapipe: Vulkan leaves the
+    /// rounding of its float atomics to the implementation; `tests/scatter_float_add.rs`
+    /// checks an adapter's bits.) A pass
     /// first reads the output: where all its values are safe, each update whose value is
     /// takes one `atomicAdd`, and the others (NaNs, infinities, subnormals, tiny numbers) are
     /// added after them by compare-exchange (an order of the updates, as any order allows);

@@ -72,7 +72,8 @@ pub(crate) struct DeviceFacts {
     /// Add and Mul take its arithmetic where it gives IEEE's bits.
     pub hardware_float64: bool,
     /// The device has f32 atomics (`SHADER_FLOAT32_ATOMIC`) and the context uses them: Float32
-    /// Add in any order may add by one `atomicAdd` an update (after a screen of the values).
+    /// Add in any order may add by one `atomicAdd` an update (after a screen of the output's
+    /// values).
     pub float32_atomics: bool,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows). Lowering

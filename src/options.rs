@@ -24,7 +24,10 @@ pub enum DuplicateMode {
     /// other reduction by compare-exchange, onto at most 16,384 units, combine a thread's
     /// consecutive updates of one element first, bin a range of the output a workgroup, and
     /// where the workgroups are at most 2048 (and times the units at most 2^22) combine their
-    /// bins with each other, in a tree, before the element). 8-byte elements take 64-bit
+    /// bins with each other, in a tree, before the element; Float32 Add onto larger outputs,
+    /// where the device has f32 atomics, adds each update by one `atomicAdd` and the updates
+    /// whose values those may get wrong after all the others: see
+    /// [`crate::ContextOptions::with_float32_atomics`]). 8-byte elements take 64-bit
     /// atomics where the device has them (see [`crate::ContextOptions::with_int64_atomics`]):
     /// integer Add, Min and Max one of WGSL's own an update; Float64 and integer Mul a
     /// compare-exchange loop, after a thread's consecutive updates aimed at one element, then

@@ -28,6 +28,10 @@ pub(crate) const VALUE_LOW: usize = 2;
 pub(crate) const VALUE_HIGH: usize = 3;
 pub(crate) const FOUND_BAD_UNIT: usize = 4;
 pub(crate) const SCREENED: usize = 5;
+/// `SCREENED`'s values: the updates the f32 atomics refused are left to the compare-exchange
+/// pass; every update is (the output holds a value unsafe for them).
+pub(crate) const SCREENED_UPDATES: usize = 1;
+pub(crate) const SCREENED_ALL: usize = 2;
 /// The words of the report the host reads (`FIRST_BAD_UNIT` to `VALUE_HIGH`).
 pub(crate) const REPORT_WORDS: usize = 4;
 pub(crate) const REPORT_BYTES: u64 = REPORT_WORDS as u64 * 4;
@@ -43,6 +47,8 @@ pub(crate) fn wgsl_constants() -> String {
         ("VALUE_HIGH", VALUE_HIGH),
         ("FOUND_BAD_UNIT", FOUND_BAD_UNIT),
         ("SCREENED", SCREENED),
+        ("SCREENED_UPDATES", SCREENED_UPDATES),
+        ("SCREENED_ALL", SCREENED_ALL),
     ]
     .iter()
     .map(|(name, word)| format!("const {name}: u32 = {word}u;\n"))

@@ -164,3 +164,69 @@ fn the_float_atomics_report_an_out_of_range_update_and_skip_it() {
     common::corrupt_one_index(&mut rng, &mut case);
     common::check_out_of_range(&case.desc, &case.inputs);
 }
+
+/// ScatterElements Float32 Add in any order of `count` updates uniform over a 1-D output of
+/// `size` elements, every value from `value` (input elements first, then updates).
+fn uniform_updates(
+    rng: &mut Rng,
+    size: u32,
+    count: u32,
+    mut value: impl FnMut(&mut Rng, usize) -> f32,
+) -> Case {
+    let desc = OperatorDesc::ScatterElements(
+        ScatterElementsDesc::new(
+            TensorDesc::new(DataType::Float32, &[size]),
+            TensorDesc::new(DataType::Int64, &[count]),
+            TensorDesc::new(DataType::Float32, &[count]),
+            TensorDesc::new(DataType::Float32, &[size]),
+            0,
+        )
+        .with_reduction(Reduction::Add),
+    );
+    let input: Vec<f32> = (0..size as usize).map(|k| value(rng, k)).collect();
+    let indices: Vec<i64> = (0..count)
+        .map(|_| rng.range(0, size as u64 - 1) as i64)
+        .collect();
+    let updates: Vec<f32> = (0..count as usize)
+        .map(|k| value(rng, size as usize + k))
+        .collect();
+    Case {
+        desc,
+        inputs: vec![le_bytes(&input), le_bytes(&indices), le_bytes(&updates)],
+    }
+}
+
+#[test]
+fn many_updates_a_thread_with_refused_ones_and_a_bad_index_are_all_added_once() {
+    // 300,001 updates onto 20,011 elements (15 a target): past 2^17 updates each thread of
+    // the atomics and of the compare-exchange pass after them takes several. Values exact in
+    // any order (small integers, -0.0 among the input's), so the in-order bits are the
+    // answer: with no value refused; with +infinity among the updates (refused, added after
+    // the others: infinity in any order); with a signalling NaN in the input (every update
+    // then by compare-exchange: its target ends the NaN quieted in any order); each with a
+    // bad index too, reported and skipped.
+    let mut rng = Rng::new(95);
+    let (size, count) = (20_011, 300_001);
+    let integer = |rng: &mut Rng| rng.range(0, 200) as f32 - 100.0;
+    for (case_name, refused) in [
+        ("none", None),
+        ("updates", Some(false)),
+        ("input", Some(true)),
+    ] {
+        let special_at = rng.range(0, size as u64 - 1) as usize;
+        let case = uniform_updates(&mut rng, size, count, |rng, position| {
+            let in_input = position < size as usize;
+            match refused {
+                Some(true) if position == special_at => f32::from_bits(0x7f80_0123),
+                Some(false) if !in_input && rng.chance(1) => f32::INFINITY,
+                _ if in_input && rng.chance(5) => -0.0,
+                _ => integer(rng),
+            }
+        });
+        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+            .unwrap_or_else(|e| panic!("refused {case_name}: {e}"));
+        let mut case = case;
+        common::corrupt_one_index(&mut rng, &mut case);
+        common::check_out_of_range(&case.desc, &case.inputs);
+    }
+}

@@ -1,7 +1,7 @@
 //! Every shader variant parses, validates and translates with naga to SPIR-V, MSL and HLSL
-//! (those with f64, which wgpu offers on Vulkan only, to SPIR-V alone; those with f32 atomics,
-//! Vulkan and Metal only, to SPIR-V and MSL), and to GLSL where it uses no 64-bit types: the evidence for Metal, DX12 and GL backends that no machine here
-//! has.
+//! (those with f64, which wgpu offers on Vulkan only, to SPIR-V alone; those with f32
+//! atomics, Vulkan and Metal only, to SPIR-V and MSL), and to GLSL where it uses no 64-bit
+//! types: the evidence for Metal, DX12 and GL backends that no machine here has.
 #![cfg(not(target_arch = "wasm32"))] // host-only checks, run natively; the browser has tests/web.rs
 
 use naga::back::{glsl, hlsl, msl, spv};

@@ -133,7 +133,7 @@ entries! {
     /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
     /// workgroup partials folded.
     FoldPartials => "fold_partials", ScatterBins, [Narrow, Partials];
-    /// Before a Float32 Add by float atomics: whether every value is safe for them.
+    /// Before a Float32 Add by float atomics: whether every output value is safe for them.
     ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
     ScatterAddFloatAtomics => "scatter_add_float_atomics", ScatterFloatAdd, [];
     RadixCount => "radix_count", Sort, [];

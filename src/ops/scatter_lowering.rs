@@ -520,7 +520,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && bins.is_none()
             && !device.per_element
             && 4 * map.invocations() >= output_units
-            && output_units <= u32::MAX as u64
+            // The screen's invocations, a workgroup past them within u32 (as every count).
+            && output_units + device.workgroup_size as u64 <= u32::MAX as u64
             && device.bindings.is_none_or(|bindings| {
                 bindings
                     .bytes
@@ -781,8 +782,10 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
 }
 
 /// Updates a thread of `scatter_add_float_atomics` takes at most (within REDUCE_GROUP, the
-/// kernel's bound): 4 Mi Float32 updates onto 16,385 to 4 Mi targets took an H100 1 to 6 %
-/// less time than with 16, and 1 was slower past 1 Mi targets (BENCHMARKS.md, issue 26).
+/// kernel's bound). 4 Mi Float32 updates on an H100 (bench/results/2026-11-28-h100-float-
+/// atomics/run2): 4 a thread took 3 to 6 % less time than 16 onto 16,385 and 4 Mi targets,
+/// within 1 % of it onto 65,536 to 1 Mi; 1 a thread was 4 to 9 % slower than 4 onto 131,072
+/// and 1 Mi targets, within 2 % elsewhere.
 const FLOAT_ADD_GROUP: u32 = 4;
 
 /// Float32 Add by the device's f32 atomics: the screen of the output's values (a thread a
