@@ -203,8 +203,8 @@ fn many_updates_a_thread_with_refused_ones_and_a_bad_index_are_all_added_once() 
     // any order (small integers, -0.0 among the input's), so the in-order bits are the
     // answer: with no value refused; with +infinity among the updates (refused, added after
     // the others: infinity in any order); with a signalling NaN in the input (every update
-    // then by compare-exchange: its target ends the NaN quieted in any order); each with a
-    // bad index too, reported and skipped.
+    // then by compare-exchange: its target ends the NaN quieted in any order); out of place
+    // and in place; each with a bad index too, reported and skipped.
     let mut rng = Rng::new(95);
     let (size, count) = (20_011, 300_001);
     let integer = |rng: &mut Rng| rng.range(0, 200) as f32 - 100.0;
@@ -225,6 +225,8 @@ fn many_updates_a_thread_with_refused_ones_and_a_bad_index_are_all_added_once() 
         });
         common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
             .unwrap_or_else(|e| panic!("refused {case_name}: {e}"));
+        // In place: the screen reads the input itself.
+        common::check_in_place(&case.desc, &case.inputs);
         let mut case = case;
         common::corrupt_one_index(&mut rng, &mut case);
         common::check_out_of_range(&case.desc, &case.inputs);
