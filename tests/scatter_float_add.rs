@@ -26,12 +26,10 @@ fn random_number(rng: &mut Rng) -> f32 {
     f32::from_bits(sign | exponent | rng.range(0, (1 << 23) - 1) as u32)
 }
 
-/// ScatterElements Float32 Add in any order of `2 * size` updates onto a 1-D output of `size`
-/// elements (a multiple of no prime past 7919): update k goes to k * 7919 % size, so each
-/// target takes two, far apart. The input and updates from `value` (given each value's
-/// position: input elements first, then updates).
-fn two_updates_a_target(size: u32, mut value: impl FnMut(usize) -> f32) -> Case {
-    let count = 2 * size;
+/// ScatterElements Float32 Add in any order onto a 1-D output of `input.len()` elements,
+/// Int64 indices.
+fn float32_add(input: &[f32], indices: &[i64], updates: &[f32]) -> Case {
+    let (size, count) = (input.len() as u32, indices.len() as u32);
     let desc = OperatorDesc::ScatterElements(
         ScatterElementsDesc::new(
             TensorDesc::new(DataType::Float32, &[size]),
@@ -43,15 +41,24 @@ fn two_updates_a_target(size: u32, mut value: impl FnMut(usize) -> f32) -> Case 
         .with_reduction(Reduction::Add)
         .with_duplicates(DuplicateMode::AnyUpdate),
     );
+    Case {
+        desc,
+        inputs: vec![le_bytes(input), le_bytes(indices), le_bytes(updates)],
+    }
+}
+
+/// [`float32_add`] of `2 * size` updates onto `size` elements (a multiple of no prime past
+/// 7919): update k goes to k * 7919 % size, so each target takes two, far apart. The input
+/// and updates from `value` (given each value's position: input elements first, then
+/// updates).
+fn two_updates_a_target(size: u32, mut value: impl FnMut(usize) -> f32) -> Case {
+    let count = 2 * size;
     let input: Vec<f32> = (0..size as usize).map(&mut value).collect();
     let indices: Vec<i64> = (0..count as i64).map(|k| k * 7919 % size as i64).collect();
     let updates: Vec<f32> = (0..count as usize)
         .map(|k| value(size as usize + k))
         .collect();
-    Case {
-        desc,
-        inputs: vec![le_bytes(&input), le_bytes(&indices), le_bytes(&updates)],
-    }
+    float32_add(&input, &indices, &updates)
 }
 
 #[test]
@@ -165,24 +172,14 @@ fn the_float_atomics_report_an_out_of_range_update_and_skip_it() {
     common::check_out_of_range(&case.desc, &case.inputs);
 }
 
-/// ScatterElements Float32 Add in any order of `count` updates uniform over a 1-D output of
-/// `size` elements, every value from `value` (input elements first, then updates).
+/// [`float32_add`] of `count` updates uniform over `size` elements, every value from `value`
+/// (input elements first, then updates).
 fn uniform_updates(
     rng: &mut Rng,
     size: u32,
     count: u32,
     mut value: impl FnMut(&mut Rng, usize) -> f32,
 ) -> Case {
-    let desc = OperatorDesc::ScatterElements(
-        ScatterElementsDesc::new(
-            TensorDesc::new(DataType::Float32, &[size]),
-            TensorDesc::new(DataType::Int64, &[count]),
-            TensorDesc::new(DataType::Float32, &[count]),
-            TensorDesc::new(DataType::Float32, &[size]),
-            0,
-        )
-        .with_reduction(Reduction::Add),
-    );
     let input: Vec<f32> = (0..size as usize).map(|k| value(rng, k)).collect();
     let indices: Vec<i64> = (0..count)
         .map(|_| rng.range(0, size as u64 - 1) as i64)
@@ -190,10 +187,7 @@ fn uniform_updates(
     let updates: Vec<f32> = (0..count as usize)
         .map(|k| value(rng, size as usize + k))
         .collect();
-    Case {
-        desc,
-        inputs: vec![le_bytes(&input), le_bytes(&indices), le_bytes(&updates)],
-    }
+    float32_add(&input, &indices, &updates)
 }
 
 #[test]

@@ -506,13 +506,6 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
         // past the bins, where the updates are at least a quarter of the output's units (so
         // that the screen costs less than the exchanges it spares), no tensor in windows.
-        let float_atomics_kernel = Kernel::ScatterReduce {
-            data_type,
-            reduction: scatter.reduction,
-            order: ReduceOrder::FloatAtomics,
-            copies: false,
-            hardware_float64: false,
-        };
         let float_atomics = device.float32_atomics
             && data_type == DataType::Float32
             && scatter.reduction == Reduction::Add
@@ -528,7 +521,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                     .iter()
                     .all(|&bytes| bytes <= bindings.max_storage_buffer_binding_size)
                     && bindings.max_storage_buffers_per_shader_stage as usize
-                        >= float_atomics_kernel.bindings().len()
+                        >= FLOAT_ADD_KERNEL.bindings().len()
             });
         let order = if ties {
             ReduceOrder::FirstTie
@@ -781,6 +774,15 @@ fn spread(count: u64, group: u32) -> (u32, u64) {
     (per_thread as u32, count.div_ceil(per_thread))
 }
 
+/// The kernel of the Float32 Add by f32 atomics: its screen and its atomics.
+const FLOAT_ADD_KERNEL: Kernel = Kernel::ScatterReduce {
+    data_type: DataType::Float32,
+    reduction: Reduction::Add,
+    order: ReduceOrder::FloatAtomics,
+    copies: false,
+    hardware_float64: false,
+};
+
 /// Updates a thread of `scatter_add_float_atomics` takes at most (within REDUCE_GROUP, the
 /// kernel's bound). 4 Mi Float32 updates on an H100 (bench/results/2026-11-28-h100-float-
 /// atomics/run2): 4 a thread took 3 to 6 % less time than 16 onto 16,385 and 4 Mi targets,
@@ -793,13 +795,7 @@ const FLOAT_ADD_GROUP: u32 = 4;
 /// thread), none where the screen refused the output; the compare-exchange pass after them
 /// reduces what they left (`shaders/scatter_float_add.wgsl`).
 fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
-    let kernel = Kernel::ScatterReduce {
-        data_type: DataType::Float32,
-        reduction: Reduction::Add,
-        order: ReduceOrder::FloatAtomics,
-        copies: false,
-        hardware_float64: false,
-    };
+    let kernel = FLOAT_ADD_KERNEL;
     let mut params = map.params(1);
     // The output's units fit u32 (checked by `choose`).
     params.bins.units = output_units as u32;
