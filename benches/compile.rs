@@ -34,7 +34,7 @@ const MAX_LENGTH: u32 = 4096;
 const CACHED_RUNS: usize = 200;
 
 /// Every operator, and the scatter reductions' paths (each type class and duplicate mode).
-const NAMES: [&str; 21] = [
+const NAMES: [&str; 22] = [
     "slice",
     "slice1",
     "gather",
@@ -43,6 +43,7 @@ const NAMES: [&str; 21] = [
     "scatter_elements",
     "scatter_nd",
     "scatter_add_f32",
+    "scatter_add_f32_dense",
     "scatter_add_f32_in_order",
     "scatter_mul_f32",
     "scatter_mul_f32_in_order",
@@ -126,6 +127,17 @@ fn desc(name: &str, n: u32) -> OperatorDesc {
         )
         .with_reduction(reduction)
         .with_duplicates(duplicates)
+        .into(),
+        // As many updates as targets: Float32 Add by the device's f32 atomics where it has them
+        // (a screen, the atomics, the compare-exchange pass for what they refuse).
+        "scatter_add_f32_dense" => ScatterElementsDesc::new(
+            f32s(&[n, 64]),
+            indices(&[n, 64]),
+            f32s(&[n, 64]),
+            f32s(&[n, 64]),
+            0,
+        )
+        .with_reduction(Reduction::Add)
         .into(),
         _ => {
             let data_type = match name.split('_').nth(2) {

@@ -214,6 +214,8 @@ fn build_module(
 ) -> Module {
     let label = kernel.windowed_label(windowing);
     log::debug!("building shader module {label}");
+    #[cfg(not(target_arch = "wasm32"))]
+    let start = std::time::Instant::now();
     // Every check but one: naga's forced loop bounds (a 64-bit counter in every loop, so that
     // a driver cannot treat an infinite loop as unreachable) cost the H100 5 to 14 % on the
     // scatters and strided slices, and our loops all end. Bounds and division checks stay
@@ -269,6 +271,11 @@ fn build_module(
         bind_group_layouts: &[Some(&bind_group_layout)],
         immediate_size: 0,
     });
+    #[cfg(not(target_arch = "wasm32"))]
+    log::debug!(
+        "built shader module {label} in {:.1} ms",
+        start.elapsed().as_secs_f64() * 1e3
+    );
     Module {
         module,
         bind_group_layout,
