@@ -6,6 +6,7 @@
 pub mod gather;
 mod index_map;
 pub mod scatter;
+mod scatter_bins;
 mod scatter_lowering;
 mod scatter_plans;
 pub mod slice;

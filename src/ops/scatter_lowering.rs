@@ -2,13 +2,13 @@
 //! function a strategy that emits its finished steps.
 
 use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
+use super::scatter_bins::{BIN_RANGES, Bins, WideSlots, bins_step, spread};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
-    WIDE_PARTIAL_GROUPS, WIDE_SLOTS, units_per_word,
+    BIN_CAPACITY, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
@@ -73,126 +73,6 @@ enum Strategy {
     /// A reduction by rows in any order: the rows of each output block linked into a list,
     /// each column folded along it.
     RowLists(ListPlan),
-}
-
-/// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
-/// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
-/// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then `BIN_GROUP` updates a thread, and,
-/// where a range's workgroups are at most `WIDE_PARTIAL_GROUPS` and the partials at most
-/// `BIN_PARTIALS`, their slots stored as partials for `fold_wide_partials`), else the
-/// workgroup's width.
-#[derive(Clone, Copy, Debug)]
-struct WideSlots {
-    slots: u32,
-    per_thread: u32,
-    threads: u64,
-    /// The pass's workgroups whose partials `fold_wide_partials` folds (0: none, each
-    /// workgroup exchanges its slots into the output).
-    partial_groups: u32,
-    /// The pass's invocations: a chunk's workgroups for each range of WIDE_SLOTS units.
-    invocations: u64,
-}
-
-impl WideSlots {
-    fn new(updates: u64, output_units: u64, device: &DeviceFacts) -> WideSlots {
-        // A slot an output unit, `BIN_RANGES` ranges of WIDE_SLOTS units at most (a range a
-        // workgroup, as the bins), or slots shared by units.
-        let few_units = output_units <= BIN_RANGES * WIDE_SLOTS as u64;
-        let group = if few_units { BIN_GROUP } else { REDUCE_GROUP };
-        let (per_thread, threads) = spread(updates, group);
-        let groups = threads.div_ceil(device.workgroup_size as u64);
-        let partials = few_units
-            && !device.per_element
-            && groups <= WIDE_PARTIAL_GROUPS as u64
-            && groups * output_units <= BIN_PARTIALS;
-        // As the kernel counts them (wide_ranges).
-        let ranges = if few_units {
-            output_units.div_ceil(WIDE_SLOTS as u64).max(1)
-        } else {
-            1
-        };
-        WideSlots {
-            slots: if few_units {
-                output_units as u32
-            } else {
-                device.workgroup_size.min(WIDE_SLOTS)
-            },
-            per_thread,
-            threads,
-            invocations: groups * ranges * device.workgroup_size as u64,
-            partial_groups: if partials { groups as u32 } else { 0 },
-        }
-    }
-
-    /// The heads' scratch: three words a slot of every workgroup with partials (a little
-    /// where there are none: the pass binds it).
-    fn scratch_bytes(&self) -> u64 {
-        (12 * self.partial_groups as u64 * self.slots as u64).max(16)
-    }
-}
-
-/// Ranges of `BIN_CAPACITY` units the bins of a compare-exchange reduction take at most (a
-/// workgroup a range of each chunk of updates: the chunk's indices read once a range).
-const BIN_RANGES: u64 = 8;
-
-/// Partials (units times workgroups) the bins or the 8-byte slots leave at most: 32 or 48 MiB
-/// of scratch.
-const BIN_PARTIALS: u64 = 1 << 22;
-
-/// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
-/// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that, a range a
-/// workgroup): up to `BIN_GROUP` updates a thread; where the reduction is by compare-exchange,
-/// its chunks' workgroups at most `WIDE_PARTIAL_GROUPS` and the partials at most
-/// `BIN_PARTIALS`, each workgroup's bins stored as partials for `fold_partials` (two words a
-/// unit a chunk) rather than exchanged into the output.
-#[derive(Clone, Copy, Debug)]
-struct Bins {
-    units: u32,
-    per_thread: u32,
-    threads: u64,
-    /// The pass's invocations: the chunk's workgroups for each range.
-    invocations: u64,
-    /// The pass's chunks whose partials `fold_partials` folds (0: none).
-    partial_groups: u32,
-}
-
-impl Bins {
-    fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
-        let (per_thread, threads) = spread(updates, BIN_GROUP);
-        let groups = threads.div_ceil(device.workgroup_size as u64);
-        // The partials' kernel binds the heads too, a fifth storage buffer: downlevel devices
-        // (4 a stage) combine the bins into the output instead, as they did before.
-        let partials_kernel = Kernel::ScatterReduce {
-            data_type: DataType::Float32,
-            reduction: Reduction::Add,
-            order: ReduceOrder::AnyWithPartials,
-            copies: false,
-            hardware_float64: false,
-        };
-        let storage_fits = device.bindings.is_none_or(|bindings| {
-            bindings.max_storage_buffers_per_shader_stage as usize
-                >= partials_kernel.bindings().len()
-        });
-        let partials = partials
-            && storage_fits
-            && !device.per_element
-            && groups <= WIDE_PARTIAL_GROUPS as u64
-            && groups * output_units <= BIN_PARTIALS;
-        // As the kernel counts them.
-        let ranges = output_units.div_ceil(BIN_CAPACITY as u64).max(1);
-        Bins {
-            units: output_units as u32,
-            per_thread,
-            threads,
-            invocations: groups * ranges * device.workgroup_size as u64,
-            partial_groups: if partials { groups as u32 } else { 0 },
-        }
-    }
-
-    /// The heads' scratch: two words a unit of every workgroup with partials.
-    fn scratch_bytes(&self) -> u64 {
-        8 * self.partial_groups as u64 * self.units as u64
-    }
 }
 
 /// What every strategy shares: the optimised map, the kernel, and the output's units.
@@ -760,20 +640,6 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     })
 }
 
-/// Threads of an any-order reduction (`scatter_reduce`, `scatter_reduce_wide`,
-/// `scatter_reduce_bins`) wanted before a thread takes more than one update: enough to keep a
-/// large GPU busy. Past them a thread takes several (up to the kernel's group), which
-/// `scatter_reduce`'s workgroup slots and the bins' workgroups combine before the output.
-/// A thread's updates are dependent round trips (index, update, compare-exchange): 4096
-/// Float16 updates 16 a thread, one workgroup, took an H100 37 us (BENCHMARKS.md, issue 26).
-const SPREAD_THREADS: u64 = 1 << 17;
-
-/// Updates a thread of an any-order reduction takes (at most `group`), and its threads.
-fn spread(count: u64, group: u32) -> (u32, u64) {
-    let per_thread = count.div_ceil(SPREAD_THREADS).clamp(1, group as u64);
-    (per_thread as u32, count.div_ceil(per_thread))
-}
-
 /// The kernel of the Float32 Add by f32 atomics: its screen and its atomics.
 const FLOAT_ADD_KERNEL: Kernel = Kernel::ScatterReduce {
     data_type: DataType::Float32,
@@ -817,22 +683,6 @@ fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64)
         grid: Grid::Flat(threads),
         placement: Placement::Always,
     });
-}
-
-/// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY` a range).
-fn bins_step(map: &IndexMap, kernel: Kernel, bins: &Bins) -> Step {
-    let mut params = map.params(1);
-    params.bins.units = bins.units;
-    params.bins.per_thread = bins.per_thread;
-    params.bins.threads = bins.threads as u32;
-    params.bins.partial_groups = bins.partial_groups;
-    Step {
-        kernel,
-        entry: Entry::ScatterReduceBins,
-        params: Parameters::Index(params),
-        grid: Grid::Flat(bins.invocations),
-        placement: Placement::Always,
-    }
 }
 
 /// Where the any-update scatter takes a workgroup a row (see [`Strategy::AnyUpdate`]).

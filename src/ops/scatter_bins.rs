@@ -1,0 +1,164 @@
+//! The any-order reductions' workgroup slots and bins (`shaders/scatter_bins.wgsl`, and the
+//! 8-byte slots of `shaders/scatter_reduce.wgsl`): how many updates a thread takes, how the
+//! bins and slots split the output into ranges, and the partials they leave for the folds
+//! (`ops/scatter_lowering.rs` chooses them).
+
+use super::index_map::IndexMap;
+use crate::kernels::params::Parameters;
+use crate::kernels::{
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, WIDE_PARTIAL_GROUPS,
+    WIDE_SLOTS,
+};
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
+use crate::options::Reduction;
+use crate::tensor::DataType;
+
+/// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
+/// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
+/// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then `BIN_GROUP` updates a thread, and,
+/// where a range's workgroups are at most `WIDE_PARTIAL_GROUPS` and the partials at most
+/// `BIN_PARTIALS`, their slots stored as partials for `fold_wide_partials`), else the
+/// workgroup's width.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct WideSlots {
+    pub slots: u32,
+    pub per_thread: u32,
+    pub threads: u64,
+    /// The pass's workgroups whose partials `fold_wide_partials` folds (0: none, each
+    /// workgroup exchanges its slots into the output).
+    pub partial_groups: u32,
+    /// The pass's invocations: a chunk's workgroups for each range of WIDE_SLOTS units.
+    pub invocations: u64,
+}
+
+impl WideSlots {
+    pub fn new(updates: u64, output_units: u64, device: &DeviceFacts) -> WideSlots {
+        // A slot an output unit, `BIN_RANGES` ranges of WIDE_SLOTS units at most (a range a
+        // workgroup, as the bins), or slots shared by units.
+        let few_units = output_units <= BIN_RANGES * WIDE_SLOTS as u64;
+        let group = if few_units { BIN_GROUP } else { REDUCE_GROUP };
+        let (per_thread, threads) = spread(updates, group);
+        let groups = threads.div_ceil(device.workgroup_size as u64);
+        let partials = few_units
+            && !device.per_element
+            && groups <= WIDE_PARTIAL_GROUPS as u64
+            && groups * output_units <= BIN_PARTIALS;
+        // As the kernel counts them (wide_ranges).
+        let ranges = if few_units {
+            output_units.div_ceil(WIDE_SLOTS as u64).max(1)
+        } else {
+            1
+        };
+        WideSlots {
+            slots: if few_units {
+                output_units as u32
+            } else {
+                device.workgroup_size.min(WIDE_SLOTS)
+            },
+            per_thread,
+            threads,
+            invocations: groups * ranges * device.workgroup_size as u64,
+            partial_groups: if partials { groups as u32 } else { 0 },
+        }
+    }
+
+    /// The heads' scratch: three words a slot of every workgroup with partials (a little
+    /// where there are none: the pass binds it).
+    pub fn scratch_bytes(&self) -> u64 {
+        (12 * self.partial_groups as u64 * self.slots as u64).max(16)
+    }
+}
+
+/// Ranges of `BIN_CAPACITY` units the bins of a compare-exchange reduction take at most (a
+/// workgroup a range of each chunk of updates: the chunk's indices read once a range).
+pub(super) const BIN_RANGES: u64 = 8;
+
+/// Partials (units times workgroups) the bins or the 8-byte slots leave at most: 32 or 48 MiB
+/// of scratch.
+const BIN_PARTIALS: u64 = 1 << 22;
+
+/// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
+/// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that, a range a
+/// workgroup): up to `BIN_GROUP` updates a thread; where the reduction is by compare-exchange,
+/// its chunks' workgroups at most `WIDE_PARTIAL_GROUPS` and the partials at most
+/// `BIN_PARTIALS`, each workgroup's bins stored as partials for `fold_partials` (two words a
+/// unit a chunk) rather than exchanged into the output.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bins {
+    pub units: u32,
+    pub per_thread: u32,
+    pub threads: u64,
+    /// The pass's invocations: the chunk's workgroups for each range.
+    pub invocations: u64,
+    /// The pass's chunks whose partials `fold_partials` folds (0: none).
+    pub partial_groups: u32,
+}
+
+impl Bins {
+    pub fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
+        let (per_thread, threads) = spread(updates, BIN_GROUP);
+        let groups = threads.div_ceil(device.workgroup_size as u64);
+        // The partials' kernel binds the heads too, a fifth storage buffer: downlevel devices
+        // (4 a stage) combine the bins into the output instead, as they did before.
+        let partials_kernel = Kernel::ScatterReduce {
+            data_type: DataType::Float32,
+            reduction: Reduction::Add,
+            order: ReduceOrder::AnyWithPartials,
+            copies: false,
+            hardware_float64: false,
+        };
+        let storage_fits = device.bindings.is_none_or(|bindings| {
+            bindings.max_storage_buffers_per_shader_stage as usize
+                >= partials_kernel.bindings().len()
+        });
+        let partials = partials
+            && storage_fits
+            && !device.per_element
+            && groups <= WIDE_PARTIAL_GROUPS as u64
+            && groups * output_units <= BIN_PARTIALS;
+        // As the kernel counts them.
+        let ranges = output_units.div_ceil(BIN_CAPACITY as u64).max(1);
+        Bins {
+            units: output_units as u32,
+            per_thread,
+            threads,
+            invocations: groups * ranges * device.workgroup_size as u64,
+            partial_groups: if partials { groups as u32 } else { 0 },
+        }
+    }
+
+    /// The heads' scratch: two words a unit of every workgroup with partials.
+    pub fn scratch_bytes(&self) -> u64 {
+        8 * self.partial_groups as u64 * self.units as u64
+    }
+}
+
+/// Threads of an any-order reduction (`scatter_reduce`, `scatter_reduce_wide`,
+/// `scatter_reduce_bins`) wanted before a thread takes more than one update: enough to keep a
+/// large GPU busy. Past them a thread takes several (up to the kernel's group), which
+/// `scatter_reduce`'s workgroup slots and the bins' workgroups combine before the output.
+/// A thread's updates are dependent round trips (index, update, compare-exchange): 4096
+/// Float16 updates 16 a thread, one workgroup, took an H100 37 us (BENCHMARKS.md, issue 26).
+const SPREAD_THREADS: u64 = 1 << 17;
+
+/// Updates a thread of an any-order reduction takes (at most `group`), and its threads.
+pub(super) fn spread(count: u64, group: u32) -> (u32, u64) {
+    let per_thread = count.div_ceil(SPREAD_THREADS).clamp(1, group as u64);
+    (per_thread as u32, count.div_ceil(per_thread))
+}
+
+/// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY` a range).
+pub(super) fn bins_step(map: &IndexMap, kernel: Kernel, bins: &Bins) -> Step {
+    let mut params = map.params(1);
+    params.bins.units = bins.units;
+    params.bins.per_thread = bins.per_thread;
+    params.bins.threads = bins.threads as u32;
+    params.bins.partial_groups = bins.partial_groups;
+    Step {
+        kernel,
+        entry: Entry::ScatterReduceBins,
+        params: Parameters::Index(params),
+        grid: Grid::Flat(bins.invocations),
+        placement: Placement::Always,
+    }
+}
