@@ -49,6 +49,8 @@ shader_files! {
     ScatterInOrder => "scatter_in_order.wgsl",
     /// The any-order scatter reduction and the float Min and Max ties.
     ScatterReduce => "scatter_reduce.wgsl",
+    /// The any-order scatter reduction of 8-byte units (64-bit atomics).
+    ScatterReduceWide => "scatter_reduce_wide.wgsl",
     /// The any-order scatter reduction onto a small output, in workgroup bins.
     ScatterBins => "scatter_bins.wgsl",
     /// Float32 Add in any order by the device's float atomics, and their screen.

@@ -126,9 +126,9 @@ entries! {
     ClaimTargets => "claim_targets", ScatterInOrder, [];
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
-    ScatterReduceWide => "scatter_reduce_wide", ScatterReduce, [DoubleWord];
+    ScatterReduceWide => "scatter_reduce_wide", ScatterReduceWide, [DoubleWord];
     /// After `scatter_reduce_wide` onto a small output: each unit's workgroup partials folded.
-    FoldWidePartials => "fold_wide_partials", ScatterReduce, [DoubleWord, Exchange];
+    FoldWidePartials => "fold_wide_partials", ScatterReduceWide, [DoubleWord, Exchange];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
     /// workgroup partials folded.
@@ -413,10 +413,10 @@ impl Kernel {
             }
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any | ReduceOrder::AnyWithPartials => {
-                    &[F::ScatterReduce, F::ScatterBins]
+                    &[F::ScatterReduceWide, F::ScatterBins]
                 }
-                ReduceOrder::Screened => &[F::ScatterReduce, F::ScatterBins],
-                ReduceOrder::FirstTie => &[F::ScatterReduce, F::ScatterBins, F::Heads],
+                ReduceOrder::Screened => &[F::ScatterReduceWide, F::ScatterBins],
+                ReduceOrder::FirstTie => &[F::ScatterReduceWide, F::ScatterBins, F::Heads],
                 ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
                 ReduceOrder::InOrder => &[
                     F::Sort,
