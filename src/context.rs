@@ -281,7 +281,8 @@ impl Context {
         self.device.adapter_info()
     }
 
-    /// How many shader modules (kernel variants) this context has compiled so far.
+    /// How many shader modules this context has built so far: one a kernel variant's entry
+    /// point (each holds only the code its entry point reaches).
     pub fn compiled_kernel_count(&self) -> usize {
         self.pipelines.module_count()
     }

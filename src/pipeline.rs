@@ -7,14 +7,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::kernels::params::PipelineConstants;
 use crate::kernels::{Entry, Kernel, Windowing};
 
-/// A compiled entry point and the explicit bind-group layout shared by its module's entries.
+/// A compiled entry point and its kernel's explicit bind-group layout.
 #[derive(Debug)]
 pub(crate) struct Pipeline {
     pub pipeline: wgpu::ComputePipeline,
     pub bind_group_layout: wgpu::BindGroupLayout,
 }
 
-/// One shader module with its explicit layouts.
+/// One entry point's shader module with its kernel's explicit layouts.
 #[derive(Debug)]
 struct Module {
     module: wgpu::ShaderModule,
@@ -54,7 +54,7 @@ type Cell<T> = Arc<OnceLock<T>>;
 
 #[derive(Debug, Default)]
 struct Entries {
-    modules: HashMap<(Kernel, Windowing), Cell<Arc<Module>>, FastHash>,
+    modules: HashMap<(Kernel, Windowing, Entry), Cell<Arc<Module>>, FastHash>,
     pipelines: HashMap<PipelineKey, Cell<Arc<Pipeline>>, FastHash>,
 }
 
@@ -81,7 +81,11 @@ impl Pipelines {
 
     fn cells(&self, key: &PipelineKey) -> (Cell<Arc<Module>>, Cell<Arc<Pipeline>>) {
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let module = entries.modules.entry((key.0, key.1)).or_default().clone();
+        let module = entries
+            .modules
+            .entry((key.0, key.1, key.2))
+            .or_default()
+            .clone();
         let pipeline = entries.pipelines.entry(*key).or_default().clone();
         (module, pipeline)
     }
@@ -93,9 +97,7 @@ impl Pipelines {
         pipeline
             .get_or_init(|| {
                 let module = module
-                    .get_or_init(|| {
-                        Arc::new(build_module(device, key.0, &key.1, self.workgroup_size))
-                    })
+                    .get_or_init(|| Arc::new(build_module(device, key, self.workgroup_size)))
                     .clone();
                 Arc::new(self.build_pipeline(device, key, &module))
             })
@@ -206,13 +208,12 @@ impl Pipelines {
     }
 }
 
-fn build_module(
-    device: &wgpu::Device,
-    kernel: Kernel,
-    windowing: &Windowing,
-    workgroup_size: u32,
-) -> Module {
-    let label = kernel.windowed_label(windowing);
+/// The module of a pipeline's entry point: only the code the entry reaches
+/// ([`Kernel::entry_source`]), with the kernel's explicit layouts.
+fn build_module(device: &wgpu::Device, key: &PipelineKey, workgroup_size: u32) -> Module {
+    let (kernel, windowing, entry, _) = key;
+    let (kernel, windowing, entry) = (*kernel, windowing, *entry);
+    let label = format!("{} {}", kernel.windowed_label(windowing), entry.name());
     log::debug!("building shader module {label}");
     #[cfg(not(target_arch = "wasm32"))]
     let start = std::time::Instant::now();
@@ -235,7 +236,7 @@ fn build_module(
             wgpu::ShaderModuleDescriptor {
                 label: Some(&label),
                 source: wgpu::ShaderSource::Wgsl(
-                    kernel.windowed_source(workgroup_size, windowing).into(),
+                    kernel.entry_source(entry, workgroup_size, windowing).into(),
                 ),
             },
             checks,

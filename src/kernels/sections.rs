@@ -112,6 +112,7 @@ impl Section {
 }
 
 /// `text` without the lines from `// @<marker>-begin` to `// @<marker>-end` of `section`.
+#[cfg(test)]
 pub(super) fn without_section(text: &str, section: Section) -> String {
     let marker = section.marker();
     let (begin, end) = (format!("// @{marker}-begin"), format!("// @{marker}-end"));

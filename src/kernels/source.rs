@@ -6,9 +6,12 @@ use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
 use super::registry::{
-    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, WIDE_PARTIAL_GROUPS,
+    WIDE_SLOTS,
 };
-use super::sections::{Section, without_section};
+use super::sections::Section;
+#[cfg(test)]
+use super::sections::without_section;
 use crate::options::Reduction;
 use crate::status;
 use crate::tensor::DataType;
@@ -32,6 +35,18 @@ impl Kernel {
             }
         }
         text
+    }
+
+    /// The module of one entry point: [`Kernel::windowed_source`] with every function the
+    /// entry does not reach taken out (the other entry points included), so that the device
+    /// parses and validates only the code the pipeline runs (an H100's host took 21 to 23 ms
+    /// to build the whole in-order reduction module, about 2,700 lines, on the critical path
+    /// of a first compile).
+    pub fn entry_source(self, entry: Entry, workgroup_size: u32, windowing: &Windowing) -> String {
+        reachable_from(
+            &self.windowed_source(workgroup_size, windowing),
+            entry.name(),
+        )
     }
 
     /// The files of the module: its roots, the templates of its bindings, and everything
@@ -115,13 +130,119 @@ impl Kernel {
     }
 }
 
-/// `text` without the sections `kept` leaves out.
-pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
-    let mut text = text.to_string();
-    for section in Section::ALL.into_iter().filter(|s| !kept.contains(s)) {
-        text = without_section(&text, section);
+/// A top-level function of a module's text: its name and its lines `[start, end]` (from its
+/// attributes, if any, to its closing brace).
+struct Function<'a> {
+    name: &'a str,
+    start: usize,
+    end: usize,
+}
+
+/// The module `text` with only the functions `entry` reaches: every top-level function
+/// (`fn name(` at the start of a line, its `@compute` line before it, its body to the next
+/// `}` at the start of a line, as every file in `shaders/` and every generated accessor is
+/// written) that is neither `entry` nor called, directly or not, from it is removed.
+/// Reaching is read generously: any identifier of a function's body that names a function
+/// counts, so nothing called is ever removed. Comment lines are removed too; everything else
+/// (constants, structs, overrides, variables) stays.
+pub(super) fn reachable_from(text: &str, entry: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut functions: Vec<Function> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if let Some(rest) = lines[i].strip_prefix("fn ") {
+            let name = rest.split('(').next().unwrap_or_default().trim();
+            let mut start = i;
+            // An entry point's attributes (never a binding's `@group(..) var` before it).
+            while start > 0 && lines[start - 1].starts_with("@compute") {
+                start -= 1;
+            }
+            let end = (i..lines.len()).find(|&k| lines[k].starts_with('}'));
+            let Some(end) = end else {
+                // Not in the shape every file has: keep the text whole.
+                return text.to_string();
+            };
+            functions.push(Function { name, start, end });
+            i = end;
+        }
+        i += 1;
     }
-    text
+    let by_name: std::collections::HashMap<&str, usize> = functions
+        .iter()
+        .enumerate()
+        .map(|(f, function)| (function.name, f))
+        .collect();
+    let index_of = |name: &str| by_name.get(name).copied();
+    let Some(first) = index_of(entry) else {
+        return text.to_string();
+    };
+    let mut reached = vec![false; functions.len()];
+    let mut pending = vec![first];
+    reached[first] = true;
+    while let Some(f) = pending.pop() {
+        let body = &lines[functions[f].start..=functions[f].end];
+        for word in body
+            .iter()
+            .flat_map(|line| line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        {
+            if let Some(g) = index_of(word)
+                && !reached[g]
+            {
+                reached[g] = true;
+                pending.push(g);
+            }
+        }
+    }
+    let mut removed = vec![false; lines.len()];
+    for (f, function) in functions.iter().enumerate() {
+        if !reached[f] {
+            removed[function.start..=function.end].fill(true);
+        }
+    }
+    // Comment lines go too (a third of `shaders/`' text): the module is for the device.
+    let mut kept = String::with_capacity(text.len());
+    for (line, _) in lines
+        .iter()
+        .zip(&removed)
+        .filter(|(line, removed)| !**removed && !line.trim_start().starts_with("//"))
+    {
+        kept += line;
+        kept += "\n";
+    }
+    kept
+}
+
+/// `text` without the sections `kept` leaves out (as [`without_section`] for each of them,
+/// in one pass: markers nest, so a dropped section's lines go with everything inside).
+pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
+    let dropped: Vec<(String, String)> = Section::ALL
+        .into_iter()
+        .filter(|s| !kept.contains(s))
+        .map(|s| {
+            let marker = s.marker();
+            (format!("// @{marker}-begin"), format!("// @{marker}-end"))
+        })
+        .collect();
+    let mut depth = 0usize;
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("// @") {
+            if dropped.iter().any(|(begin, _)| trimmed == begin) {
+                depth += 1;
+                continue;
+            }
+            if dropped.iter().any(|(_, end)| trimmed == end) {
+                depth = depth.saturating_sub(1);
+                continue;
+            }
+        }
+        if depth == 0 {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// The constants `shaders/arithmetic.wgsl` reads.
@@ -363,6 +484,62 @@ fn instantiate(
 mod tests {
     use super::*;
     use crate::reference::{bf16_to_f32, f16_to_f32, reduce_element};
+
+    #[test]
+    fn one_pass_over_the_sections_keeps_what_removing_each_in_turn_keeps() {
+        for kernel in Kernel::all() {
+            let sections = kernel.sections();
+            for file in kernel.files() {
+                let mut expected = file.text().to_string();
+                for section in Section::ALL.into_iter().filter(|s| !sections.contains(s)) {
+                    expected = without_section(&expected, section);
+                }
+                assert_eq!(
+                    kept_sections(file.text(), &sections),
+                    expected,
+                    "{kernel:?} {}",
+                    file.path()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_entry_module_keeps_its_entry_and_what_it_calls_and_nothing_else() {
+        let text = "const A: u32 = 1u;\n// a comment\nfn helper() -> u32 {\n    return A;\n}\n\
+                    fn unused() -> u32 {\n    return 2u;\n}\n@group(0) @binding(0) var<uniform> u: u32;\n\
+                    @compute @workgroup_size(1)\nfn first() {\n    let x = helper();\n}\n\
+                    @compute @workgroup_size(1)\nfn second() {\n    let y = unused();\n}\n";
+        let kept = reachable_from(text, "first");
+        assert_eq!(
+            kept,
+            "const A: u32 = 1u;\nfn helper() -> u32 {\n    return A;\n}\n\
+             @group(0) @binding(0) var<uniform> u: u32;\n@compute @workgroup_size(1)\n\
+             fn first() {\n    let x = helper();\n}\n"
+        );
+        // Every entry point of every variant: its module parses and validates, holds the
+        // entry and no other entry point.
+        for kernel in Kernel::all() {
+            for entry in kernel.entries() {
+                let source = kernel.entry_source(entry, 256, &Windowing::default());
+                let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
+                    panic!("{kernel:?} {entry:?}: {}", e.emit_to_string(&source))
+                });
+                let names: Vec<&str> = module
+                    .entry_points
+                    .iter()
+                    .map(|e| e.name.as_str())
+                    .collect();
+                assert_eq!(names, [entry.name()], "{kernel:?}");
+                naga::valid::Validator::new(
+                    naga::valid::ValidationFlags::all(),
+                    naga::valid::Capabilities::all(),
+                )
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{kernel:?} {entry:?}: {}", e.emit_to_string(&source)));
+            }
+        }
+    }
 
     fn is_nan(data_type: DataType, x: &[u8]) -> bool {
         match data_type {
