@@ -158,8 +158,10 @@ pub(super) fn reachable_from(text: &str, entry: &str) -> String {
                 start -= 1;
             }
             let end = (i..lines.len()).find(|&k| lines[k].starts_with('}'));
-            let Some(end) = end else {
-                // Not in the shape every file has: keep the text whole.
+            // The body must close where the first `}` at the start of a line is: its braces
+            // (outside comments) balance there. Otherwise the text is not in the shape every
+            // file has, and it stays whole (a larger module, never a broken one).
+            let Some(end) = end.filter(|&end| braces_balance(&lines[i..=end])) else {
                 return text.to_string();
             };
             functions.push(Function { name, start, end });
@@ -212,7 +214,23 @@ pub(super) fn reachable_from(text: &str, entry: &str) -> String {
     kept
 }
 
-/// `text` without the sections `kept` leaves out (as [`without_section`] for each of them,
+/// Whether the braces of `lines` (outside `//` comments) open and close as often.
+fn braces_balance(lines: &[&str]) -> bool {
+    let mut depth = 0i64;
+    for line in lines {
+        let code = line.split("//").next().unwrap_or_default();
+        for c in code.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    depth == 0
+}
+
+/// `text` without the sections `kept` leaves out (as `without_section` for each of them,
 /// in one pass: markers nest, so a dropped section's lines go with everything inside).
 pub(super) fn kept_sections(text: &str, kept: &[Section]) -> String {
     let dropped: Vec<(String, String)> = Section::ALL
@@ -517,11 +535,30 @@ mod tests {
              @group(0) @binding(0) var<uniform> u: u32;\n@compute @workgroup_size(1)\n\
              fn first() {\n    let x = helper();\n}\n"
         );
-        // Every entry point of every variant: its module parses and validates, holds the
-        // entry and no other entry point.
-        for kernel in Kernel::all() {
+        // A body whose braces do not close at its first `}` line keeps the text whole (no
+        // file in `shaders/` is written so: the modules below would then hold every entry).
+        let nested = "fn outer() {\n    if true {\n}\n}\nfn unused() {\n}\n";
+        assert_eq!(reachable_from(nested, "outer"), nested);
+        // Every entry point of every variant, bound whole and in each windowing the library
+        // builds (as `shader_variants`): its module parses and validates, holds the entry
+        // and no other entry point.
+        let split = |bound, partial| Windowing {
+            window_shift: 12,
+            bound: [bound; ROLES],
+            partial,
+        };
+        let windowings = [
+            Windowing::default(),
+            split(3, false),
+            split(1, true),
+            split(2, true),
+        ];
+        for (kernel, windowing) in Kernel::all()
+            .into_iter()
+            .flat_map(|k| windowings.iter().map(move |w| (k, w)))
+        {
             for entry in kernel.entries() {
-                let source = kernel.entry_source(entry, 256, &Windowing::default());
+                let source = kernel.entry_source(entry, 256, windowing);
                 let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
                     panic!("{kernel:?} {entry:?}: {}", e.emit_to_string(&source))
                 });
@@ -530,7 +567,7 @@ mod tests {
                     .iter()
                     .map(|e| e.name.as_str())
                     .collect();
-                assert_eq!(names, [entry.name()], "{kernel:?}");
+                assert_eq!(names, [entry.name()], "{kernel:?} {windowing:?}");
                 naga::valid::Validator::new(
                     naga::valid::ValidationFlags::all(),
                     naga::valid::Capabilities::all(),

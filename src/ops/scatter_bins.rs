@@ -1,5 +1,5 @@
 //! The any-order reductions' workgroup slots and bins (`shaders/scatter_bins.wgsl`, and the
-//! 8-byte slots of `shaders/scatter_reduce.wgsl`): how many updates a thread takes, how the
+//! 8-byte slots of `shaders/scatter_reduce_wide.wgsl`): how many updates a thread takes, how the
 //! bins and slots split the output into ranges, and the partials they leave for the folds
 //! (`ops/scatter_lowering.rs` chooses them).
 
