@@ -5,12 +5,13 @@
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
 //!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
 //!     [--points-sweep] [--without-int64-atomics] [--without-hardware-float64]
-//!     [--without-float32-atomics]
+//!     [--without-float32-atomics] [--without-half-stores]
 //! ```
-//! `--without-int64-atomics`, `--without-hardware-float64` and `--without-float32-atomics`
-//! make the context without the device's 64-bit atomics, f64 or f32 atomics
-//! (`ContextOptions::with_int64_atomics(false)`, `with_hardware_float64(false)`,
-//! `with_float32_atomics(false)`): the paths of devices that lack them.
+//! `--without-int64-atomics`, `--without-hardware-float64`, `--without-float32-atomics` and
+//! `--without-half-stores` make the context without the device's 64-bit atomics, f64, f32
+//! atomics or 16-bit stores (`ContextOptions::with_int64_atomics(false)`,
+//! `with_hardware_float64(false)`, `with_float32_atomics(false)`, `with_half_stores(false)`):
+//! the paths of devices that lack them.
 //! `--copy-method` makes contiguous copies by kernel or by `copy_buffer_to_buffer` instead of
 //! what the context measures faster (`dml_wgsl::CopyMethod`).
 //! Prints a table and, with `--json`, writes one JSON object a line with the fields of
@@ -130,6 +131,9 @@ fn options() -> Options {
             }
             "--without-float32-atomics" => {
                 o.context_options = o.context_options.with_float32_atomics(false)
+            }
+            "--without-half-stores" => {
+                o.context_options = o.context_options.with_half_stores(false)
             }
             "--bench" => {}
             other => panic!("unknown argument {other}"),

@@ -5,7 +5,8 @@
 // points of the unit's width (the word or sub-word section).
 
 // Each element ends equal to one of its updates: single-word stores cannot tear, and
-// 1- and 2-byte stores compare-exchange their word.
+// 1- and 2-byte stores compare-exchange their word (2-byte ones store 16 bits where the
+// device can: store_output_from_updates).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -29,9 +30,24 @@ fn scatter(
         return;
     }
     if owns_output(at.indexed) {
-        store_output(at.indexed, load_updates(at.dense));
+        store_output_from_updates(at.indexed, at.dense);
     }
 }
+
+// Output element e = updates element d, through the elements' accessors.
+// @word-stores-begin
+fn store_output_from_updates(e: u32, d: u32) {
+    store_output(e, load_updates(d));
+}
+// @word-stores-end
+// @half-stores-begin
+// 2-byte elements where the device stores 16 bits (Kernel::writes_halves): the element moved
+// as an f16 through the tensors' second bindings, one 16-bit store that leaves the other
+// half of its word alone, where store_output compare-exchanges the word.
+fn store_output_from_updates(e: u32, d: u32) {
+    output_halves[e] = updates_halves[d];
+}
+// @half-stores-end
 
 // Units a thread takes at once: scatter_rows' neighbours along a row, a row kernel's round.
 const GROUP: u32 = 4u;
@@ -319,7 +335,7 @@ fn scatter_words(
         if at[e].bad_component != IN_RANGE {
             report_out_of_range(first + e);
         } else {
-            store_output(at[e].indexed, load_updates(at[e].dense));
+            store_output_from_updates(at[e].indexed, at[e].dense);
         }
     }
 }
@@ -376,7 +392,7 @@ fn scatter_spans(
                 if at[e].bad_component != IN_RANGE {
                     report_out_of_range(first + e);
                 } else {
-                    store_output(at[e].indexed, load_updates(at[e].dense));
+                    store_output_from_updates(at[e].indexed, at[e].dense);
                 }
             }
         }

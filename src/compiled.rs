@@ -468,7 +468,9 @@ impl CompiledOperator {
                         binding: 0,
                         resource: uniform(params),
                     }];
-                    for (binding, number) in kernel.bindings().iter().zip(&numbers) {
+                    for (binding, number) in
+                        kernel.windowed_bindings(windowing).iter().zip(&numbers)
+                    {
                         let whole = bound(binding.role)?;
                         let r = binding.role.index();
                         if windowing.bound[r] == 0 {

@@ -48,6 +48,9 @@ pub struct Context {
     /// Whether Float32 Add may use the device's f32 atomics (it has them and the options
     /// allow).
     float32_atomics: bool,
+    /// Whether written 2-byte outputs store an element by one 16-bit store (the device has
+    /// `SHADER_F16` and the options allow).
+    half_stores: bool,
 }
 
 // In a browser wgpu's handles are not Send: one thread uses the context there.
@@ -63,7 +66,8 @@ impl Context {
     /// Max, or Add, reduce by one atomic an update instead of the in-order path), and f64
     /// where it has it (`SHADER_F64` with `SHADER_INT64`: Float64 Add and Mul compute there where it gives
     /// IEEE's bits, see [`ContextOptions::with_hardware_float64`]), and f32 atomics where it
-    /// has them (`SHADER_FLOAT32_ATOMIC`: see [`ContextOptions::with_float32_atomics`]). Then as
+    /// has them (`SHADER_FLOAT32_ATOMIC`: see [`ContextOptions::with_float32_atomics`]), and
+    /// 16-bit storage where it has it (`SHADER_F16`: see [`ContextOptions::with_half_stores`]). Then as
     /// [`Context::from_device`].
     pub async fn new() -> Result<Context> {
         Context::new_with(ContextOptions::default()).await
@@ -87,7 +91,8 @@ impl Context {
             | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX
             | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
             | wgpu::Features::SHADER_F64
-            | wgpu::Features::SHADER_FLOAT32_ATOMIC;
+            | wgpu::Features::SHADER_FLOAT32_ATOMIC
+            | wgpu::Features::SHADER_F16;
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("dml-wgsl"),
@@ -162,6 +167,11 @@ impl Context {
                     .contains(wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64),
             float32_atomics: !options.without_float32_atomics
                 && device_features.contains(wgpu::Features::SHADER_FLOAT32_ATOMIC),
+            // Not in browsers: WebGPU's validation of two bindings of one buffer in a dispatch
+            // (the f16 views beside the words) is not wgpu-core's.
+            half_stores: !options.without_half_stores
+                && !cfg!(target_arch = "wasm32")
+                && device_features.contains(wgpu::Features::SHADER_F16),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),

@@ -34,6 +34,9 @@ pub struct ContextOptions {
     pub(crate) without_hardware_float64: bool,
     /// Leaves the device's f32 atomics unused (see [`ContextOptions::with_float32_atomics`]).
     pub(crate) without_float32_atomics: bool,
+    /// Stores 2-byte elements by compare-exchange on their words (see
+    /// [`ContextOptions::with_half_stores`]).
+    pub(crate) without_half_stores: bool,
 }
 
 impl ContextOptions {
@@ -89,6 +92,22 @@ impl ContextOptions {
     /// `false` forces the compare-exchange path, for tests and comparisons.
     pub fn with_float32_atomics(mut self, enabled: bool) -> ContextOptions {
         self.without_float32_atomics = !enabled;
+        self
+    }
+
+    /// Whether scatters of 2-byte elements (Float16, BFloat16, Int16, UInt16) store each
+    /// element that does not fill its output word by one 16-bit store where the device can
+    /// (wgpu's `SHADER_F16`, which [`Context::new`](crate::Context::new) requests; NVIDIA's
+    /// and Mesa's Vulkan drivers have it, GL does not; not used in browsers): the updates and
+    /// the output are then bound a second time as `f16` arrays, and the element is moved
+    /// through them as bits, never computed with. Otherwise (and with `false`, for tests and
+    /// comparisons) such an element is stored by a compare-exchange on the 4-byte word it
+    /// shares with a neighbour. Tensors bound as windows take the compare-exchange too. The
+    /// results are the same bits either way; on an H200 the scatters whose elements land in
+    /// other rows than their neighbours' (the narrow sweep's `diag` class) take about half the
+    /// time.
+    pub fn with_half_stores(mut self, enabled: bool) -> ContextOptions {
+        self.without_half_stores = !enabled;
         self
     }
 

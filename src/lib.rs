@@ -131,6 +131,9 @@ pub struct ShaderVariant {
     pub needs_float64: bool,
     /// It adds by f32 atomics (wgpu's `SHADER_FLOAT32_ATOMIC`).
     pub needs_float32_atomics: bool,
+    /// It stores 2-byte elements as f16 (wgpu's `SHADER_F16`: Vulkan, Metal, DX12 and
+    /// browsers with `shader-f16`; not GL).
+    pub needs_float16: bool,
 }
 
 /// Every shader variant the library can dispatch, for offline validation and translation
@@ -144,10 +147,25 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
         window_shift: 12,
         bound: [bound; kernels::ROLES],
         partial,
+        half_stores: false,
+    };
+    let halves = kernels::Windowing {
+        half_stores: true,
+        ..whole
     };
     let mut variants = Vec::new();
-    for windowing in [whole, split(3, false), split(1, true), split(2, true)] {
+    for windowing in [
+        whole,
+        split(3, false),
+        split(1, true),
+        split(2, true),
+        halves,
+    ] {
         for k in kernels::Kernel::all() {
+            // 16-bit stores change only the kernels that write 2-byte elements.
+            if windowing.half_stores && !k.writes_halves(&windowing) {
+                continue;
+            }
             variants.push(ShaderVariant {
                 label: k.windowed_label(&windowing),
                 source: k.windowed_source(256, &windowing),
@@ -155,6 +173,7 @@ pub fn shader_variants() -> Vec<ShaderVariant> {
                 needs_int64_atomics: k.reduces_by_wide_atomics(),
                 needs_float64: k.uses_hardware_float64(),
                 needs_float32_atomics: k.uses_float32_atomics(),
+                needs_float16: k.writes_halves(&windowing),
             });
         }
     }

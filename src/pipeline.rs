@@ -254,7 +254,7 @@ fn build_module(device: &wgpu::Device, key: &PipelineKey, workgroup_size: u32) -
     };
     let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
     let (numbers, windows_binding) = kernel.binding_numbers(windowing);
-    for (binding, first) in kernel.bindings().iter().zip(numbers) {
+    for (binding, first) in kernel.windowed_bindings(windowing).iter().zip(numbers) {
         for slot in first..first + windowing.slots(binding.role) {
             let read_only = binding.read_only();
             entries.push(entry(slot, wgpu::BufferBindingType::Storage { read_only }));

@@ -114,6 +114,7 @@ impl WindowPlan {
             window_shift: self.window_shift,
             bound: [0; ROLES],
             partial: false,
+            half_stores: false,
         };
         for &role in &roles {
             windowing.bound[role.index()] = windows[role.index()];

@@ -3,14 +3,17 @@
 //! that are and are not, both axes, both index widths, in place and out of place. Out of
 //! place on a context that copies by copy command where it can and on one that copies by
 //! kernel (where ScatterElements along the inner axis copies rows in its own kernel, and a
-//! contiguous copy of a ragged total goes as a wide body and a narrow tail).
+//! contiguous copy of a ragged total goes as a wide body and a narrow tail). 2-byte elements
+//! are stored 16 bits at a time on the default context where the device has `SHADER_F16`
+//! (lavapipe and NVIDIA's Vulkan driver do), and by compare-exchange on a context told not
+//! to and on the two limited ones (devices opened without the feature).
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
 
 use common::narrow::{NarrowRun, narrow_cases};
 use common::{Expect, Rng, check_in_place_with, check_on, context};
-use dml_wgsl::CopyMethod;
+use dml_wgsl::{ContextOptions, CopyMethod};
 
 #[test]
 fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
@@ -18,6 +21,7 @@ fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
     by_kernel.set_copy_method(CopyMethod::Kernel);
     let by_command = common::limited_context(|_| {});
     by_command.set_copy_method(CopyMethod::CopyBufferToBuffer);
+    let by_words = common::context_with(ContextOptions::default().with_half_stores(false));
     let mut rng = Rng::new(28);
     let cases = narrow_cases(&mut rng);
     assert_eq!(cases.len(), 144);
@@ -25,7 +29,7 @@ fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
         let slices = case.slices();
         match run {
             NarrowRun::ScatterInPlace => {
-                for on in [context(), &by_kernel, &by_command] {
+                for on in [context(), &by_kernel, &by_command, &by_words] {
                     check_in_place_with(on, &case.desc, &case.inputs);
                 }
             }
@@ -35,7 +39,7 @@ fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
                 } else {
                     Expect::AnyUpdate
                 };
-                for on in [context(), &by_kernel, &by_command] {
+                for on in [context(), &by_kernel, &by_command, &by_words] {
                     check_on(on, &case.desc, &slices, expect).expect("compile and record");
                 }
             }

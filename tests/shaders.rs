@@ -37,6 +37,9 @@ fn every_shader_variant_translates_to_every_backend_language() {
         if variant.needs_float32_atomics {
             capabilities |= Capabilities::SHADER_FLOAT32_ATOMIC;
         }
+        if variant.needs_float16 {
+            capabilities |= Capabilities::SHADER_FLOAT16;
+        }
         let info = Validator::new(ValidationFlags::all(), capabilities)
             .validate(&module)
             .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
@@ -88,7 +91,15 @@ fn every_shader_variant_translates_to_every_backend_language() {
 
         for entry in &module.entry_points {
             let mut text = String::new();
-            let options = hlsl::Options::default();
+            // f16 needs shader model 6.2 (DX12's 16-bit types).
+            let options = hlsl::Options {
+                shader_model: if variant.needs_float16 {
+                    hlsl::ShaderModel::V6_2
+                } else {
+                    hlsl::Options::default().shader_model
+                },
+                ..Default::default()
+            };
             let pipeline = hlsl::PipelineOptions {
                 entry_point: Some((naga::ShaderStage::Compute, entry.name.clone())),
             };
@@ -101,8 +112,9 @@ fn every_shader_variant_translates_to_every_backend_language() {
                 "{label}: no numthreads in the HLSL"
             );
 
-            // GL has no 64-bit atomics: wgpu offers them on Vulkan, Metal and DX12 only.
-            if variant.needs_int64_atomics {
+            // GL has no 64-bit atomics (wgpu offers them on Vulkan, Metal and DX12 only), nor
+            // f16.
+            if variant.needs_int64_atomics || variant.needs_float16 {
                 continue;
             }
             let mut text = String::new();

@@ -280,7 +280,14 @@ impl Context {
                     Parameters::StridedCopy(_) => None,
                 };
                 let storage_limit = self.limits.max_storage_buffers_per_shader_stage;
-                plan.kernel_passes(step.kernel, index_params, storage_limit)
+                let (mut windowing, passes) =
+                    plan.kernel_passes(step.kernel, index_params, storage_limit)?;
+                // 16-bit stores where the device has them and their two more bindings fit.
+                windowing.half_stores = self.half_stores;
+                windowing.half_stores = step.kernel.writes_halves(&windowing)
+                    && step.kernel.windowed_bindings(&windowing).len() as u64
+                        <= storage_limit as u64;
+                Ok((windowing, passes))
             })
             .collect()
     }
@@ -294,7 +301,7 @@ impl Context {
         params_bytes: usize,
     ) -> Result<()> {
         let storage: u64 = kernel
-            .bindings()
+            .windowed_bindings(windowing)
             .iter()
             .map(|b| windowing.slots(b.role) as u64)
             .sum();

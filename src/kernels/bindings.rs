@@ -91,6 +91,12 @@ pub(crate) enum Access {
     /// f32 elements added by the device's float atomics (`atomic<f32>`, wgpu's
     /// `SHADER_FLOAT32_ATOMIC`): `add_<name>(element, value)` and `load_<name>_bits(element)`.
     AddFloats,
+    /// 2-byte elements as `f16`, read: a second binding of the tensor (`<name>_halves`),
+    /// declared only (see `shaders/bindings/read_halves.wgsl`).
+    ReadHalves,
+    /// 2-byte elements as `f16`, written one 16-bit store each: a second binding of the
+    /// tensor (`<name>_halves`), declared only (see `shaders/bindings/write_halves.wgsl`).
+    WriteHalves,
 }
 
 /// What a storage binding holds; the host binds each kernel's buffers by role.
@@ -157,7 +163,10 @@ pub(crate) struct Binding {
 
 impl Binding {
     pub fn read_only(&self) -> bool {
-        matches!(self.access, Access::ReadElements | Access::ReadWords)
+        matches!(
+            self.access,
+            Access::ReadElements | Access::ReadWords | Access::ReadHalves
+        )
     }
 
     /// The bytes of one entry of the binding's WGSL array, for a kernel of `unit`.
@@ -192,6 +201,11 @@ pub(crate) struct Windowing {
     /// which windows are bound and which the dispatch owns, and every element is handled by
     /// the one dispatch that owns all the windows it touches (`owns_<role>`).
     pub partial: bool,
+    /// A written binding of 2-byte elements is declared as f16 halves and stores an element
+    /// by one 16-bit store (`shaders/bindings/write_halves.wgsl`) instead of a
+    /// compare-exchange on its word: set where the device has `SHADER_F16` (see
+    /// `ContextOptions::with_half_stores`) and the kernel has such a binding.
+    pub half_stores: bool,
 }
 
 impl Windowing {

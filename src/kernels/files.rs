@@ -80,6 +80,8 @@ shader_files! {
     ReadSubWords => "bindings/read_sub_words.wgsl",
     WriteElements => "bindings/write_elements.wgsl",
     WriteSubWords => "bindings/write_sub_words.wgsl",
+    ReadHalves => "bindings/read_halves.wgsl",
+    WriteHalves => "bindings/write_halves.wgsl",
     ReadWords => "bindings/read_words.wgsl",
     AtomicWords => "bindings/atomic_words.wgsl",
     ReduceElements => "bindings/reduce_elements.wgsl",

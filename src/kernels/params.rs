@@ -420,6 +420,7 @@ mod tests {
             window_shift: 12,
             bound: [2; ROLES],
             partial: true,
+            half_stores: false,
         };
         for kernel in Kernel::all() {
             let source = kernel.windowed_source(256, &windowing);

@@ -1,7 +1,7 @@
 //! What the registry holds: every kernel variant ([`Kernel`]), every entry point ([`Entry`],
 //! declared once in one table), and the bindings each kernel takes.
 
-use super::bindings::{Access, Binding, Role, Unit, Windowing};
+use super::bindings::{Access, Binding, ROLES, Role, Unit, Windowing};
 use super::files::ShaderFile;
 use super::sections::Section;
 use crate::options::Reduction;
@@ -502,8 +502,57 @@ impl Kernel {
                         ..
                     }
                 ),
+                // An element copied from the updates to the output by its word's accessors;
+                // `sections_with` swaps in the 16-bit stores where the windowing has them.
+                Section::WordStores => true,
+                Section::HalfStores => false,
             })
             .collect()
+    }
+
+    /// [`Kernel::sections`] as `windowing` binds the kernel: with 2-byte outputs stored 16
+    /// bits at a time ([`Kernel::writes_halves`]), `half-stores` instead of `word-stores`.
+    pub fn sections_with(self, windowing: &Windowing) -> Vec<Section> {
+        let mut sections = self.sections();
+        if self.writes_halves(windowing) {
+            sections.retain(|s| *s != Section::WordStores);
+            sections.push(Section::HalfStores);
+        }
+        sections
+    }
+
+    /// Whether the variant, as `windowing` binds it, stores 2-byte elements by 16-bit stores:
+    /// the any-order scatters of 2-byte units, bound whole, where the windowing asks for it
+    /// (the device has `SHADER_F16`). Its module then enables f16 and binds the updates and
+    /// the output a second time, as `f16` (`updates_halves`, `output_halves`).
+    pub fn writes_halves(self, windowing: &Windowing) -> bool {
+        windowing.half_stores
+            && windowing.bound == [0; ROLES]
+            && matches!(
+                self,
+                Kernel::Scatter {
+                    unit: Unit::Half,
+                    in_order: false,
+                    ..
+                }
+            )
+    }
+
+    /// [`Kernel::bindings`] as `windowing` binds the kernel: with the second, `f16` bindings of
+    /// the updates and the output where it [`Kernel::writes_halves`].
+    pub fn windowed_bindings(self, windowing: &Windowing) -> Vec<Binding> {
+        let mut bindings = self.bindings().to_vec();
+        if self.writes_halves(windowing) {
+            bindings.push(Binding {
+                role: Role::Updates,
+                access: Access::ReadHalves,
+            });
+            bindings.push(Binding {
+                role: Role::Output,
+                access: Access::WriteHalves,
+            });
+        }
+        bindings
     }
 
     /// Whether the kernel adds by the device's float atomics (the module then needs
@@ -700,7 +749,7 @@ impl Kernel {
     pub fn binding_numbers(self, windowing: &Windowing) -> (Vec<u32>, u32) {
         let mut next = 1;
         let mut numbers = Vec::new();
-        for binding in self.bindings() {
+        for binding in self.windowed_bindings(windowing) {
             numbers.push(next);
             next += windowing.slots(binding.role);
         }

@@ -55,10 +55,12 @@ pub(crate) enum Section {
     /// (`ReduceOrder::Screened`): it reduces only where the screen found a value their add
     /// may get wrong.
     Screened,
+    WordStores,
+    HalfStores,
 }
 
 impl Section {
-    pub const ALL: [Section; 22] = [
+    pub const ALL: [Section; 24] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
@@ -81,6 +83,8 @@ impl Section {
         Section::HardwareFloat64,
         Section::Partials,
         Section::Screened,
+        Section::WordStores,
+        Section::HalfStores,
     ];
 
     pub fn marker(self) -> &'static str {
@@ -107,6 +111,8 @@ impl Section {
             Section::HardwareFloat64 => "hardware-float64",
             Section::Partials => "partials",
             Section::Screened => "screened",
+            Section::WordStores => "word-stores",
+            Section::HalfStores => "half-stores",
         }
     }
 }

@@ -26,7 +26,7 @@ impl Kernel {
     /// The complete WGSL module: the generated prelude, then the kernel's files with the
     /// sections it does not keep removed.
     pub fn windowed_source(self, workgroup_size: u32, windowing: &Windowing) -> String {
-        let sections = self.sections();
+        let sections = self.sections_with(windowing);
         let mut text = self.prelude(workgroup_size, windowing);
         for file in self.files() {
             if !file.is_binding_template() {
@@ -57,13 +57,23 @@ impl Kernel {
         with_requirements(&roots)
     }
 
-    /// The template of each binding's accessors.
+    /// The template of each binding's accessors (and of the f16 bindings 16-bit stores add).
     pub(super) fn binding_templates(self) -> Vec<ShaderFile> {
         let unit = self.unit();
-        self.bindings()
+        let mut templates: Vec<ShaderFile> = self
+            .bindings()
             .iter()
             .map(|binding| binding_template(binding, unit).2)
-            .collect()
+            .collect();
+        // The second, f16 bindings where the kernel stores 16 bits at a time.
+        let halves = Windowing {
+            half_stores: true,
+            ..Windowing::default()
+        };
+        if self.writes_halves(&halves) {
+            templates.extend([ShaderFile::ReadHalves, ShaderFile::WriteHalves]);
+        }
+        templates
     }
 
     /// What the registry generates for the variant: the specialisation constants, the status
@@ -71,9 +81,15 @@ impl Kernel {
     /// accessors (`WindowParams` and the `windows` uniform where the windowing is partial).
     pub(super) fn prelude(self, workgroup_size: u32, windowing: &Windowing) -> String {
         let unit = self.unit();
-        let sections = self.sections();
+        let sections = self.sections_with(windowing);
+        // Before any declaration, as WGSL requires.
+        let enable = if self.writes_halves(windowing) {
+            "enable f16;\n"
+        } else {
+            ""
+        };
         let mut header = format!(
-            "// {label}\nconst WORKGROUP_SIZE: u32 = {workgroup_size}u;\nalias Unit = {ty};\n",
+            "{enable}// {label}\nconst WORKGROUP_SIZE: u32 = {workgroup_size}u;\nalias Unit = {ty};\n",
             label = self.windowed_label(windowing),
             ty = unit.wgsl_type(),
         );
@@ -123,7 +139,7 @@ impl Kernel {
                 ShaderFile::WindowParams.text()
             );
         }
-        for (binding, number) in self.bindings().iter().zip(numbers) {
+        for (binding, number) in self.windowed_bindings(windowing).iter().zip(numbers) {
             header += &binding_source(number, binding, unit, windowing, &sections);
         }
         header
@@ -348,7 +364,12 @@ fn binding_source(
     windowing: &Windowing,
     sections: &[Section],
 ) -> String {
-    let name = binding.role.name();
+    // A second binding of a tensor (as f16 halves) has a name of its own.
+    let name = match binding.access {
+        Access::ReadHalves | Access::WriteHalves => format!("{}_halves", binding.role.name()),
+        _ => binding.role.name().to_string(),
+    };
+    let name = name.as_str();
     let bound = windowing.bound[binding.role.index()];
     let (declared, access, template) = binding_template(binding, unit);
     let upper = name.to_uppercase();
@@ -445,6 +466,8 @@ fn binding_source(
 fn binding_template(binding: &Binding, unit: Unit) -> (&'static str, &'static str, ShaderFile) {
     use ShaderFile as F;
     match binding.access {
+        Access::ReadHalves => ("f16", "read", F::ReadHalves),
+        Access::WriteHalves => ("f16", "read_write", F::WriteHalves),
         Access::ReadElements if unit.is_sub_word() => ("u32", "read", F::ReadSubWords),
         Access::ReadElements => (unit.wgsl_type(), "read", F::ReadElements),
         Access::WriteElements if unit.is_sub_word() => {
@@ -546,12 +569,17 @@ mod tests {
             window_shift: 12,
             bound: [bound; ROLES],
             partial,
+            half_stores: false,
         };
         let windowings = [
             Windowing::default(),
             split(3, false),
             split(1, true),
             split(2, true),
+            Windowing {
+                half_stores: true,
+                ..Windowing::default()
+            },
         ];
         for (kernel, windowing) in Kernel::all()
             .into_iter()
