@@ -308,7 +308,8 @@ fn store_row(start: u32, length: u32, local: u32) {
 // @sub-word-begin
 // 1- and 2-byte elements, ELEMENTS_PER_WORD neighbours a thread (rows contiguous in updates
 // and output, word-aligned). When they land on consecutive elements of one output word,
-// that word is stored whole; otherwise each element is stored by compare-exchange.
+// that word is stored whole; otherwise each element is stored alone
+// (store_output_from_updates: a compare-exchange, or a 16-bit store).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_words(
     @builtin(workgroup_id) workgroup: vec3<u32>,

@@ -141,6 +141,7 @@ impl Context {
     ) -> Context {
         let limits = device.limits();
         let device_features = device.features();
+        let vulkan = device.adapter_info().backend == wgpu::Backend::Vulkan;
         let workgroup_size = WORKGROUP_SIZE
             .min(limits.max_compute_invocations_per_workgroup)
             .min(limits.max_compute_workgroup_size_x)
@@ -167,10 +168,12 @@ impl Context {
                     .contains(wgpu::Features::SHADER_F64 | wgpu::Features::SHADER_INT64),
             float32_atomics: !options.without_float32_atomics
                 && device_features.contains(wgpu::Features::SHADER_FLOAT32_ATOMIC),
-            // Not in browsers: WebGPU's validation of two bindings of one buffer in a dispatch
-            // (the f16 views beside the words) is not wgpu-core's.
+            // Vulkan only: there a 16-bit store through an f16 view is a 16-bit store and moves
+            // the bits as they are, which the tests check on lavapipe and NVIDIA. DX12's raw
+            // buffers, Metal and browsers (whose WebGPU validates two bindings of one buffer
+            // in a dispatch its own way) are untested.
             half_stores: !options.without_half_stores
-                && !cfg!(target_arch = "wasm32")
+                && vulkan
                 && device_features.contains(wgpu::Features::SHADER_F16),
         };
         match options.copy_method {
@@ -289,6 +292,13 @@ impl Context {
     /// The adapter behind the device (name, backend, device type).
     pub fn adapter_info(&self) -> wgpu::AdapterInfo {
         self.device.adapter_info()
+    }
+
+    /// Whether this context stores 2-byte scatter elements by 16-bit stores (see
+    /// [`ContextOptions::with_half_stores`]). A test hook, not part of the API.
+    #[doc(hidden)]
+    pub fn uses_half_stores(&self) -> bool {
+        self.half_stores
     }
 
     /// How many shader modules this context has built so far: one a kernel variant's entry

@@ -95,10 +95,11 @@ impl ContextOptions {
         self
     }
 
-    /// Whether scatters of 2-byte elements (Float16, BFloat16, Int16, UInt16) store each
-    /// element that does not fill its output word by one 16-bit store where the device can
-    /// (wgpu's `SHADER_F16`, which [`Context::new`](crate::Context::new) requests; NVIDIA's
-    /// and Mesa's Vulkan drivers have it, GL does not; not used in browsers): the updates and
+    /// Whether scatters of 2-byte units (Float16, BFloat16, Int16, UInt16, and the pairs of
+    /// 1-byte elements ScatterND moves together) store each element that does not fill its
+    /// output word by one 16-bit store where the device can (wgpu's `SHADER_F16`, which
+    /// [`Context::new`](crate::Context::new) requests, on Vulkan: NVIDIA's and Mesa's drivers
+    /// have it; not on GL, DX12, Metal or in browsers, where it is untested): the updates and
     /// the output are then bound a second time as `f16` arrays, and the element is moved
     /// through them as bits, never computed with. Otherwise (and with `false`, for tests and
     /// comparisons) such an element is stored by a compare-exchange on the 4-byte word it

@@ -131,8 +131,8 @@ pub struct ShaderVariant {
     pub needs_float64: bool,
     /// It adds by f32 atomics (wgpu's `SHADER_FLOAT32_ATOMIC`).
     pub needs_float32_atomics: bool,
-    /// It stores 2-byte elements as f16 (wgpu's `SHADER_F16`: Vulkan, Metal, DX12 and
-    /// browsers with `shader-f16`; not GL).
+    /// It stores 2-byte elements through f16 views (wgpu's `SHADER_F16`; the library uses
+    /// it on Vulkan only, the tests translate it for Metal and DX12 too).
     pub needs_float16: bool,
 }
 

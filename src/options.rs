@@ -9,7 +9,9 @@
 pub enum DuplicateMode {
     /// Any order, for speed. With no [`Reduction`] the element ends equal to exactly one of
     /// the updates aimed at it, which one unspecified; never a mix of bytes from several
-    /// (1- and 2-byte elements are stored by compare-exchange on their 32-bit word, 4-byte
+    /// (1- and 2-byte elements are stored by compare-exchange on their 32-bit word, or 2-byte
+    /// ones by 16-bit stores where the context can, see
+    /// [`ContextOptions::with_half_stores`](crate::ContextOptions::with_half_stores); 4-byte
     /// elements by single-word stores, and 8-byte elements take the [`DuplicateMode::InOrder`]
     /// path, since a plain 8-byte store could tear). With a reduction every update is
     /// combined exactly once (by atomics: WGSL's own for integer Add, Min and Max, a

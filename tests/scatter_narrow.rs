@@ -22,6 +22,16 @@ fn narrow_scatters_and_gathers_of_every_row_class_match_the_reference() {
     let by_command = common::limited_context(|_| {});
     by_command.set_copy_method(CopyMethod::CopyBufferToBuffer);
     let by_words = common::context_with(ContextOptions::default().with_half_stores(false));
+    // Both paths where the default context can take the 16-bit one (lavapipe and NVIDIA's
+    // Vulkan drivers have SHADER_F16; GL has not).
+    let f16_on_vulkan = context().adapter_info().backend == wgpu::Backend::Vulkan
+        && context()
+            .device()
+            .features()
+            .contains(wgpu::Features::SHADER_F16);
+    assert_eq!(context().uses_half_stores(), f16_on_vulkan);
+    assert!(!by_words.uses_half_stores() && !by_kernel.uses_half_stores());
+    eprintln!("2-byte elements by 16-bit stores on the default context: {f16_on_vulkan}");
     let mut rng = Rng::new(28);
     let cases = narrow_cases(&mut rng);
     assert_eq!(cases.len(), 144);

@@ -7,7 +7,8 @@
 pub(crate) enum Unit {
     /// 1-byte elements inside u32 words; stores go through compare-exchange on the word.
     Byte,
-    /// 2-byte elements inside u32 words; stores go through compare-exchange on the word.
+    /// 2-byte elements inside u32 words; stores go through compare-exchange on the word (or,
+    /// with `Windowing::half_stores`, single 16-bit stores through an f16 view).
     Half,
     /// One u32.
     Word,
@@ -180,6 +181,8 @@ impl Binding {
             {
                 unit.bytes()
             }
+            // The f16 views (never bound as windows: `Kernel::writes_halves`).
+            Access::ReadHalves | Access::WriteHalves => 2,
             _ => 4,
         }
     }

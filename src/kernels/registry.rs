@@ -522,9 +522,10 @@ impl Kernel {
     }
 
     /// Whether the variant, as `windowing` binds it, stores 2-byte elements by 16-bit stores:
-    /// the any-order scatters of 2-byte units, bound whole, where the windowing asks for it
-    /// (the device has `SHADER_F16`). Its module then enables f16 and binds the updates and
-    /// the output a second time, as `f16` (`updates_halves`, `output_halves`).
+    /// the any-order scatters of 2-byte units (not the row kernels, which store whole words
+    /// or row edges), bound whole, where the windowing asks for it (the device has
+    /// `SHADER_F16`). Its module then enables f16 and binds the updates and the output a
+    /// second time, as `f16` (`updates_halves`, `output_halves`).
     pub fn writes_halves(self, windowing: &Windowing) -> bool {
         windowing.half_stores
             && windowing.bound == [0; ROLES]
@@ -533,7 +534,7 @@ impl Kernel {
                 Kernel::Scatter {
                     unit: Unit::Half,
                     in_order: false,
-                    ..
+                    rows: RowKernel::No,
                 }
             )
     }
