@@ -273,7 +273,9 @@ impl IndexMap {
     /// (ScatterElements, GatherElements): neighbouring threads then scatter over many rows,
     /// and a block of all rows keeps those rows' lines in cache while the block fills them.
     /// Blocks are `TILE_UNITS` units of a row (or one group, if groups are larger). Gathers
-    /// of 1- and 2-byte elements do without (see `gather` in src/ops/gather.rs).
+    /// of 1- and 2-byte elements do without (see `gather` in src/ops/gather.rs), and so do
+    /// scatters that store 2-byte elements 16 bits at a time (the planner, in
+    /// src/context/planning.rs, once it knows the windowing).
     fn tile(&self, group: u32, row_groups: u32, rows: u32) -> u32 {
         const TILE_UNITS: u32 = 128;
         let tile = (TILE_UNITS / group).max(1);
