@@ -19,7 +19,8 @@ struct StridedCopyParams {
     row_groups: u32,
     // Units a thread of strided_copy_planes (1 up to COPY_GROUP).
     plane_group: u32,
-    padding: u32,
+    // Where nonzero, the bits of the copy's last unit that come from the input (store_copied).
+    last_mask: u32,
     // Per dimension, 8 values as two vec4s (a uniform array's stride is 16 bytes).
     sizes: array<vec4<u32>, 2>,
     input_strides: array<vec4<u32>, 2>,
@@ -59,6 +60,20 @@ fn row_start(row: u32) -> vec2<u32> {
     return at;
 }
 
+// Stores unit e of the copy. A run of 1- or 2-byte elements whose byte length is not a whole
+// number of words is copied as words (one dispatch, not a wide body and a narrow tail); its
+// last word also holds bytes past the tensor, which keep their value: only the bits under
+// last_mask are replaced there. No other thread writes that word, so a plain load and store
+// merge it. params.last_mask is 0 for every other copy.
+fn store_copied(e: u32, value: Unit) {
+    if params.last_mask != 0u && e == params.output_base + params.inner - 1u {
+        let mask = Unit(params.last_mask);
+        store_output(e, (value & mask) | (load_output(e) & ~mask));
+        return;
+    }
+    store_output(e, value);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn strided_copy(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -92,7 +107,7 @@ fn strided_copy(
         // dispatch that owns both elements' windows copies them.
         if e < n && owns_input(from_element + e * input_step)
             && owns_output(to_element + e * output_step) {
-            store_output(to_element + e * output_step, values[e]);
+            store_copied(to_element + e * output_step, values[e]);
         }
     }
 }
@@ -145,7 +160,7 @@ fn strided_copy_planes(
     }
     for (var e = 0u; e < COPY_GROUP; e += 1u) {
         if e < n {
-            store_output(to_elements[e], values[e]);
+            store_copied(to_elements[e], values[e]);
         }
     }
 }
@@ -177,6 +192,6 @@ fn strided_copy_blocks(
         values[e] = load_input(from_element + e * WORKGROUP_SIZE * input_step);
     }
     for (var e = 0u; e < COPY_GROUP; e += 1u) {
-        store_output(to_element + e * WORKGROUP_SIZE * output_step, values[e]);
+        store_copied(to_element + e * WORKGROUP_SIZE * output_step, values[e]);
     }
 }

@@ -6,10 +6,12 @@
 mod common;
 
 use common::{
-    Rng, Worked, check_against_reference, context, random_inputs, random_layout, random_slice,
-    random_slice1, slice_cap, slice_page_example,
+    Expect, Rng, Worked, check_against_reference, check_on, context, context_with, random_inputs,
+    random_layout, random_slice, random_slice1, slice_cap, slice_page_example,
 };
-use dml_wgsl::{DataType, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc};
+use dml_wgsl::{
+    ContextOptions, CopyMethod, DataType, OperatorDesc, Slice1Desc, SliceDesc, TensorDesc,
+};
 
 fn seed_input() -> Vec<f32> {
     (1..=16).map(|v| v as f32).collect()
@@ -133,6 +135,61 @@ fn contiguous_rows_of_narrow_elements_match_the_reference() {
             ));
             let inputs = random_inputs(&mut rng, &desc);
             check_against_reference(&desc, &inputs);
+        }
+    }
+}
+
+#[test]
+fn contiguous_runs_of_narrow_elements_with_ragged_totals_keep_the_bytes_past_the_output() {
+    // A run of 1- or 2-byte elements whose byte length is not a whole number of words: by
+    // kernel, copied as words with the last word merged (the guard band checks the bytes
+    // after the output's last element, in that word, are untouched); by copy command, a wide
+    // body and a narrow tail. The 1-D sizes make 1024, 2048 and 4096 words (whole blocks of
+    // `strided_copy_blocks` on devices whose workgroups have up to 256 threads).
+    let mut rng = Rng::new(45);
+    let contexts = [CopyMethod::Kernel, CopyMethod::CopyBufferToBuffer]
+        .map(|method| context_with(ContextOptions::default().with_copy_method(method)));
+    let two_d = [
+        // (input sizes, first row, rows): whole rows, the bases on a word.
+        ([9u32, 129u32], 4u32, 5u32),
+        ([9, 129], 0, 9),
+        ([1023, 1025], 0, 1023),
+        // Off a word (rows from 1): the per-element path, for contrast.
+        ([9, 129], 1, 7),
+    ];
+    for data_type in [
+        DataType::Int8,
+        DataType::UInt8,
+        DataType::Float16,
+        DataType::UInt16,
+    ] {
+        let mut descs = Vec::new();
+        for (input, first, rows) in two_d {
+            descs.push(OperatorDesc::Slice(SliceDesc::new(
+                TensorDesc::new(data_type, &input),
+                TensorDesc::new(data_type, &[rows, input[1]]),
+                &[first, 0],
+                &[rows, input[1]],
+                &[1, 1],
+            )));
+        }
+        let per_word = 4 / data_type.size_in_bytes();
+        for words in [1024u32, 2048, 4096] {
+            let length = words * per_word - 1;
+            descs.push(OperatorDesc::Slice(SliceDesc::new(
+                TensorDesc::new(data_type, &[length + per_word]),
+                TensorDesc::new(data_type, &[length]),
+                &[per_word],
+                &[length],
+                &[1],
+            )));
+        }
+        for desc in &descs {
+            let inputs = random_inputs(&mut rng, desc);
+            let slices: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();
+            for on in &contexts {
+                check_on(on, desc, &slices, Expect::Exact).expect("compile and record");
+            }
         }
     }
 }

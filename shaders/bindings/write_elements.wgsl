@@ -7,6 +7,15 @@ fn store_NAME(e: u32, value: Unit) {
     // @end
 }
 
+// A unit read back (a copy's merged last word keeps the bytes past its tensor).
+fn load_NAME(e: u32) -> Unit {
+    var value: Unit;
+    // @at e
+    value = NAME[AT];
+    // @end
+    return value;
+}
+
 fn owns_NAME(e: u32) -> bool {
     // @owns e
     return true;

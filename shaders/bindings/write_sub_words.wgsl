@@ -37,6 +37,11 @@ fn store_NAME(e: u32, value: u32) {
     store_NAME_bits(e / ELEMENTS_PER_WORD, ELEMENT_MASK << shift, value << shift);
 }
 
+// An element read back, as read_sub_words.wgsl reads one.
+fn load_NAME(e: u32) -> u32 {
+    return (load_NAME_word(e / ELEMENTS_PER_WORD) >> ((e % ELEMENTS_PER_WORD) * ELEMENT_BITS)) & ELEMENT_MASK;
+}
+
 fn owns_NAME(e: u32) -> bool {
     // @owns (e / ELEMENTS_PER_WORD)
     return true;

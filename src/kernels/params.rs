@@ -64,8 +64,12 @@ parameters! {
         row_groups: u32,
         /// Units a thread of `strided_copy_planes` (1 up to the unit's copy group).
         plane_group: u32,
-        /// The per-dimension arrays start at a 16-byte boundary.
-        padding: u32,
+        /// Where nonzero, the copy's last unit (a contiguous run's, at `output_base + inner -
+        /// 1`) is merged: only the bits under this mask (in each of its words) come from the
+        /// input, the output keeps the rest. A run of 1- or 2-byte elements copied as words
+        /// whose last word holds bytes past the tensor. It also puts the per-dimension arrays
+        /// at a 16-byte boundary.
+        last_mask: u32,
         sizes: PerDimension,
         input_strides: PerDimension,
         output_strides: PerDimension,
@@ -84,6 +88,9 @@ impl StridedCopyParams {
             && at(&self.input_strides, inner) == 1
             && at(&self.output_strides, inner) == 1;
         let unit = unit_bytes as u64;
+        // A merged last unit is not a plain run of bytes (a copy command would overwrite
+        // the bytes it keeps).
+        let packed = packed && self.last_mask == 0;
         packed.then(|| ContiguousRun {
             source: self.input_base as u64 * unit,
             target: self.output_base as u64 * unit,

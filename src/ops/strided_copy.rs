@@ -117,10 +117,48 @@ impl StridedCopy {
             let copy = copy.merged().widened(device.unit_alignment);
             Kernel::StridedCopy(Unit::from_bytes(copy.element_bytes))
         };
+        if self.as_words(device).is_some() {
+            return vec![Kernel::StridedCopy(Unit::Word)];
+        }
         match self.split_tail(device) {
             Some((body, tail)) => vec![kernel(&body), kernel(&tail)],
             None => vec![kernel(self)],
         }
+    }
+
+    /// A contiguous run of 1- or 2-byte elements that stays narrow only because of its
+    /// length (a total that is not a whole number of words), as a copy of words, the last of
+    /// which also holds bytes past the tensor: the copy and the mask of the bits of that word
+    /// it replaces (`StridedCopyParams::last_mask`). One dispatch, where
+    /// [`StridedCopy::split_tail`] takes two (a barrier between them): where the device
+    /// copies by kernel. Where it copies runs by copy command, the split's body goes by one
+    /// and only the tail by kernel. `None` where neither applies, or the words' grid would
+    /// not be `strided_copy_planes`' or `strided_copy_blocks`'.
+    fn as_words(&self, device: &DeviceFacts) -> Option<(StridedCopy, u32)> {
+        if !device.copies_in_kernels {
+            return None;
+        }
+        self.split_tail(device)?;
+        let copy = self.merged();
+        let per_word = (4 / copy.element_bytes) as u64;
+        if !copy.input_base.is_multiple_of(per_word) || !copy.output_base.is_multiple_of(per_word) {
+            return None;
+        }
+        let length = copy.sizes[0] as u64;
+        let words = length.div_ceil(per_word);
+        let last_bytes = (length % per_word) * copy.element_bytes as u64;
+        let words_copy = StridedCopy {
+            element_bytes: 4,
+            sizes: vec![u32::try_from(words).ok()?],
+            input_strides: vec![1],
+            input_base: copy.input_base / per_word,
+            output_strides: vec![1],
+            output_base: copy.output_base / per_word,
+        };
+        // Little-endian: the tensor's bytes are the word's low ones.
+        let last_mask = ((1u64 << (8 * last_bytes)) - 1) as u32;
+        words_copy.planes(device)?;
+        Some((words_copy, last_mask))
     }
 
     /// A contiguous run of 1- or 2-byte elements that stays narrow only because of its length
@@ -170,9 +208,17 @@ impl StridedCopy {
             && copy.output_strides[inner] == 1
     }
 
-    /// The kernel dispatches for this copy, merged and widened (a body and a tail where
+    /// The kernel dispatches for this copy, merged and widened (as words with a merged last
+    /// word where [`StridedCopy::as_words`] applies; else a body and a tail where
     /// [`StridedCopy::split_tail`] splits it), run where `placement` says.
     pub fn steps(&self, device: &DeviceFacts, placement: Placement) -> Vec<Step> {
+        if let Some((words, last_mask)) = self.as_words(device) {
+            let mut step = Self::dispatch(words, device, placement);
+            if let Parameters::StridedCopy(params) = &mut step.params {
+                params.last_mask = last_mask;
+            }
+            return vec![step];
+        }
         match self.split_tail(device) {
             Some((body, tail)) => [body, tail]
                 .iter()
@@ -184,7 +230,15 @@ impl StridedCopy {
 
     /// One dispatch of this copy, merged and widened.
     fn step(&self, device: &DeviceFacts, placement: Placement) -> Step {
-        let copy = self.merged().widened(device.unit_alignment);
+        Self::dispatch(
+            self.merged().widened(device.unit_alignment),
+            device,
+            placement,
+        )
+    }
+
+    /// One dispatch of `copy`, whose units are as given.
+    fn dispatch(copy: StridedCopy, device: &DeviceFacts, placement: Placement) -> Step {
         let unit = Unit::from_bytes(copy.element_bytes);
         let inner = *copy.sizes.last().expect("rank >= 1");
         let rows: u64 = copy.sizes[..copy.sizes.len() - 1]
@@ -396,14 +450,19 @@ mod tests {
             (tail.input_base, tail.output_base),
             (total / 16 * 16, total / 16 * 16)
         );
+        // Where runs go by copy command: the body by one, the tail by kernel.
+        let by_command = DeviceFacts {
+            copies_in_kernels: false,
+            ..device
+        };
         assert_eq!(
-            odd.kernels(&device),
+            odd.kernels(&by_command),
             [
                 Kernel::StridedCopy(Unit::QuadWord),
                 Kernel::StridedCopy(Unit::Byte)
             ]
         );
-        assert_eq!(odd.steps(&device, Placement::Always).len(), 2);
+        assert_eq!(odd.steps(&by_command, Placement::Always).len(), 2);
         // 2-byte elements: a body of 16-byte units, a tail of 2-byte ones.
         let half = slice(DataType::Float16, &[3, 5], &[0, 0], &[3, 5]);
         let (body, tail) = half.split_tail(&device).expect("a split");
@@ -422,6 +481,52 @@ mod tests {
         };
         assert_eq!(odd.split_tail(&per_element), None);
         assert_eq!(odd.steps(&per_element, Placement::Always).len(), 1);
+    }
+
+    fn copy_params(step: &Step) -> StridedCopyParams {
+        match step.params {
+            Parameters::StridedCopy(params) => params,
+            _ => panic!("a strided copy's parameters"),
+        }
+    }
+
+    #[test]
+    fn ragged_runs_copied_by_kernel_go_as_words_with_the_last_word_merged() {
+        let device = device();
+        // 4095 rows of 4097 bytes: 4,195,215 bytes, the last word holds 3 of them.
+        let odd = slice(DataType::Int8, &[4095, 4097], &[0, 0], &[4095, 4097]);
+        let total = 4095 * 4097u32;
+        assert_eq!(odd.kernels(&device), [Kernel::StridedCopy(Unit::Word)]);
+        let steps = odd.steps(&device, Placement::OutOfPlace);
+        assert_eq!(steps.len(), 1);
+        let params = copy_params(&steps[0]);
+        assert_eq!(steps[0].kernel, Kernel::StridedCopy(Unit::Word));
+        assert_eq!(params.inner, total.div_ceil(4));
+        assert_eq!(params.last_mask, 0x00ff_ffff);
+        assert_eq!(params.contiguous_run(4), None, "never a copy command");
+        // 15 2-byte elements from word 2 to word 4: 8 words, the last one half theirs.
+        let half = StridedCopy {
+            input_base: 4,
+            output_base: 8,
+            ..slice(DataType::Float16, &[3, 5], &[0, 0], &[3, 5])
+        };
+        let params = copy_params(&half.steps(&device, Placement::Always)[0]);
+        assert_eq!(
+            (params.inner, params.input_base, params.output_base),
+            (8, 2, 4)
+        );
+        assert_eq!(params.last_mask, 0xffff);
+        // Bases off a word: neither words nor a split.
+        let shifted = StridedCopy {
+            output_base: 1,
+            ..half.clone()
+        };
+        assert_eq!(shifted.as_words(&device), None);
+        // Whole words need no merge: every other copy's mask is 0.
+        let even = slice(DataType::Int8, &[4095, 4096], &[0, 0], &[4095, 4096]);
+        for step in even.steps(&device, Placement::Always) {
+            assert_eq!(copy_params(&step).last_mask, 0);
+        }
     }
 
     #[test]
