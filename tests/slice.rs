@@ -144,8 +144,9 @@ fn contiguous_runs_of_narrow_elements_with_ragged_totals_keep_the_bytes_past_the
     // A run of 1- or 2-byte elements whose byte length is not a whole number of words: by
     // kernel, copied as words with the last word merged (the guard band checks the bytes
     // after the output's last element, in that word, are untouched); by copy command, a wide
-    // body and a narrow tail. The 1-D sizes make 1024, 2048 and 4096 words (whole blocks of
-    // `strided_copy_blocks` on devices whose workgroups have up to 256 threads).
+    // body and a narrow tail. The 1-D runs are 1024, 2048 and 4096 whole words and 1 to 3
+    // bytes (whole blocks of `strided_copy_blocks` on devices whose workgroups have up to
+    // 256 threads).
     let mut rng = Rng::new(45);
     let contexts = [CopyMethod::Kernel, CopyMethod::CopyBufferToBuffer]
         .map(|method| context_with(ContextOptions::default().with_copy_method(method)));
@@ -174,8 +175,8 @@ fn contiguous_runs_of_narrow_elements_with_ragged_totals_keep_the_bytes_past_the
             )));
         }
         let per_word = 4 / data_type.size_in_bytes();
-        for words in [1024u32, 2048, 4096] {
-            let length = words * per_word - 1;
+        for (words, extra) in [(1024u32, 1u32), (2048, 2), (4096, 3)] {
+            let length = words * per_word + (extra % per_word).max(1);
             descs.push(OperatorDesc::Slice(SliceDesc::new(
                 TensorDesc::new(data_type, &[length + per_word]),
                 TensorDesc::new(data_type, &[length]),

@@ -64,11 +64,11 @@ parameters! {
         row_groups: u32,
         /// Units a thread of `strided_copy_planes` (1 up to the unit's copy group).
         plane_group: u32,
-        /// Where nonzero, the copy's last unit (a contiguous run's, at `output_base + inner -
-        /// 1`) is merged: only the bits under this mask (in each of its words) come from the
-        /// input, the output keeps the rest. A run of 1- or 2-byte elements copied as words
-        /// whose last word holds bytes past the tensor. It also puts the per-dimension arrays
-        /// at a 16-byte boundary.
+        /// Where nonzero, the unit after the copy's (a contiguous run's, at `input_base +
+        /// inner` and `output_base + inner`) is copied too, only the bits under this mask (in
+        /// each of its words); the output keeps the rest. A run of 1- or 2-byte elements
+        /// copied as words whose last word holds bytes past the tensor. It also puts the
+        /// per-dimension arrays at a 16-byte boundary.
         last_mask: u32,
         sizes: PerDimension,
         input_strides: PerDimension,

@@ -127,9 +127,10 @@ impl StridedCopy {
     }
 
     /// A contiguous run of 1- or 2-byte elements that stays narrow only because of its
-    /// length (a total that is not a whole number of words), as a copy of words, the last of
-    /// which also holds bytes past the tensor: the copy and the mask of the bits of that word
-    /// it replaces (`StridedCopyParams::last_mask`). One dispatch, where
+    /// length (a total that is not a whole number of words), as a copy of its whole words
+    /// and the mask of the bits of the word after them that hold its last elements (the
+    /// rest of that word lies past the tensor): `StridedCopyParams::last_mask`, with which
+    /// the copy's first thread merges that word. One dispatch, where
     /// [`StridedCopy::split_tail`] takes two (a barrier between them): where the device
     /// copies by kernel. Where it copies runs by copy command, the split's body goes by one
     /// and only the tail by kernel. `None` where neither applies, or the words' grid would
@@ -145,11 +146,11 @@ impl StridedCopy {
             return None;
         }
         let length = copy.sizes[0] as u64;
-        let words = length.div_ceil(per_word);
+        let whole_words = length / per_word;
         let last_bytes = (length % per_word) * copy.element_bytes as u64;
         let words_copy = StridedCopy {
             element_bytes: 4,
-            sizes: vec![u32::try_from(words).ok()?],
+            sizes: vec![whole_words as u32],
             input_strides: vec![1],
             input_base: copy.input_base / per_word,
             output_strides: vec![1],
@@ -493,7 +494,7 @@ mod tests {
     #[test]
     fn ragged_runs_copied_by_kernel_go_as_words_with_the_last_word_merged() {
         let device = device();
-        // 4095 rows of 4097 bytes: 4,195,215 bytes, the last word holds 3 of them.
+        // 4095 rows of 4097 bytes: 4,195,215 bytes, 1,048,803 whole words and 3 bytes.
         let odd = slice(DataType::Int8, &[4095, 4097], &[0, 0], &[4095, 4097]);
         let total = 4095 * 4097u32;
         assert_eq!(odd.kernels(&device), [Kernel::StridedCopy(Unit::Word)]);
@@ -501,10 +502,16 @@ mod tests {
         assert_eq!(steps.len(), 1);
         let params = copy_params(&steps[0]);
         assert_eq!(steps[0].kernel, Kernel::StridedCopy(Unit::Word));
-        assert_eq!(params.inner, total.div_ceil(4));
+        assert_eq!(params.inner, total / 4);
         assert_eq!(params.last_mask, 0x00ff_ffff);
         assert_eq!(params.contiguous_run(4), None, "never a copy command");
-        // 15 2-byte elements from word 2 to word 4: 8 words, the last one half theirs.
+        // The entries that merge the word (their first thread does).
+        assert_eq!(steps[0].entry, Entry::StridedCopyPlanes);
+        let blocks = slice(DataType::Float16, &[4097], &[0], &[4097]);
+        let steps = blocks.steps(&device, Placement::Always);
+        assert_eq!(steps[0].entry, Entry::StridedCopyBlocks);
+        assert_eq!(copy_params(&steps[0]).last_mask, 0xffff);
+        // 15 2-byte elements from word 2 to word 4: 7 whole words, half the next one.
         let half = StridedCopy {
             input_base: 4,
             output_base: 8,
@@ -513,7 +520,7 @@ mod tests {
         let params = copy_params(&half.steps(&device, Placement::Always)[0]);
         assert_eq!(
             (params.inner, params.input_base, params.output_base),
-            (8, 2, 4)
+            (7, 2, 4)
         );
         assert_eq!(params.last_mask, 0xffff);
         // Bases off a word: neither words nor a split.
