@@ -34,6 +34,10 @@ struct StridedCopyParams {
 // row_start and reads each dimension's values from fixed places of the uniform block.
 override RANK: u32;
 
+// Whether params.last_mask may be nonzero (copy_last_word): a pipeline of its own, so that
+// every other copy's kernels hold no check of it.
+override MERGES_LAST_WORD: bool;
+
 fn size_at(k: u32) -> u32 {
     return params.sizes[k >> 2u][k & 3u];
 }
@@ -66,9 +70,9 @@ fn row_start(row: u32) -> vec2<u32> {
 // copy's units are its whole words, and the first thread also copies the word after them,
 // where params.last_mask is nonzero. That word also holds bytes past the tensor, which keep
 // their value: only the bits under last_mask are replaced. No other thread writes it, so a
-// plain load and store merge it. Checked once a thread, not once a store (a check a store
-// made a crop of the benchmark 2 % slower). The host takes strided_copy_blocks or
-// strided_copy_planes for such a copy.
+// plain load and store merge it. Only in pipelines built with MERGES_LAST_WORD: a check on
+// every store made a crop of the benchmark 2 % slower, a check once a thread about 1 %. The
+// host takes strided_copy_blocks or strided_copy_planes for such a copy.
 fn copy_last_word() {
     let input_unit = params.input_base + params.inner;
     let output_unit = params.output_base + params.inner;
@@ -133,7 +137,7 @@ fn strided_copy_planes(
     // The host keeps the grid's units within u32.
     let group = min(params.plane_group, COPY_GROUP);
     let first = workgroup.x * (WORKGROUP_SIZE * group) + local;
-    if first == 0u && workgroup.y == 0u && params.last_mask != 0u {
+    if MERGES_LAST_WORD && first == 0u && workgroup.y == 0u {
         copy_last_word();
     }
     if first >= plane {
@@ -181,7 +185,7 @@ fn strided_copy_blocks(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
-    if t == 0u && params.last_mask != 0u {
+    if MERGES_LAST_WORD && t == 0u {
         copy_last_word();
     }
     if t >= params.count {

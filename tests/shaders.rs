@@ -44,8 +44,8 @@ fn every_shader_variant_translates_to_every_backend_language() {
             .validate(&module)
             .unwrap_or_else(|e| panic!("{label}: {}", e.emit_to_string(source)));
         // Pipeline constants resolved, as the backends need them: the specialisation
-        // constants at values of a rank-3 walk with pairs of signed 64-bit indices, the
-        // others (CLAMP_INDICES) at their defaults.
+        // constants at values of a rank-3 walk with pairs of signed 64-bit indices (and a
+        // copy that merges its last word), the others (CLAMP_INDICES) at their defaults.
         let constants: naga::back::PipelineConstants = module
             .overrides
             .iter()
@@ -55,6 +55,8 @@ fn every_shader_variant_translates_to_every_backend_language() {
                     "RANK" => 3.0,
                     "TUPLE_SIZE" => 2.0,
                     "INDEX_FLAGS" => 3.0,
+                    // The copies' merging code translated too.
+                    "MERGES_LAST_WORD" => 1.0,
                     _ => return None,
                 };
                 Some((name.to_string(), value))

@@ -282,14 +282,19 @@ pub(crate) fn row_capacity(length: u32) -> u32 {
 
 impl Parameters {
     /// The pipeline constants of a dispatch with these parameters. Every kernel is
-    /// specialised by its rank (`RANK`), and the index-map kernels also by their tuple size
+    /// specialised by its rank (`RANK`), a strided copy also by whether it merges a last word
+    /// (`MERGES_LAST_WORD`), and the index-map kernels also by their tuple size
     /// (`TUPLE_SIZE`), their index format (`INDEX_FLAGS`) and `CLAMP_INDICES`: with those
     /// known when the pipeline is built, the driver unrolls the per-dimension walks and reads
     /// each dimension's values from fixed places, and the index loads lose their format
     /// branches (a runtime test in the index walk cost 9 to 15 % on an H100's row scatters).
     pub fn pipeline_constants(&self) -> PipelineConstants {
         match self {
-            Parameters::StridedCopy(p) => PipelineConstants::default().with("RANK", p.rank),
+            // Only the copies of ragged runs merge a last word: the others' pipelines lose
+            // the check (a check once a thread cost the benchmark's crop about 1 %).
+            Parameters::StridedCopy(p) => PipelineConstants::default()
+                .with("RANK", p.rank)
+                .with("MERGES_LAST_WORD", u32::from(p.last_mask != 0)),
             Parameters::Index(p) => {
                 let constants = PipelineConstants::default()
                     .with("RANK", p.rank)
