@@ -110,8 +110,9 @@ impl StridedCopy {
         self
     }
 
-    /// The kernels this copy runs on `device` (their units once merged and widened): one,
-    /// or a body's and a tail's (see [`StridedCopy::split_tail`]).
+    /// The kernels this copy runs on `device` (their units once merged and widened): one
+    /// (words, for a ragged run [`StridedCopy::as_words`] takes), or a body's and a tail's
+    /// (see [`StridedCopy::split_tail`]).
     pub fn kernels(&self, device: &DeviceFacts) -> Vec<Kernel> {
         let kernel = |copy: &StridedCopy| {
             let copy = copy.merged().widened(device.unit_alignment);
