@@ -10,11 +10,13 @@ pub mod check;
 pub mod fuzzing;
 pub mod narrow;
 pub mod pools;
+pub mod reductions;
 
 pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
 use dml_wgsl::{Context, OperatorDesc, reference};
 pub use pools::{pooled_bytes, tie_pool, tie_pools};
+pub use reductions::{reduction_one_update_each, run_f32_reduction};
 
 /// Held while a test opens a wgpu instance, adapter and device: on the NVIDIA H100 (driver
 /// 580), tests opening devices on several threads at once hung in about 1 run in 6.
