@@ -18,16 +18,24 @@ fn store_NAME_word(w: u32, value: u32) {
 
 // The bits under `mask` replaced atomically. Neighbouring elements share a word: replace only
 // this element's bits, so concurrent stores to the same word never lose each other's bytes
-// or tear.
+// or tear. The bits are cleared and set by two atomics that need no load first (the clear
+// returns nothing); bits found set by the second mean another store to the same elements
+// (a duplicate target) came between the two, and a compare-exchange then writes them whole.
+// Of the stores that meet on an element, a later one always sees an earlier one's nonzero
+// bits, so the element ends as one store's value, never a mix.
 fn store_NAME_bits(w: u32, mask: u32, bits: u32) {
     // @at w
-    var old = atomicLoad(&NAME[AT]);
-    loop {
-        let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (bits & mask));
-        if swapped.exchanged {
-            break;
+    atomicAnd(&NAME[AT], ~mask);
+    var old = atomicOr(&NAME[AT], bits & mask);
+    if (old & mask) != 0u {
+        old |= bits & mask;
+        loop {
+            let swapped = atomicCompareExchangeWeak(&NAME[AT], old, (old & ~mask) | (bits & mask));
+            if swapped.exchanged {
+                break;
+            }
+            old = swapped.old_value;
         }
-        old = swapped.old_value;
     }
     // @end
 }
