@@ -25,7 +25,10 @@ import chromium
 ROOT = chromium.ROOT
 TARGET = os.path.join(ROOT, os.environ.get("CARGO_TARGET_DIR", "target"))
 TYPESCRIPT = "typescript@5.9.3"
-TEST_FILES = ["page.html", "tests.js", "operators.js", "types.ts", "tsconfig.json"]
+TEST_FILES = [
+    "page.html", "tests.js", "operators.js", "scatter_cases.js", "edge_cases.js", "tensors.js",
+    "types.ts", "tsconfig.json",
+]
 
 READ_PAGE = "return window.testResults || {state: 'running'};"
 
