@@ -4,8 +4,8 @@
 // pass. Out-of-range tuples are skipped and reported. The registry keeps the grouped entry
 // points of the unit's width (the word or sub-word section).
 
-// Each element ends equal to one of its updates: single-word stores cannot tear, and
-// 1- and 2-byte stores compare-exchange their word (2-byte ones store 16 bits where the
+// Each element ends equal to one of its updates: single-word stores cannot tear, and 1- and
+// 2-byte stores set their bits in their word by atomics (2-byte ones store 16 bits where the
 // device can: store_output_from_updates).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter(
@@ -43,7 +43,7 @@ fn store_output_from_updates(e: u32, d: u32) {
 // @half-stores-begin
 // 2-byte elements where the device stores 16 bits (Kernel::writes_halves): the element moved
 // as an f16 through the tensors' second bindings, one 16-bit store that leaves the other
-// half of its word alone, where store_output compare-exchanges the word.
+// half of its word alone, where store_output takes two atomics on the word.
 fn store_output_from_updates(e: u32, d: u32) {
     output_halves[e] = updates_halves[d];
 }
@@ -122,7 +122,7 @@ fn scatter_blocks(
 // whole, coalesced words. Memory then sees no scattered stores: those cost a cache
 // transaction each (ScatterElements along axis 1 of an 8192 x 8192 f32 tensor: 1.08 ms on
 // an H100 with them, 0.18 ms of it the copy; 0.44 ms so), and 1- and 2-byte ones a
-// compare-exchange on a word their neighbours contend for.
+// pair of atomics on a word their neighbours contend for.
 // Room for a row's units (a pipeline constant: params.copy.length rounded up to a bucket by
 // row_capacity in src/kernels/params.rs, so that row lengths share pipelines), and the
 // threads of a workgroup (params.copy.threads, up to 1024): one row of workgroup memory a
@@ -278,7 +278,7 @@ fn store_row(start: u32, length: u32, local: u32) {
 // @sub-word-begin
 // Rows of 1- and 2-byte units, one unit a word of workgroup memory: the row's output words
 // stored whole, but for the first and last where a row shares them with its neighbours
-// (rows that are not whole words), whose bits go by compare-exchange.
+// (rows that are not whole words), whose bits go by atomics (store_output_bits).
 fn store_row(start: u32, length: u32, local: u32) {
     let end = start + length;
     let first_word = start / ELEMENTS_PER_WORD;
@@ -309,7 +309,7 @@ fn store_row(start: u32, length: u32, local: u32) {
 // 1- and 2-byte elements, ELEMENTS_PER_WORD neighbours a thread (rows contiguous in updates
 // and output, word-aligned). When they land on consecutive elements of one output word,
 // that word is stored whole; otherwise each element is stored alone
-// (store_output_from_updates: a compare-exchange, or a 16-bit store).
+// (store_output_from_updates: two atomics on the word, or a 16-bit store).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_words(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -345,7 +345,7 @@ fn scatter_words(
 // rows): ELEMENTS_PER_WORD neighbours of the walk a thread. A thread whose elements land on
 // consecutive output elements (a run) shares it in workgroup memory; an output word that two
 // neighbouring runs fill between them is stored whole by the later thread, so only words a
-// run shares with no neighbour are merged by compare-exchange. (Two words a thread measured
+// run shares with no neighbour are merged by atomics. (Two words a thread measured
 // 1.5x slower on an H100 for int8 rows of 4097: more index loads and registers a thread.)
 const NO_RUN: u32 = 0xffffffffu;
 var<workgroup> run_starts: array<u32, WORKGROUP_SIZE>;

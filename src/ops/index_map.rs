@@ -337,10 +337,10 @@ impl IndexMap {
 
     /// Where a scatter in place can take a workgroup a row (`scatter_rows_in_place`): the
     /// rows of updates and the rows' length in units, for 1- and 2-byte units (whose
-    /// scattered stores compare-exchange words their neighbours contend for; 4-byte ones
+    /// scattered stores take atomics on words their neighbours contend for; 4-byte ones
     /// store plainly) where a workgroup can take a row (see [`IndexMap::row_shape`]) and a
     /// row has at least an eighth of its length in updates (the kernel reads and writes
-    /// every word of the row, where sparser rows take fewer words by compare-exchange).
+    /// every word of the row, where sparser rows take fewer words by atomics).
     pub fn rows_in_place(
         &self,
         input: &TensorDesc,
