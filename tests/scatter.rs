@@ -124,13 +124,13 @@ fn random_scatter_nd_match_the_reference() {
 
 #[test]
 fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
-    // Every update lands on one of a few targets: heavy contention on the words. Along the
-    // rows of a [3, 8] output the colliding updates come from different rows of the
-    // updates; along a 1-D output of 8 they are neighbours. 1- and 2-byte elements are set
-    // by two atomics on their word and settled by compare-exchange where a duplicate came
-    // between (2-byte ones by 16-bit stores where the device has them, so also on a context
-    // without): how often threads meet there depends on the device's timing, so each shape
-    // runs a few rounds.
+    // Every update lands on one of a few targets, out of place and in place: heavy
+    // contention on the words. Along the rows of a [3, 8] output the colliding updates come
+    // from different rows of the updates; along a 1-D output of 8 they are neighbours. 1- and
+    // 2-byte elements are set by two atomics on their word and settled by compare-exchange
+    // where a duplicate came between (2-byte ones by 16-bit stores where the device has them,
+    // so also on a context without): how often threads meet there depends on the device's
+    // timing, so each shape runs a few rounds.
     let by_words = common::context_with(ContextOptions::default().with_half_stores(false));
     let mut rng = Rng::new(23);
     for data_type in [
@@ -162,6 +162,7 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
                 let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
                 for on in [context(), &by_words] {
                     check_on(on, &desc, &slices, Expect::AnyUpdate).expect("compile and record");
+                    common::check_in_place_with(on, &desc, &inputs, Expect::AnyUpdate);
                 }
             }
             let inputs = crowded_inputs();

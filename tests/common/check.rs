@@ -224,9 +224,15 @@ pub fn covered_bytes(t: &TensorDesc) -> Vec<bool> {
 }
 
 /// Holds an output tensor's bytes to the reference's: covered bytes equal (or, for a scatter
-/// checked as `AnyUpdate`, each element equals one of the updates aimed at it), bytes no
-/// element covers equal `uncovered`.
-fn check_output(desc: &OperatorDesc, inputs: &[&[u8]], body: &[u8], uncovered: u8, expect: Expect) {
+/// checked as `AnyUpdate`, each element equals one of the updates aimed at it), byte `i` where
+/// no element covers it equals `uncovered(i)`.
+fn check_output(
+    desc: &OperatorDesc,
+    inputs: &[&[u8]],
+    body: &[u8],
+    uncovered: impl Fn(usize) -> u8,
+    expect: Expect,
+) {
     let (expected, status) = reference::run_with_status(desc, inputs).expect("reference");
     let output = desc.output();
     assert_eq!(body.len() as u64, output.size_in_bytes(), "output size");
@@ -284,7 +290,11 @@ fn check_output(desc: &OperatorDesc, inputs: &[&[u8]], body: &[u8], uncovered: u
             ),
             None => {
                 for i in at..end {
-                    let want = if covered[i] { expected[i] } else { uncovered };
+                    let want = if covered[i] {
+                        expected[i]
+                    } else {
+                        uncovered(i)
+                    };
                     assert_eq!(
                         body[i], want,
                         "output byte {i} (covered: {}) differs for {desc:?}",
@@ -319,7 +329,7 @@ pub async fn check_on(
         actual[guard + body.len()..].iter().all(|&b| b == SENTINEL),
         "guard band after the output was written: {desc:?}"
     );
-    check_output(desc, inputs, body, SENTINEL, expect);
+    check_output(desc, inputs, body, |_| SENTINEL, expect);
     Ok(())
 }
 
@@ -335,7 +345,7 @@ pub async fn check_run_on(
     let result = context.run(desc, inputs).await;
     match status {
         Err(e) => assert_eq!(result, Err(e), "run for {desc:?}"),
-        Ok(()) => check_output(desc, inputs, &result.expect("run"), 0, expect),
+        Ok(()) => check_output(desc, inputs, &result.expect("run"), |_| 0, expect),
     }
 }
 
@@ -411,6 +421,17 @@ pub async fn run_guarded_on(
 /// buffer) through `record` and holds the buffer to the reference: covered bytes as the
 /// reference's output, bytes no element covers as the input left them, guard bands intact.
 pub async fn check_in_place_on(context: &Context, desc: &OperatorDesc, inputs: &[&[u8]]) {
+    check_in_place_expecting(context, desc, inputs, Expect::Exact).await;
+}
+
+/// [`check_in_place_on`], covered bytes held to the reference as `expect` says (each element
+/// one of the updates aimed at it, where `AnyUpdate`).
+pub async fn check_in_place_expecting(
+    context: &Context,
+    desc: &OperatorDesc,
+    inputs: &[&[u8]],
+    expect: Expect,
+) {
     use wgpu::util::DeviceExt;
     let device = context.device();
     let expected = reference::run(desc, inputs).expect("reference");
@@ -462,15 +483,8 @@ pub async fn check_in_place_on(context: &Context, desc: &OperatorDesc, inputs: &
         "guard bands of {desc:?}"
     );
     // Bytes no element covers keep the input's contents (the reference zeroes them).
-    let covered = covered_bytes(desc.output());
-    for (i, &byte) in got[guard..guard + expected.len()].iter().enumerate() {
-        let want = if covered[i] {
-            expected[i]
-        } else {
-            inputs[0][i]
-        };
-        assert_eq!(byte, want, "byte {i} of {desc:?}");
-    }
+    let body = &got[guard..guard + expected.len()];
+    check_output(desc, inputs, body, |i| inputs[0][i], expect);
 }
 
 /// Maps a `MAP_READ` buffer and returns its bytes: native devices are polled until the map

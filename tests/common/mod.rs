@@ -183,10 +183,17 @@ pub fn check_in_place(desc: &OperatorDesc, inputs: &[Vec<u8>]) {
     pollster::block_on(check::check_in_place_on(context(), desc, &slices));
 }
 
-/// [`check_in_place`] on `context`.
-pub fn check_in_place_with(context: &Context, desc: &OperatorDesc, inputs: &[Vec<u8>]) {
+/// [`check_in_place`] on `context`, covered bytes held to the reference as `expect` says.
+pub fn check_in_place_with(
+    context: &Context,
+    desc: &OperatorDesc,
+    inputs: &[Vec<u8>],
+    expect: Expect,
+) {
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-    pollster::block_on(check::check_in_place_on(context, desc, &slices));
+    pollster::block_on(check::check_in_place_expecting(
+        context, desc, &slices, expect,
+    ));
 }
 
 /// Maps a MAP_READ buffer of the test binary's device and returns its bytes (blocking).
