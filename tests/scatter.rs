@@ -126,11 +126,13 @@ fn random_scatter_nd_match_the_reference() {
 fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
     // Every update lands on one of a few targets, out of place and in place: heavy
     // contention on the words. Along the rows of a [3, 8] output the colliding updates come
-    // from different rows of the updates; along a 1-D output of 8 they are neighbours. 1- and
-    // 2-byte elements are set by two atomics on their word and settled by compare-exchange
-    // where a duplicate came between (2-byte ones by 16-bit stores where the device has them,
-    // so also on a context without): how often threads meet there depends on the device's
-    // timing, so each shape runs a few rounds.
+    // from different rows of the updates; along a 1-D output of 8 they are neighbours; rows
+    // of 7 go whole (every element of an updates row to one output row), so that runs of
+    // neighbours merge words they share with other rows' runs (masks of several elements)
+    // beside whole-word stores. 1- and 2-byte elements are set by two atomics on their word
+    // and settled by compare-exchange where a duplicate came between (2-byte ones by 16-bit
+    // stores where the device has them, so also on a context without): how often threads
+    // meet there depends on the device's timing, so each shape runs a few rounds.
     let by_words = common::context_with(ContextOptions::default().with_half_stores(false));
     let mut rng = Rng::new(23);
     for data_type in [
@@ -139,9 +141,11 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
         DataType::Float32,
         DataType::Float64,
     ] {
-        for (data_sizes, updates_sizes, last_target) in
-            [(&[3, 8][..], &[2000, 8][..], 2), (&[8][..], &[4096][..], 7)]
-        {
+        for (data_sizes, updates_sizes, whole_rows) in [
+            (&[3, 8][..], &[2000, 8][..], false),
+            (&[8][..], &[4096][..], false),
+            (&[3, 7][..], &[2000, 7][..], true),
+        ] {
             let desc = OperatorDesc::ScatterElements(ScatterElementsDesc::new(
                 TensorDesc::new(data_type, data_sizes),
                 TensorDesc::new(DataType::Int32, updates_sizes),
@@ -152,8 +156,15 @@ fn crowded_duplicates_never_tear_narrow_or_wide_elements() {
             let indices = desc.inputs()[1].1.clone();
             let mut crowded_inputs = || {
                 let mut inputs = common::random_inputs(&mut rng, &desc);
-                write_indices(&indices, &mut inputs[1], |_| {
-                    rng.range(0, last_target) as i128
+                let row_targets: Vec<i128> = (0..updates_sizes[0])
+                    .map(|_| rng.range(0, data_sizes[0] as u64 - 1) as i128)
+                    .collect();
+                write_indices(&indices, &mut inputs[1], |at| {
+                    if whole_rows {
+                        row_targets[at[0] as usize]
+                    } else {
+                        rng.range(0, data_sizes[0] as u64 - 1) as i128
+                    }
                 });
                 inputs
             };

@@ -21,8 +21,10 @@ fn store_NAME_word(w: u32, value: u32) {
 // or tear. The bits are cleared and set by two atomics that need no load first (the clear
 // returns nothing); bits found set by the second mean another store to the same elements
 // (a duplicate target) came between the two, and a compare-exchange then writes them whole.
-// Of the stores that meet on an element, a later one always sees an earlier one's nonzero
-// bits, so the element ends as one store's value, never a mix.
+// So the last write to an element is a whole one: an atomicOr that found its bits clear (a
+// later one finds them set, unless they are zero, and rewrites them whole), a
+// compare-exchange, or a whole word stored by a thread that owns it: the element ends as one
+// store's value, never a mix.
 fn store_NAME_bits(w: u32, mask: u32, bits: u32) {
     // @at w
     atomicAnd(&NAME[AT], ~mask);
