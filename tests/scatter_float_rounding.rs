@@ -182,21 +182,26 @@ fn float32_add_of_values_at_the_edges_matches_the_reference() {
     }
 }
 
+/// ScatterElements Add in order of 3 updates onto 2 elements of `data_type`, UInt32 indices.
+fn in_order_add_of_three_onto_two(data_type: DataType) -> OperatorDesc {
+    ScatterElementsDesc::new(
+        TensorDesc::new(data_type, &[2]),
+        TensorDesc::new(DataType::UInt32, &[3]),
+        TensorDesc::new(data_type, &[3]),
+        TensorDesc::new(data_type, &[2]),
+        0,
+    )
+    .with_reduction(Reduction::Add)
+    .with_duplicates(DuplicateMode::InOrder)
+    .into()
+}
+
 #[test]
 fn float16_add_rounds_each_step_in_f32_then_to_f16() {
     use half::f16;
     // 2048 + 1 is a tie in f16 (ulp 2 there): even, 2048. Then + 1 again: 2048 again (in
     // order each step rounds), so 2048 + 1 + 1 stays 2048 rather than 2050.
-    let desc: OperatorDesc = ScatterElementsDesc::new(
-        TensorDesc::new(DataType::Float16, &[2]),
-        TensorDesc::new(DataType::UInt32, &[3]),
-        TensorDesc::new(DataType::Float16, &[3]),
-        TensorDesc::new(DataType::Float16, &[2]),
-        0,
-    )
-    .with_reduction(Reduction::Add)
-    .with_duplicates(DuplicateMode::InOrder)
-    .into();
+    let desc = in_order_add_of_three_onto_two(DataType::Float16);
     let input = [f16::from_f32(2048.0), f16::from_f32(65504.0)];
     let indices = [0u32, 0, 1];
     let updates = [f16::from_f32(1.0), f16::from_f32(1.0), f16::from_f32(16.0)];
@@ -219,16 +224,7 @@ fn bfloat16_add_rounds_each_step_in_f32_then_to_bfloat16() {
     // 256 + 1 is a tie in bfloat16 (ulp 2 there): even, 256. Then + 1 again: 256 again (in
     // order each step rounds), so 256 + 1 + 1 stays 256 rather than 258. Through run_typed,
     // with half::bf16 elements.
-    let desc: OperatorDesc = ScatterElementsDesc::new(
-        TensorDesc::new(DataType::BFloat16, &[2]),
-        TensorDesc::new(DataType::UInt32, &[3]),
-        TensorDesc::new(DataType::BFloat16, &[3]),
-        TensorDesc::new(DataType::BFloat16, &[2]),
-        0,
-    )
-    .with_reduction(Reduction::Add)
-    .with_duplicates(DuplicateMode::InOrder)
-    .into();
+    let desc = in_order_add_of_three_onto_two(DataType::BFloat16);
     let largest = bf16::from_bits(0x7f7f); // (2 - 2^-7) * 2^127
     let input = [bf16::from_f32(256.0), largest];
     let indices = [0u32, 0, 1];
