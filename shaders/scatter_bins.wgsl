@@ -174,7 +174,8 @@ fn scatter_reduce_bins(
 // each stores its bins (whether taken, and the value) to the heads' scratch, two words each,
 // rather than exchanging them into the output: hundreds of workgroups exchanging into the
 // same few units wait on each other (4 Mi Float32 updates onto 1000 targets: 1.2 ms on an
-// H100 that way), where a workgroup a unit folding the partials in a tree waits on no one.
+// H100 that way), where the threads of fold_partials folding a unit's partials in a tree wait
+// on no one.
 // As fold_wide_partials does for 8-byte units.
 fn store_partial(chunk: u32, unit: u32, taken: bool, value: u32) {
     let at = 2u * (chunk * params.bins.units + unit);
@@ -185,22 +186,24 @@ fn store_partial(chunk: u32, unit: u32, taken: bool, value: u32) {
 var<workgroup> partial_taken: array<u32, WORKGROUP_SIZE>;
 var<workgroup> partial_values: array<u32, WORKGROUP_SIZE>;
 
-// A workgroup an output unit: each thread folds the partials of every WORKGROUP_SIZE-th
-// workgroup, then the threads' results fold in a tree, and the unit takes the total (if any
-// workgroup took it) by one exchange.
+// params.bins.fold_units output units a workgroup, each folded by params.bins.fold_slices
+// threads, as fold_wide_partials (shaders/scatter_reduce_wide.wgsl) does for 8-byte units.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_partials(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let unit = workgroup_index(workgroup, workgroups);
+    let fold_units = params.bins.fold_units;
+    let slices = params.bins.fold_slices;
+    let slice = local / fold_units;
+    let unit = workgroup_index(workgroup, workgroups) * fold_units + local % fold_units;
     let units = params.bins.units;
     var taken = false;
     var value = 0u;
-    if unit < units {
+    if unit < units && slice < slices {
         let groups = min(params.bins.partial_groups, WIDE_PARTIAL_GROUPS);
-        for (var w = local; w < groups; w += WORKGROUP_SIZE) {
+        for (var w = slice; w < groups; w += slices) {
             let at = 2u * (w * units + unit);
             if atomic_load_heads(at) != 0u {
                 let partial = atomic_load_heads(at + 1u);
@@ -215,10 +218,10 @@ fn fold_partials(
     }
     partial_taken[local] = select(0u, 1u, taken);
     partial_values[local] = value;
-    for (var stride = 1u; stride < WORKGROUP_SIZE; stride *= 2u) {
+    for (var stride = 1u; stride < slices; stride *= 2u) {
         workgroupBarrier();
-        let other = local + stride;
-        if local % (2u * stride) == 0u && other < WORKGROUP_SIZE && partial_taken[other] != 0u {
+        let other = local + stride * fold_units;
+        if slice % (2u * stride) == 0u && slice + stride < slices && partial_taken[other] != 0u {
             if partial_taken[local] != 0u {
                 partial_values[local] = combine_unit(partial_values[local], partial_values[other]);
             } else {
@@ -228,8 +231,8 @@ fn fold_partials(
         }
     }
     workgroupBarrier();
-    if local == 0u && unit < units && partial_taken[0] != 0u {
-        reduce_output(unit, partial_values[0]);
+    if slice == 0u && unit < units && partial_taken[local] != 0u {
+        reduce_output(unit, partial_values[local]);
     }
 }
 // @partials-end

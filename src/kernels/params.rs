@@ -180,6 +180,12 @@ parameters! {
         /// stores its slots or bins for `fold_wide_partials` or `fold_partials` instead of
         /// combining them into the output (0: it combines).
         partial_groups: u32,
+        /// The output units a workgroup of `fold_partials` or `fold_wide_partials` folds,
+        /// and the threads that fold each (`scatter_bins::PartialFold`).
+        fold_units: u32,
+        fold_slices: u32,
+        /// A uniform struct member's size is a multiple of 16 bytes.
+        padding: [u32; 2],
     }
 }
 
@@ -228,6 +234,10 @@ parameters! {
 }
 
 /// A kernel dispatch's parameters, of its family's type.
+// The uniform blocks' own layouts: a step's parameters are written once into a uniform
+// buffer, so the few hundred bytes the smaller variant carries spare cost nothing, and a
+// box would cost the `Copy` the plans rely on.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Parameters {
     StridedCopy(StridedCopyParams),

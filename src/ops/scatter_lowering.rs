@@ -2,7 +2,7 @@
 //! function a strategy that emits its finished steps.
 
 use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
-use super::scatter_bins::{BIN_RANGES, Bins, WideSlots, bins_step, spread};
+use super::scatter_bins::{BIN_RANGES, Bins, PartialFold, WideSlots, bins_step, spread};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::{Error, Result};
@@ -587,29 +587,25 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 }
             });
-            if let Some(bins) = bins.filter(|bins| bins.partial_groups > 0) {
-                // A workgroup an output unit.
+            let folds = [
+                bins.map(|bins| (Entry::FoldPartials, bins.units, bins.partial_groups)),
+                wide.map(|wide| (Entry::FoldWidePartials, wide.slots, wide.partial_groups)),
+            ];
+            for (entry, units, partial_groups) in folds.into_iter().flatten() {
+                if partial_groups == 0 {
+                    continue;
+                }
+                let fold = PartialFold::new(units, device.workgroup_size);
                 let mut params = map.params(1);
-                params.bins.units = bins.units;
-                params.bins.partial_groups = bins.partial_groups;
+                params.bins.units = units;
+                params.bins.partial_groups = partial_groups;
+                params.bins.fold_units = fold.units;
+                params.bins.fold_slices = fold.slices;
                 steps.push(Step {
                     kernel,
-                    entry: Entry::FoldPartials,
+                    entry,
                     params: Parameters::Index(params),
-                    grid: Grid::Flat(bins.units as u64 * device.workgroup_size as u64),
-                    placement: Placement::Always,
-                });
-            }
-            if let Some(wide) = wide.filter(|wide| wide.partial_groups > 0) {
-                // A workgroup an output unit.
-                let mut params = map.params(1);
-                params.bins.units = wide.slots;
-                params.bins.partial_groups = wide.partial_groups;
-                steps.push(Step {
-                    kernel,
-                    entry: Entry::FoldWidePartials,
-                    params: Parameters::Index(params),
-                    grid: Grid::Flat(wide.slots as u64 * device.workgroup_size as u64),
+                    grid: Grid::Flat(fold.invocations(units, device.workgroup_size)),
                     placement: Placement::Always,
                 });
             }
