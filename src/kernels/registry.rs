@@ -361,9 +361,8 @@ impl Kernel {
                     if order == ReduceOrder::FirstTie && (wide || !ties) {
                         continue;
                     }
-                    // Partials only where the bins combine by compare-exchange.
-                    let exchanges = data_type.is_float() || reduction == Reduction::Mul;
-                    if order == ReduceOrder::AnyWithPartials && (wide || !exchanges) {
+                    // Partials only from the bins (units of at most 4 bytes).
+                    if order == ReduceOrder::AnyWithPartials && wide {
                         continue;
                     }
                     // Float64 Add and Mul with and without the device's f64.

@@ -211,14 +211,17 @@ fn narrow_scatters_along_an_inner_axis_in_place_take_a_workgroup_a_row_where_row
 #[test]
 fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
     use crate::ops::Reduction;
-    // 16 rows of 128 units fit BIN_CAPACITY (2048); 17 rows do not, but by compare-exchange
-    // (floats) bins take up to eight ranges of it (128 rows), a range a workgroup; 8-byte
-    // units never.
+    // 16 rows of 128 units fit BIN_CAPACITY (2048); 17 rows do not, but bins take ranges of
+    // it, a range a workgroup, leaving partials for a fold: up to eight (128 rows) by
+    // compare-exchange (floats), two (32 rows) by the integers' own atomics; 8-byte units
+    // never.
     for (data_type, rows, bins) in [
         (DataType::Int32, 16, true),
         (DataType::UInt8, 16, true),
         (DataType::Float16, 16, true),
-        (DataType::Int32, 17, false),
+        (DataType::Int32, 17, true),
+        (DataType::Int32, 32, true),
+        (DataType::Int32, 33, false),
         (DataType::Float32, 17, true),
         (DataType::Float32, 128, true),
         (DataType::Float32, 129, false),
@@ -241,6 +244,12 @@ fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
         if data_type.size_in_bytes() <= 4 {
             assert_eq!(lowered.contains(&Entry::ScatterReduce), !bins);
         }
+        // Ranges leave partials, which a pass folds into the output.
+        assert_eq!(
+            lowered.contains(&Entry::FoldPartials),
+            bins && (rows > 16 || data_type.is_float()),
+            "{data_type:?} {rows}: {lowered:?}"
+        );
     }
 }
 

@@ -2,7 +2,9 @@
 //! function a strategy that emits its finished steps.
 
 use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
-use super::scatter_bins::{BIN_RANGES, Bins, PartialFold, WideSlots, bins_step, spread};
+use super::scatter_bins::{
+    BIN_RANGES, Bins, NATIVE_BIN_RANGES, PartialFold, WideSlots, bins_step, spread,
+};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::{Error, Result};
@@ -370,17 +372,25 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             }
             .combines_natively();
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
-        // few times that a range at a time where the reduction is by compare-exchange.
-        let bin_ranges = if exchanges_narrow { BIN_RANGES } else { 1 };
-        let binned = element_bytes <= 4 && output_units <= bin_ranges * BIN_CAPACITY as u64;
-        let bins = binned.then(|| {
-            Bins::new(
-                map.invocations(),
-                output_units,
-                exchanges_narrow && !ties,
-                device,
-            )
-        });
+        // few times that a range at a time where the reduction is by compare-exchange, and
+        // NATIVE_BIN_RANGES times where the integers' own atomics combine and the bins leave
+        // partials (past them, the workgroup slots).
+        let ranges = |most: u64| {
+            element_bytes <= 4
+                && output_units > BIN_CAPACITY as u64
+                && output_units <= most * BIN_CAPACITY as u64
+        };
+        let bins = if element_bytes <= 4 && output_units <= BIN_CAPACITY as u64 {
+            let partials = exchanges_narrow && !ties;
+            Some(Bins::new(map.invocations(), output_units, partials, device))
+        } else if exchanges_narrow && ranges(BIN_RANGES) {
+            Some(Bins::new(map.invocations(), output_units, !ties, device))
+        } else if !ties && ranges(NATIVE_BIN_RANGES) {
+            Some(Bins::new(map.invocations(), output_units, true, device))
+                .filter(|bins| bins.partial_groups > 0)
+        } else {
+            None
+        };
         // Bins that leave partials bind the heads: a kernel of their own.
         let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
         // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
