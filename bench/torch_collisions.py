@@ -31,7 +31,7 @@ DuplicateMode::InOrder) run the same op under `torch.use_deterministic_algorithm
 PyTorch has no deterministic implementation and raises, the row is left out and stdout says so.
 
 `--sweep` runs the collision sweep instead, named as ours (`--collision-sweep`):
-sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 4096, 65536 bins),
+sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
 16385, 65536, 131072, 1048576, 4194304, uniform),
@@ -164,7 +164,7 @@ class Collisions:
 
     def sweep(self):
         updates = 1 << 22
-        for bins in [1, 16, 256, 1000, 4096, 65536]:
+        for bins in [1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536]:
             self.elements(f"sweep_histogram_i32_add_{updates}_to_{bins}", torch.int32, "sum",
                           bins, updates, "uniform")
         for targets in [1000, 131072]:

@@ -27,7 +27,7 @@
 //!
 //! | name | shapes |
 //! | --- | --- |
-//! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 4096, 65536} bins |
+//! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
@@ -159,7 +159,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
     let buffers = ["collision_input", "collision_indices", "collision_updates"];
     let updates = shrink(quick, 1 << 22);
     let mut shapes = Vec::new();
-    for bins in [1, 16, 256, 1000, 4096, 65536] {
+    for bins in [1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536] {
         shapes.push(Workload {
             name: format!("sweep_histogram_i32_add_{updates}_to_{bins}"),
             shape: Shape::Elements {
