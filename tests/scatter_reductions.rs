@@ -267,6 +267,26 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
 }
 
 #[test]
+fn integer_bins_in_two_ranges_leave_partials_that_fold_exactly() {
+    // Onto 2049 to 4096 units the integers' own atomics (Add, Min, Max) bin two ranges of
+    // 2048, a range a workgroup, and a pass folds the workgroups' partials, several units a
+    // workgroup: 4096 units (the most), 300,001 updates (three a thread, hundreds of
+    // workgroups' partials), signed and unsigned, 1 to 4 bytes, negative indices included.
+    let mut rng = Rng::new(81);
+    for (data_type, reduction) in [
+        (DataType::Int32, Reduction::Add),
+        (DataType::UInt32, Reduction::Max),
+        (DataType::Int16, Reduction::Min),
+        (DataType::Int8, Reduction::Max),
+        (DataType::UInt8, Reduction::Add),
+    ] {
+        let case = reduction_onto(&mut rng, data_type, reduction, 4096, 300_001);
+        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+            .unwrap_or_else(|e| panic!("{data_type:?} {reduction:?}: {e}"));
+    }
+}
+
+#[test]
 fn integer_reductions_wrap_around_and_compare_by_signedness() {
     // Int8 127 + 1 wraps to -128; UInt8 200 * 2 wraps to 144; Int64 Min is signed,
     // UInt64 Min unsigned.
