@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Issue 26: the partials' folds a few units a workgroup where units are many, and Int32 bins in ranges. a = main
+# (90f8885) with the new histogram shapes, h = the head (fd278c1); the collision sweep and the reduction workloads, alternating
+# twice; PyTorch's peers after; the reduction tests with h.
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export XDG_RUNTIME_DIR=/tmp PYTHONUNBUFFERED=1
+D=$OUT/r; mkdir -p $D
+(cd .gpu && tar xJf bins.tar.xz)
+nvidia-smi --query-gpu=name,driver_version --format=csv > $D/gpu.txt
+W=scatter_add_rows,scatter_add_heavy,scatter_max_i32,scatter_max_f32,scatter_add_histogram,scatter_min_i64_segments,index_add_rows_f16,index_add_rows_f64,scatter_max_f32_edges
+S=$(date +%s)
+for i in 1 2; do
+  for b in a h; do
+    timeout 120 .gpu/bin/bench-$b --collision-sweep --reps 30 --json $D/sweep-$b-$i.jsonl > $D/sweep-$b-$i.log 2>&1; echo "sweep $b $i rc=$? t=$(( $(date +%s) - S ))"
+    timeout 120 .gpu/bin/bench-$b --reps 30 --only $W --json $D/w-$b-$i.jsonl > $D/w-$b-$i.log 2>&1; echo "w $b $i rc=$? t=$(( $(date +%s) - S ))"
+  done
+done
+(cd bench && timeout 150 python3 torch_collisions.py --sweep --reps 30 --json $D/torch-sweep.jsonl > /dev/null 2>&1); echo "torch sweep rc=$? t=$(( $(date +%s) - S ))"
+(cd bench && timeout 100 python3 torch_collisions.py --reps 30 --json $D/torch-w.jsonl > /dev/null 2>&1); echo "torch w rc=$?"
+(cd bench && timeout 100 python3 torch_reductions.py --reps 30 --json $D/torch-r.jsonl > /dev/null 2>&1); echo "torch r rc=$? t=$(( $(date +%s) - S ))"
+for t in scatter_wide scatter_reductions scatter_float_add fuzz pipelines scatter_heavy scatter_rows; do
+  timeout 150 .gpu/bin/$t > $D/test-$t.log 2>&1; echo "$t rc=$? t=$(( $(date +%s) - S ))"
+done
+tar cf $OUT/r.tar -C $OUT r && rm -rf $D
