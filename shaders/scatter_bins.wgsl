@@ -1,7 +1,7 @@
 // requires: common index_map arithmetic units
 // A scatter reduction in any order onto an output of at most BIN_CAPACITY units (a
-// histogram, a few segments; by compare-exchange up to 8 times that, a range of BIN_CAPACITY
-// a workgroup): each workgroup combines its updates into bins of its own in workgroup memory,
+// histogram, a few segments; by compare-exchange up to 8 times that, by the integers' own
+// atomics twice that, a range of BIN_CAPACITY a workgroup): each workgroup combines its updates into bins of its own in workgroup memory,
 // one a unit of the output (or of its range), then combines each bin that took updates into
 // the output once, or leaves them as partials (the partials section). A target takes one global operation a workgroup, whatever the number
 // of updates aimed at it, so a histogram costs about a read of its updates and indices.
@@ -114,9 +114,9 @@ fn scatter_reduce_bins(
     }
 // @float-end
     workgroupBarrier();
-    // Outputs of more than BIN_CAPACITY units (compare-exchange reductions only) are binned a
-    // range at a time: workgroup w takes range w % ranges of the updates of chunk w / ranges,
-    // reading the chunk's indices once a range (two to eight) and its values once.
+    // Outputs of more than BIN_CAPACITY units (with partials) are binned a range at a time:
+    // workgroup w takes range w % ranges of the updates of chunk w / ranges, reading the
+    // chunk's indices once a range (two to eight) and its values once.
     let w = workgroup_index(workgroup, workgroups);
     let ranges = max(1u, (params.bins.units + BIN_CAPACITY - 1u) / BIN_CAPACITY);
     let chunk = w / ranges;

@@ -58,8 +58,8 @@ pub(crate) enum RowKernel {
 pub(crate) enum ReduceOrder {
     /// One compare-exchange pass, in any order.
     Any,
-    /// `Any`, its bins (units of at most 4 bytes by compare-exchange) left as partials in the
-    /// heads for `fold_partials`: the kernel binds the heads only then (downlevel devices may
+    /// `Any`, its bins (units of at most 4 bytes) left as partials in the heads for
+    /// `fold_partials`: the kernel binds the heads only then (downlevel devices may
     /// have 4 storage buffers a stage, all `Any` needs).
     AnyWithPartials,
     /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
@@ -130,8 +130,8 @@ entries! {
     /// After `scatter_reduce_wide` onto a small output: each unit's workgroup partials folded.
     FoldWidePartials => "fold_wide_partials", ScatterReduceWide, [DoubleWord, Exchange];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
-    /// After `scatter_reduce_bins` by compare-exchange onto a small output: each unit's
-    /// workgroup partials folded.
+    /// After `scatter_reduce_bins` onto a small output: each unit's workgroup partials
+    /// folded.
     FoldPartials => "fold_partials", ScatterBins, [Narrow, Partials];
     /// Before a Float32 Add by float atomics: whether every output value is safe for them.
     ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
@@ -217,7 +217,7 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
 ];
-/// Units of at most 4 bytes by compare-exchange whose bins leave partials in the heads.
+/// Units of at most 4 bytes whose bins leave partials in the heads.
 const SCATTER_REDUCE_PARTIALS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),

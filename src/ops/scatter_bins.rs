@@ -118,11 +118,12 @@ pub(super) const NATIVE_BIN_RANGES: u64 = 2;
 const BIN_PARTIALS: u64 = 1 << 22;
 
 /// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
-/// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that, a range a
-/// workgroup): up to `BIN_GROUP` updates a thread; where the reduction is by compare-exchange,
-/// its chunks' workgroups at most `WIDE_PARTIAL_GROUPS` and the partials at most
-/// `BIN_PARTIALS`, each workgroup's bins stored as partials for `fold_partials` (two words a
-/// unit a chunk) rather than exchanged into the output.
+/// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that and by the integers'
+/// own atomics `NATIVE_BIN_RANGES` times, a range a workgroup): up to `BIN_GROUP` updates a
+/// thread; where partials are asked for, its chunks' workgroups at most
+/// `WIDE_PARTIAL_GROUPS` and the partials at most `BIN_PARTIALS`, each workgroup's bins
+/// stored as partials for `fold_partials` (two words a unit a chunk) rather than combined
+/// into the output.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Bins {
     pub units: u32,

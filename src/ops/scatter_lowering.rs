@@ -361,7 +361,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
         // Units of at most 4 bytes by compare-exchange (floats, integer Mul): their bins'
-        // workgroups leave partials (not with the tie passes, whose scratch the heads hold).
+        // workgroups leave partials (not with the tie passes, whose scratch the heads hold);
+        // the integers' own atomics' bins do past one range (below).
         let exchanges_narrow = element_bytes <= 4
             && !Kernel::ScatterReduce {
                 data_type,
