@@ -49,14 +49,14 @@ struct SequenceParams {
 
 // Mirrors BinParams in src/kernels/params.rs: the any-order reduction into workgroup bins
 // (scatter_reduce_bins): the output's units, the updates a thread takes, the threads, the
-// workgroups leaving partials, and the partials' folds' units a workgroup and threads a unit.
+// workgroups leaving partials, and the partials' fold's units a workgroup.
 struct BinParams {
     units: u32,
     per_thread: u32,
     threads: u32,
     partial_groups: u32,
     fold_units: u32,
-    fold_slices: u32,
+    padding_word: u32,
     padding: vec2<u32>,
 }
 

@@ -1,9 +1,9 @@
-// requires: common index_map arithmetic units
+// requires: common index_map arithmetic units partials
 // A scatter reduction in any order onto an output of at most BIN_CAPACITY units (a
 // histogram, a few segments; by compare-exchange up to 8 times that, by the integers' own
 // atomics twice that, a range of BIN_CAPACITY a workgroup): each workgroup combines its updates into bins of its own in workgroup memory,
 // one a unit of the output (or of its range), then combines each bin that took updates into
-// the output once, or leaves them as partials (the partials section). A target takes one global operation a workgroup, whatever the number
+// the output once, or leaves them as partials (shaders/partials.wgsl). A target takes one global operation a workgroup, whatever the number
 // of updates aimed at it, so a histogram costs about a read of its updates and indices.
 //
 // A thread takes params.bins.per_thread updates (at most BIN_GROUP, a bound the library
@@ -169,71 +169,4 @@ fn scatter_reduce_bins(
     }
 }
 
-// @partials-begin
-// Where the bins' workgroups are at most WIDE_PARTIAL_GROUPS (params.bins.partial_groups),
-// each stores its bins (whether taken, and the value) to the heads' scratch, two words each,
-// rather than exchanging them into the output: hundreds of workgroups exchanging into the
-// same few units wait on each other (4 Mi Float32 updates onto 1000 targets: 1.2 ms on an
-// H100 that way), where the threads of fold_partials folding a unit's partials in a tree wait
-// on no one.
-// As fold_wide_partials does for 8-byte units.
-fn store_partial(chunk: u32, unit: u32, taken: bool, value: u32) {
-    let at = 2u * (chunk * params.bins.units + unit);
-    atomic_store_heads(at, select(0u, 1u, taken));
-    atomic_store_heads(at + 1u, value);
-}
-
-var<workgroup> partial_taken: array<u32, WORKGROUP_SIZE>;
-var<workgroup> partial_values: array<u32, WORKGROUP_SIZE>;
-
-// params.bins.fold_units output units a workgroup, each folded by params.bins.fold_slices
-// threads, as fold_wide_partials (shaders/scatter_reduce_wide.wgsl) does for 8-byte units.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn fold_partials(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let fold_units = params.bins.fold_units;
-    let slices = params.bins.fold_slices;
-    let slice = local / fold_units;
-    let unit = workgroup_index(workgroup, workgroups) * fold_units + local % fold_units;
-    let units = params.bins.units;
-    var taken = false;
-    var value = 0u;
-    if unit < units && slice < slices {
-        let groups = min(params.bins.partial_groups, WIDE_PARTIAL_GROUPS);
-        for (var w = slice; w < groups; w += slices) {
-            let at = 2u * (w * units + unit);
-            if atomic_load_heads(at) != 0u {
-                let partial = atomic_load_heads(at + 1u);
-                if taken {
-                    value = combine_unit(value, partial);
-                } else {
-                    value = partial;
-                }
-                taken = true;
-            }
-        }
-    }
-    partial_taken[local] = select(0u, 1u, taken);
-    partial_values[local] = value;
-    for (var stride = 1u; stride < slices; stride *= 2u) {
-        workgroupBarrier();
-        let other = local + stride * fold_units;
-        if slice % (2u * stride) == 0u && slice + stride < slices && partial_taken[other] != 0u {
-            if partial_taken[local] != 0u {
-                partial_values[local] = combine_unit(partial_values[local], partial_values[other]);
-            } else {
-                partial_values[local] = partial_values[other];
-                partial_taken[local] = 1u;
-            }
-        }
-    }
-    workgroupBarrier();
-    if slice == 0u && unit < units && partial_taken[local] != 0u {
-        reduce_output(unit, partial_values[local]);
-    }
-}
-// @partials-end
 // @narrow-end

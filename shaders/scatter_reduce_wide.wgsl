@@ -1,7 +1,7 @@
-// requires: common index_map arithmetic units wide scatter_reduce
+// requires: common index_map arithmetic units wide scatter_reduce partials
 // Scatter reductions of 8-byte units in any order (ReduceOrder::Any and AnyWithPartials),
-// where the device has 64-bit atomics: `scatter_reduce_wide` and, onto a small output,
-// `fold_wide_partials` (NO_TARGET is shaders/scatter_reduce.wgsl's).
+// where the device has 64-bit atomics: `scatter_reduce_wide` and, onto a small output, the
+// partials' fold (shaders/partials.wgsl; NO_TARGET is shaders/scatter_reduce.wgsl's).
 
 // @double-word-begin
 // 8-byte units where the device has 64-bit atomics: each update into its target by one
@@ -168,7 +168,7 @@ fn scatter_reduce_wide(
         if params.bins.partial_groups != 0u {
             // (Not a workgroup past the chunks, padding a grid split in two dimensions.)
             if first + slot < params.bins.units && chunk < params.bins.partial_groups {
-                store_wide_partial(chunk, first + slot, claimed != NO_TARGET, value);
+                store_partial(chunk, first + slot, claimed != NO_TARGET, value);
             }
         } else if claimed != NO_TARGET {
             reduce_output(claimed, value);
@@ -177,75 +177,4 @@ fn scatter_reduce_wide(
 // @exchange-end
 }
 
-// @exchange-begin
-// Onto a small output (params.bins.partial_groups workgroups, a slot an output unit), every
-// workgroup of scatter_reduce_wide stores its slots (whether taken, and the value) to the
-// heads' scratch, three words each, rather than exchanging them into the output: thousands
-// of workgroups exchanging into the same few units wait on each other, where the threads of
-// fold_wide_partials folding a unit's partials in a tree wait on no one.
-fn store_wide_partial(chunk: u32, unit: u32, taken: bool, value: vec2<u32>) {
-    let at = 3u * (chunk * params.bins.units + unit);
-    atomic_store_heads(at, select(0u, 1u, taken));
-    atomic_store_heads(at + 1u, value.x);
-    atomic_store_heads(at + 2u, value.y);
-}
-
-var<workgroup> wide_partial_taken: array<u32, WORKGROUP_SIZE>;
-var<workgroup> wide_partial_values: array<vec2<u32>, WORKGROUP_SIZE>;
-
-// params.bins.fold_units output units a workgroup, each folded by params.bins.fold_slices
-// threads (their product at most WORKGROUP_SIZE): each thread folds the partials of every
-// fold_slices-th workgroup, then a unit's threads fold theirs in a tree, and the unit takes
-// the total (if any workgroup took it) by one exchange. Onto a few units, a workgroup a unit
-// (the partials of one unit in parallel); onto thousands, 16 threads a unit, so that a
-// warp's loads read neighbouring units (4 Mi Float64 updates onto 4096 units: 0.232 ms on an
-// H200 a workgroup a unit, 62 us of it this fold's scattered loads; 0.196 ms so).
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn fold_wide_partials(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let fold_units = params.bins.fold_units;
-    let slices = params.bins.fold_slices;
-    let slice = local / fold_units;
-    let unit = workgroup_index(workgroup, workgroups) * fold_units + local % fold_units;
-    let units = params.bins.units;
-    var taken = false;
-    var value = vec2<u32>(0u, 0u);
-    if unit < units && slice < slices {
-        let groups = min(params.bins.partial_groups, WIDE_PARTIAL_GROUPS);
-        for (var w = slice; w < groups; w += slices) {
-            let at = 3u * (w * units + unit);
-            if atomic_load_heads(at) != 0u {
-                let partial = vec2<u32>(atomic_load_heads(at + 1u), atomic_load_heads(at + 2u));
-                if taken {
-                    value = combine_unit(value, partial);
-                } else {
-                    value = partial;
-                }
-                taken = true;
-            }
-        }
-    }
-    wide_partial_taken[local] = select(0u, 1u, taken);
-    wide_partial_values[local] = value;
-    for (var stride = 1u; stride < slices; stride *= 2u) {
-        workgroupBarrier();
-        let other = local + stride * fold_units;
-        if slice % (2u * stride) == 0u && slice + stride < slices && wide_partial_taken[other] != 0u {
-            if wide_partial_taken[local] != 0u {
-                wide_partial_values[local] = combine_unit(wide_partial_values[local], wide_partial_values[other]);
-            } else {
-                wide_partial_values[local] = wide_partial_values[other];
-                wide_partial_taken[local] = 1u;
-            }
-        }
-    }
-    workgroupBarrier();
-    if slice == 0u && unit < units && wide_partial_taken[local] != 0u {
-        reduce_output(unit, wide_partial_values[local]);
-    }
-}
-// @exchange-end
 // @double-word-end

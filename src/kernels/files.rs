@@ -53,6 +53,8 @@ shader_files! {
     ScatterReduceWide => "scatter_reduce_wide.wgsl",
     /// The any-order scatter reduction onto a small output, in workgroup bins.
     ScatterBins => "scatter_bins.wgsl",
+    /// The partials the bins and the 8-byte slots leave onto a small output, and their fold.
+    Partials => "partials.wgsl",
     /// Float32 Add in any order by the device's float atomics, and their screen.
     ScatterFloatAdd => "scatter_float_add.wgsl",
     /// The in-order scatter reduction: the radix sort, the slices, the run folds (of updates,

@@ -177,14 +177,14 @@ parameters! {
         per_thread: u32,
         threads: u32,
         /// The chunks' workgroups of the wide compare-exchange pass or of the bins, where each
-        /// stores its slots or bins for `fold_wide_partials` or `fold_partials` instead of
+        /// stores its slots or bins for `fold_partials` instead of
         /// combining them into the output (0: it combines).
         partial_groups: u32,
-        /// The output units a workgroup of `fold_partials` or `fold_wide_partials` folds,
-        /// and the threads that fold each (`scatter_bins::PartialFold`).
+        /// The output units a workgroup of `fold_partials` folds (`scatter_bins::PartialFold`;
+        /// the threads that fold each, the workgroup's threads divided by them, it derives).
         fold_units: u32,
-        fold_slices: u32,
         /// A uniform struct member's size is a multiple of 16 bytes.
+        padding_word: u32,
         padding: [u32; 2],
     }
 }

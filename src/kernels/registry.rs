@@ -127,12 +127,10 @@ entries! {
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
     ScatterReduceWide => "scatter_reduce_wide", ScatterReduceWide, [DoubleWord];
-    /// After `scatter_reduce_wide` onto a small output: each unit's workgroup partials folded.
-    FoldWidePartials => "fold_wide_partials", ScatterReduceWide, [DoubleWord, Exchange];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
-    /// After `scatter_reduce_bins` onto a small output: each unit's workgroup partials
-    /// folded.
-    FoldPartials => "fold_partials", ScatterBins, [Narrow, Partials];
+    /// After `scatter_reduce_bins` or `scatter_reduce_wide` onto a small output: each unit's
+    /// workgroup partials folded.
+    FoldPartials => "fold_partials", Partials, [Partials];
     /// Before a Float32 Add by float atomics: whether every output value is safe for them.
     ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
     ScatterAddFloatAtomics => "scatter_add_float_atomics", ScatterFloatAdd, [];
@@ -302,7 +300,7 @@ pub(crate) const BIN_GROUP: u32 = 64;
 pub(crate) const WIDE_SLOTS: u32 = 1024;
 
 /// The most workgroups (of a range) of `scatter_reduce_wide` or `scatter_reduce_bins` whose
-/// slots or bins `fold_wide_partials` or `fold_partials` fold (more combine theirs into the
+/// slots or bins `fold_partials` folds (more combine theirs into the
 /// output): 12 or 8 bytes a unit each, and units times workgroups at most `BIN_PARTIALS` (the
 /// lowering's): 48 or 32 MiB at most.
 pub(crate) const WIDE_PARTIAL_GROUPS: u32 = 2048;
@@ -487,13 +485,15 @@ impl Kernel {
                     _ => false,
                 },
                 Section::HardwareFloat64 => self.uses_hardware_float64(),
-                Section::Partials => matches!(
-                    self,
-                    Kernel::ScatterReduce {
-                        order: ReduceOrder::AnyWithPartials,
-                        ..
+                // The narrow bins' where asked for; the 8-byte slots' of compare-exchange
+                // reductions always (their pass binds the heads either way).
+                Section::Partials => match self {
+                    Kernel::ScatterReduce { order, .. } => {
+                        order == ReduceOrder::AnyWithPartials
+                            || (unit == Unit::DoubleWord && !self.combines_natively())
                     }
-                ),
+                    _ => false,
+                },
                 Section::Screened => matches!(
                     self,
                     Kernel::ScatterReduce {

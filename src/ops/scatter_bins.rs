@@ -17,14 +17,14 @@ use crate::tensor::DataType;
 /// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
 /// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then `BIN_GROUP` updates a thread, and,
 /// where a range's workgroups are at most `WIDE_PARTIAL_GROUPS` and the partials at most
-/// `BIN_PARTIALS`, their slots stored as partials for `fold_wide_partials`), else the
+/// `BIN_PARTIALS`, their slots stored as partials for `fold_partials`), else the
 /// workgroup's width.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct WideSlots {
     pub slots: u32,
     pub per_thread: u32,
     pub threads: u64,
-    /// The pass's workgroups whose partials `fold_wide_partials` folds (0: none, each
+    /// The pass's workgroups whose partials `fold_partials` folds (0: none, each
     /// workgroup exchanges its slots into the output).
     pub partial_groups: u32,
     /// The pass's invocations: a chunk's workgroups for each range of WIDE_SLOTS units.
@@ -69,17 +69,16 @@ impl WideSlots {
     }
 }
 
-/// How `fold_partials` and `fold_wide_partials` share out an output's units: `units` a
-/// workgroup, each folded by `slices` threads (a power of two, or the whole workgroup; their
-/// product at most the workgroup's size). Onto a few units, a workgroup a unit, its threads
-/// folding the unit's partials in parallel; onto thousands, 16 threads a unit, so that a
-/// warp's loads read neighbouring units' partials. (A workgroup a unit, 4 Mi Float64 updates
-/// onto 4096 units took an H200 0.232 ms, 62 us of it the fold's scattered 12-byte loads; 16
-/// threads a unit, 0.196 ms.)
+/// How `fold_partials` shares out an output's units: `units` a workgroup, each folded by
+/// `slices` threads, the workgroup's threads divided by `units` (which the shader derives as
+/// [`PartialFold::slices`] does). Onto a few units, a workgroup a unit, its threads folding
+/// the unit's partials in parallel; onto thousands, 16 threads a unit, so that a warp's loads
+/// read neighbouring units' partials. (A workgroup a unit, 4 Mi Float64 updates onto 4096
+/// units took an H200 0.232 ms, 62 us of it the fold's scattered 12-byte loads; 16 threads a
+/// unit, 0.196 ms.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct PartialFold {
     pub units: u32,
-    pub slices: u32,
 }
 
 /// The threads the partials' folds aim for in all (`PartialFold`), where a unit's threads
@@ -88,12 +87,19 @@ const FOLD_THREADS: u32 = 1 << 16;
 
 impl PartialFold {
     pub fn new(output_units: u32, workgroup_size: u32) -> PartialFold {
+        // Threads a unit: a power of two, at least 16, at most the workgroup.
         let wanted = (FOLD_THREADS / output_units.max(1)).next_power_of_two();
         let slices = wanted.max(16).min(workgroup_size).max(1);
         PartialFold {
             units: (workgroup_size / slices).max(1),
-            slices,
         }
+    }
+
+    /// The threads that fold each unit, as `fold_partials` derives them: at least the power
+    /// of two `new` chose, their product with `units` at most the workgroup's size.
+    #[cfg(test)]
+    pub fn slices(&self, workgroup_size: u32) -> u32 {
+        workgroup_size / self.units
     }
 
     /// The fold's invocations: a workgroup each `units` of the output's.
@@ -213,34 +219,25 @@ mod tests {
         for workgroup_size in [1, 2, 15, 16, 64, 100, 256] {
             for units in [1, 2, 3, 1000, 2048, 4096, 8192, 65_536, u32::MAX] {
                 let fold = PartialFold::new(units, workgroup_size);
+                let slices = fold.slices(workgroup_size);
                 let label = format!("{units} units, workgroups of {workgroup_size}: {fold:?}");
-                assert!(fold.units >= 1 && fold.slices >= 1, "{label}");
-                assert!(fold.units * fold.slices <= workgroup_size, "{label}");
+                assert!(fold.units >= 1 && slices >= 1, "{label}");
+                assert!(fold.units * slices <= workgroup_size, "{label}");
                 let groups = fold.invocations(units, workgroup_size) / workgroup_size as u64;
                 assert!(groups * fold.units as u64 >= units as u64, "{label}");
             }
         }
         // A workgroup a unit onto few units; 16 threads a unit onto thousands.
-        assert_eq!(
-            PartialFold::new(1, 256),
-            PartialFold {
-                units: 1,
-                slices: 256
-            }
-        );
-        assert_eq!(
-            PartialFold::new(1000, 256),
-            PartialFold {
-                units: 2,
-                slices: 128
-            }
-        );
-        assert_eq!(
-            PartialFold::new(4096, 256),
-            PartialFold {
-                units: 16,
-                slices: 16
-            }
-        );
+        for (units, fold_units, slices) in [(1, 1, 256), (1000, 2, 128), (4096, 16, 16)] {
+            let fold = PartialFold::new(units, 256);
+            assert_eq!(
+                (fold.units, fold.slices(256)),
+                (fold_units, slices),
+                "{units}"
+            );
+        }
+        // Workgroups not a power of two: the derived threads a unit at least those chosen.
+        assert_eq!(PartialFold::new(4096, 100).slices(100), 16);
+        assert_eq!(PartialFold::new(1000, 100).slices(100), 100);
     }
 }

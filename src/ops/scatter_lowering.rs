@@ -59,7 +59,7 @@ enum Strategy {
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
     /// compare-exchange, after a thread's and a workgroup's updates of a target combine
-    /// (onto a small output as partials folded by `fold_wide_partials`). `float_atomics`:
+    /// (onto a small output as partials folded by `fold_partials`). `float_atomics`:
     /// Float32 Add by the device's f32 atomics, each update whose value is safe for them
     /// onto an output whose values are, then the compare-exchange pass for the rest
     /// (`ReduceOrder::Screened`, gated on a status word).
@@ -600,7 +600,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             });
             let folds = [
                 bins.map(|bins| (Entry::FoldPartials, bins.units, bins.partial_groups)),
-                wide.map(|wide| (Entry::FoldWidePartials, wide.slots, wide.partial_groups)),
+                wide.map(|wide| (Entry::FoldPartials, wide.slots, wide.partial_groups)),
             ];
             for (entry, units, partial_groups) in folds.into_iter().flatten() {
                 if partial_groups == 0 {
@@ -611,7 +611,6 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 params.bins.units = units;
                 params.bins.partial_groups = partial_groups;
                 params.bins.fold_units = fold.units;
-                params.bins.fold_slices = fold.slices;
                 steps.push(Step {
                     kernel,
                     entry,
