@@ -93,6 +93,8 @@ struct Options {
     collision_sweep: bool,
     /// Runs the points sweep (`bench/points.rs`) instead of the workloads.
     points_sweep: bool,
+    /// `--profile`: each operator's dispatches timed one by one, printed under its row.
+    profile: bool,
     /// The context's options beyond the copy method (`--without-*`).
     context_options: ContextOptions,
 }
@@ -108,6 +110,7 @@ fn options() -> Options {
         sweep: false,
         collision_sweep: false,
         points_sweep: false,
+        profile: false,
         context_options: ContextOptions::default(),
     };
     let mut args = std::env::args().skip(1);
@@ -139,6 +142,7 @@ fn options() -> Options {
             "--sweep" => o.sweep = true,
             "--collision-sweep" => o.collision_sweep = true,
             "--points-sweep" => o.points_sweep = true,
+            "--profile" => o.profile = true,
             "--without-int64-atomics" => {
                 o.context_options = o.context_options.with_int64_atomics(false)
             }
@@ -488,6 +492,7 @@ fn main() {
         }
     }
     let mut b = Bench::new(context, o.reps);
+    b.profile = o.profile;
     let wanted = |name: &str| {
         o.only
             .as_ref()

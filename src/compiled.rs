@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use crate::copy_method::CopyMethod;
 use crate::error::{Error, Result};
 use crate::kernels::params::ContiguousRun;
-use crate::kernels::{Kernel, ROLES, Role, Windowing};
+use crate::kernels::{Entry, Kernel, ROLES, Role, Windowing};
 use crate::lowering::{InPlace, Placement};
 use crate::pipeline::Pipeline;
 use crate::readback::{read_back, ready};
@@ -39,6 +39,8 @@ pub(crate) const PLACEHOLDER_BYTES: u64 = 16;
 #[derive(Debug)]
 pub(crate) struct CompiledStep {
     pub kernel: Kernel,
+    /// The entry point its pipeline runs (named by `record_profiled`).
+    pub entry: Entry,
     pub windowing: Windowing,
     pub pipeline: Arc<Pipeline>,
     /// The step's parameters in the operator's uniform buffer.
@@ -254,6 +256,57 @@ impl CompiledOperator {
         output: wgpu::BufferBinding,
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
     ) -> Result<()> {
+        self.record_steps(encoder, inputs, output, timestamp_writes, None)
+            .map(drop)
+    }
+
+    /// For profiling the library's kernels (not a stable API): [`CompiledOperator::record`],
+    /// with a timestamp written into `query_set` before the compute pass's first dispatch
+    /// (index 0) and after each dispatch (1, 2, ..); returns the entry point each dispatch
+    /// ran, in order (copies by command, outside the pass, are not among them). The device
+    /// needs `TIMESTAMP_QUERY_INSIDE_PASSES`, and the set one timestamp more than the
+    /// operator's dispatches at most ([`CompiledOperator::dispatch_count`]).
+    #[doc(hidden)]
+    pub fn record_profiled(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &[wgpu::BufferBinding],
+        output: wgpu::BufferBinding,
+        query_set: &wgpu::QuerySet,
+    ) -> Result<Vec<&'static str>> {
+        let rule = if !self
+            .device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES)
+        {
+            "the device lacks TIMESTAMP_QUERY_INSIDE_PASSES"
+        } else if !matches!(query_set.ty(), wgpu::QueryType::Timestamp) {
+            "the query set is not of timestamps"
+        } else if (query_set.count() as usize) <= self.dispatch_count() {
+            "the query set needs one timestamp more than the operator's dispatches"
+        } else {
+            ""
+        };
+        if !rule.is_empty() {
+            return Err(Error::InvalidTimestampWrites { rule });
+        }
+        self.record_steps(encoder, inputs, output, None, Some(query_set))
+    }
+
+    /// The dispatches the operator records at most (every step's, in place or not).
+    #[doc(hidden)]
+    pub fn dispatch_count(&self) -> usize {
+        self.plan.steps.iter().map(|step| step.passes.len()).sum()
+    }
+
+    fn record_steps(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: &[wgpu::BufferBinding],
+        output: wgpu::BufferBinding,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites>,
+        profile: Option<&wgpu::QuerySet>,
+    ) -> Result<Vec<&'static str>> {
         if let Some(writes) = &timestamp_writes {
             self.check_timestamp_writes(writes)?;
         }
@@ -301,7 +354,7 @@ impl CompiledOperator {
                     timestamp_writes,
                 });
             }
-            return Ok(());
+            return Ok(Vec::new());
         }
         // Each role's buffer: the caller's tensors in the desc's order (their roles the
         // operator's), the output, and the operator's own status, scratch and zeros; the
@@ -415,6 +468,10 @@ impl CompiledOperator {
             label: Some("dml-wgsl"),
             timestamp_writes,
         });
+        let mut entries = Vec::new();
+        if let Some(query_set) = profile {
+            pass.write_timestamp(query_set, 0);
+        }
         for (step, step_groups) in self.plan.steps.iter().zip(groups.iter()) {
             if by_command(step).is_some() {
                 continue;
@@ -424,9 +481,13 @@ impl CompiledOperator {
                 pass.set_pipeline(&step.pipeline.pipeline);
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.dispatch_workgroups(x, y, z);
+                if let Some(query_set) = profile {
+                    entries.push(step.entry.name());
+                    pass.write_timestamp(query_set, entries.len() as u32);
+                }
             }
         }
-        Ok(())
+        Ok(entries)
     }
 
     /// Per step, one bind group per dispatch (none for the copy skipped in place). A split

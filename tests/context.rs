@@ -640,14 +640,9 @@ fn timestamps_bracket_copies_made_by_copy_command() {
     }
 }
 
-#[test]
-fn timestamps_bracket_the_clears_of_an_operators_scratch() {
-    // A reduction in order clears its scratch before its dispatches: the beginning
-    // timestamp is written before the clears (in an empty pass), each index alone too.
-    let Some(chosen) = timed_context() else {
-        return;
-    };
-    let mut rng = Rng::new(54);
+/// A reduction in order (several dispatches, a clear of its scratch first), its indices in
+/// range.
+fn in_order_reduction(rng: &mut Rng) -> (OperatorDesc, Vec<Vec<u8>>) {
     let desc = OperatorDesc::ScatterElements(
         ScatterElementsDesc::new(
             TensorDesc::new(DataType::Float32, &[64, 33]),
@@ -659,11 +654,116 @@ fn timestamps_bracket_the_clears_of_an_operators_scratch() {
         .with_reduction(dml_wgsl::Reduction::Add)
         .with_duplicates(dml_wgsl::DuplicateMode::InOrder),
     );
-    let mut inputs = random_inputs(&mut rng, &desc);
+    let mut inputs = random_inputs(rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
         rng.range(0, 63) as i128
     });
+    (desc, inputs)
+}
+
+#[test]
+fn timestamps_bracket_the_clears_of_an_operators_scratch() {
+    // A reduction in order clears its scratch before its dispatches: the beginning
+    // timestamp is written before the clears (in an empty pass), each index alone too.
+    let Some(chosen) = timed_context() else {
+        return;
+    };
+    let (desc, inputs) = in_order_reduction(&mut Rng::new(54));
     for (beginning, end) in [(Some(0), Some(1)), (Some(0), None), (None, Some(1))] {
         check_timed_record(&chosen, &desc, &inputs, beginning, end);
     }
+}
+
+#[test]
+fn profiled_records_name_each_dispatch_between_timestamps_in_order() {
+    // The benchmark's `--profile`: a timestamp before the first dispatch and after each,
+    // the entry points named in order, the output the reference's.
+    let Some(chosen) = timed_context() else {
+        return;
+    };
+    let device = chosen.device();
+    let (desc, inputs) = in_order_reduction(&mut Rng::new(55));
+    let operator = chosen.compile(&desc).unwrap();
+    let usage = STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
+    let buffers: Vec<wgpu::Buffer> = inputs
+        .iter()
+        .map(|data| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data,
+                usage,
+            })
+        })
+        .collect();
+    let bindings: Vec<wgpu::BufferBinding> = buffers
+        .iter()
+        .map(|b| b.as_entire_buffer_binding())
+        .collect();
+    let buffer = |usage, size| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let output = buffer(usage, operator.output_size());
+    let timestamps = |count| {
+        device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: None,
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        })
+    };
+    let dispatches = operator.dispatch_count() as u32;
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let too_few = operator.record_profiled(
+        &mut encoder,
+        &bindings,
+        output.as_entire_buffer_binding(),
+        &timestamps(dispatches),
+    );
+    assert!(
+        matches!(too_few, Err(Error::InvalidTimestampWrites { .. })),
+        "{too_few:?}"
+    );
+    let inside = wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+    let queries = timestamps(dispatches + 1);
+    let profiled = operator.record_profiled(
+        &mut encoder,
+        &bindings,
+        output.as_entire_buffer_binding(),
+        &queries,
+    );
+    if !device.features().contains(inside) {
+        assert!(
+            matches!(profiled, Err(Error::InvalidTimestampWrites { .. })),
+            "{profiled:?}"
+        );
+        return;
+    }
+    let entries = profiled.unwrap();
+    // The clear, the sort's passes, the folds, the status: each named, none twice in a row
+    // but the sort's repeated rounds.
+    assert!(
+        entries.len() >= 4 && entries.len() as u32 <= dispatches,
+        "{entries:?}"
+    );
+    assert_eq!(entries[0], "clear_heads", "{entries:?}");
+    assert!(entries.contains(&"radix_scatter"), "{entries:?}");
+    let resolved = buffer(
+        wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        (dispatches as u64 + 1) * 8,
+    );
+    encoder.resolve_query_set(&queries, 0..entries.len() as u32 + 1, &resolved, 0);
+    chosen.queue().submit([encoder.finish()]);
+    let ticks: Vec<u64> = bytemuck::cast_slice(&read_on(&chosen, &resolved)).to_vec();
+    let ticks = &ticks[..=entries.len()];
+    assert!(
+        ticks[0] != 0 && ticks.windows(2).all(|pair| pair[1] >= pair[0]),
+        "{ticks:?}"
+    );
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    let expected = dml_wgsl::reference::run(&desc, &slices).unwrap();
+    assert_eq!(read_on(&chosen, &output), expected);
 }

@@ -9,6 +9,9 @@ pub struct Bench {
     pub adapter: String,
     pub reps: usize,
     pub timestamps: bool,
+    /// `--profile`: each operator's dispatches timed one by one after its run (timestamps
+    /// between them, where the device has them), printed under its row.
+    pub profile: bool,
     pub period_ns: f64,
     pub rows: Vec<Row>,
     pub inputs: std::cell::RefCell<std::collections::HashMap<String, wgpu::Buffer>>,
@@ -240,7 +243,77 @@ impl Bench {
         };
         let (ms, how) = self.time_operator(&operator, &bound, prepared.in_place);
         self.push(name, ms, prepared.bytes, how);
+        if self.profile {
+            self.profile_operator(&operator, &bound, prepared.in_place);
+        }
         ms
+    }
+
+    /// Prints each dispatch's median GPU microseconds over the reps (a timestamp before the
+    /// first and after each, `CompiledOperator::record_profiled`), and their sum.
+    pub fn profile_operator(&self, operator: &CompiledOperator, bound: &Bound, in_place: bool) {
+        let device = self.context.device();
+        let queue = self.context.queue();
+        let inside = wgpu::Features::TIMESTAMP_QUERY_INSIDE_PASSES;
+        if !device.features().contains(inside) {
+            println!("  profile: the device lacks TIMESTAMP_QUERY_INSIDE_PASSES");
+            return;
+        }
+        let count = operator.dispatch_count() as u32 + 1;
+        let set = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: None,
+            ty: wgpu::QueryType::Timestamp,
+            count,
+        });
+        let bytes = count as u64 * 8;
+        let resolve = self.empty_with(
+            bytes,
+            wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        );
+        let readback = self.empty_with(
+            bytes * self.reps as u64,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let inputs: Vec<wgpu::BufferBinding> = bound
+            .inputs
+            .iter()
+            .map(|b| b.as_entire_buffer_binding())
+            .collect();
+        let output = match (&bound.output, in_place) {
+            (Some(o), false) => o.as_entire_buffer_binding(),
+            _ => bound.inputs[0].as_entire_buffer_binding(),
+        };
+        let mut entries = Vec::new();
+        for r in 0..self.reps as u64 {
+            let mut encoder = device.create_command_encoder(&Default::default());
+            entries = operator
+                .record_profiled(&mut encoder, &inputs, output.clone(), &set)
+                .expect("record");
+            let written = entries.len() as u32 + 1;
+            encoder.resolve_query_set(&set, 0..written, &resolve, 0);
+            encoder.copy_buffer_to_buffer(&resolve, 0, &readback, r * bytes, written as u64 * 8);
+            queue.submit([encoder.finish()]);
+            self.wait();
+        }
+        readback.map_async(wgpu::MapMode::Read, .., |r| r.expect("map"));
+        self.wait();
+        let ticks: Vec<u64> =
+            bytemuck::cast_slice(&readback.get_mapped_range(..).unwrap()).to_vec();
+        let mut line = String::from("  profile (us):");
+        let mut total = 0.0;
+        for (k, entry) in entries.iter().enumerate() {
+            let mut times: Vec<f64> = (0..self.reps)
+                .map(|r| {
+                    let at = r * count as usize + k;
+                    ticks[at + 1].wrapping_sub(ticks[at]) as f64 * self.period_ns * 1e-3
+                })
+                .collect();
+            times.sort_by(|a, b| a.total_cmp(b));
+            let median = times[times.len() / 2];
+            total += median;
+            line += &format!(" {entry} {median:.1};");
+        }
+        println!("{line} sum {total:.1}");
     }
 
     pub fn new(context: Context, reps: usize) -> Bench {
@@ -260,6 +333,7 @@ impl Bench {
             }
         );
         Bench {
+            profile: false,
             context,
             adapter,
             reps,

@@ -372,6 +372,7 @@ impl Context {
             .collect();
         CompiledStep {
             kernel: step.kernel,
+            entry: step.entry,
             windowing,
             pipeline,
             params: uniforms.push(step.params.bytes()),
