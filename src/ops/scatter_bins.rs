@@ -87,7 +87,7 @@ const FOLD_THREADS: u32 = 1 << 16;
 
 impl PartialFold {
     pub fn new(output_units: u32, workgroup_size: u32) -> PartialFold {
-        // Threads a unit: a power of two, at least 16, at most the workgroup.
+        // Threads a unit: a power of two of at least 16, or the whole workgroup if smaller.
         let wanted = (FOLD_THREADS / output_units.max(1)).next_power_of_two();
         let slices = wanted.max(16).min(workgroup_size).max(1);
         PartialFold {
@@ -95,8 +95,8 @@ impl PartialFold {
         }
     }
 
-    /// The threads that fold each unit, as `fold_partials` derives them: at least the power
-    /// of two `new` chose, their product with `units` at most the workgroup's size.
+    /// The threads that fold each unit, as `fold_partials` derives them: at least as many as
+    /// `new` chose, their product with `units` at most the workgroup's size.
     #[cfg(test)]
     pub fn slices(&self, workgroup_size: u32) -> u32 {
         workgroup_size / self.units
