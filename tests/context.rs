@@ -28,12 +28,30 @@ fn small_slice() -> OperatorDesc {
 }
 
 fn buffer(usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
-    context().device().create_buffer(&wgpu::BufferDescriptor {
+    buffer_on(context().device(), usage, size)
+}
+
+fn buffer_on(device: &wgpu::Device, usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
         label: None,
         size,
         usage,
         mapped_at_creation: false,
     })
+}
+
+/// Each input's bytes in a buffer of `device` (storage, copied from and to).
+fn upload(device: &wgpu::Device, inputs: &[Vec<u8>]) -> Vec<wgpu::Buffer> {
+    inputs
+        .iter()
+        .map(|data| {
+            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: None,
+                contents: data,
+                usage: STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            })
+        })
+        .collect()
 }
 
 fn record_error(inputs: &[wgpu::BufferBinding], output: wgpu::BufferBinding) -> Error {
@@ -550,22 +568,8 @@ fn check_timed_record(
     let device = chosen.device();
     let operator = chosen.compile(desc).unwrap();
     let usage = STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
-    let buffers: Vec<wgpu::Buffer> = inputs
-        .iter()
-        .map(|data| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: data,
-                usage,
-            })
-        })
-        .collect();
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: operator.output_size(),
-        usage,
-        mapped_at_creation: false,
-    });
+    let buffers = upload(device, inputs);
+    let output = buffer_on(device, usage, operator.output_size());
     let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
         label: None,
         ty: wgpu::QueryType::Timestamp,
@@ -685,28 +689,12 @@ fn profiled_records_name_each_dispatch_between_timestamps_in_order() {
     let (desc, inputs) = in_order_reduction(&mut Rng::new(55));
     let operator = chosen.compile(&desc).unwrap();
     let usage = STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST;
-    let buffers: Vec<wgpu::Buffer> = inputs
-        .iter()
-        .map(|data| {
-            device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: None,
-                contents: data,
-                usage,
-            })
-        })
-        .collect();
+    let buffers = upload(device, &inputs);
     let bindings: Vec<wgpu::BufferBinding> = buffers
         .iter()
         .map(|b| b.as_entire_buffer_binding())
         .collect();
-    let buffer = |usage, size| {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size,
-            usage,
-            mapped_at_creation: false,
-        })
-    };
+    let buffer = |usage, size| buffer_on(device, usage, size);
     let output = buffer(usage, operator.output_size());
     let timestamps = |count| {
         device.create_query_set(&wgpu::QuerySetDescriptor {

@@ -38,6 +38,27 @@ pub struct Bound {
     pub output: Option<wgpu::Buffer>,
 }
 
+impl Bound {
+    /// The operator's bindings: every input whole, and the output (in place: the first
+    /// input).
+    pub fn bindings(
+        &self,
+        in_place: bool,
+    ) -> (Vec<wgpu::BufferBinding<'_>>, wgpu::BufferBinding<'_>) {
+        let inputs = self
+            .inputs
+            .iter()
+            .map(|b| b.as_entire_buffer_binding())
+            .collect();
+        let output = match (&self.output, in_place) {
+            (_, true) => self.inputs[0].as_entire_buffer_binding(),
+            (Some(o), false) => o.as_entire_buffer_binding(),
+            (None, false) => unreachable!("an output buffer"),
+        };
+        (inputs, output)
+    }
+}
+
 impl Bench {
     /// The input buffer called `name`, created from `data` on first use and kept: every
     /// buffer is allocated once, as an application's long-lived tensors are. (Freeing and
@@ -196,16 +217,7 @@ impl Bench {
         in_place: bool,
     ) -> (f64, &'static str) {
         self.time(|encoder, timestamps| {
-            let inputs: Vec<wgpu::BufferBinding> = bound
-                .inputs
-                .iter()
-                .map(|b| b.as_entire_buffer_binding())
-                .collect();
-            let output = match (&bound.output, in_place) {
-                (_, true) => bound.inputs[0].as_entire_buffer_binding(),
-                (Some(o), false) => o.as_entire_buffer_binding(),
-                (None, false) => unreachable!("an output buffer"),
-            };
+            let (inputs, output) = bound.bindings(in_place);
             operator
                 .record_with_timestamps(encoder, &inputs, output, timestamps)
                 .expect("record");
@@ -274,15 +286,7 @@ impl Bench {
             bytes * self.reps as u64,
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
-        let inputs: Vec<wgpu::BufferBinding> = bound
-            .inputs
-            .iter()
-            .map(|b| b.as_entire_buffer_binding())
-            .collect();
-        let output = match (&bound.output, in_place) {
-            (Some(o), false) => o.as_entire_buffer_binding(),
-            _ => bound.inputs[0].as_entire_buffer_binding(),
-        };
+        let (inputs, output) = bound.bindings(in_place);
         let mut entries = Vec::new();
         for r in 0..self.reps as u64 {
             let mut encoder = device.create_command_encoder(&Default::default());

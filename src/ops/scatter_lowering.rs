@@ -598,11 +598,12 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 }
             });
+            // The bins' or the 8-byte slots' partials: one fold serves both.
             let folds = [
-                bins.map(|bins| (Entry::FoldPartials, bins.units, bins.partial_groups)),
-                wide.map(|wide| (Entry::FoldPartials, wide.slots, wide.partial_groups)),
+                bins.map(|bins| (bins.units, bins.partial_groups)),
+                wide.map(|wide| (wide.slots, wide.partial_groups)),
             ];
-            for (entry, units, partial_groups) in folds.into_iter().flatten() {
+            for (units, partial_groups) in folds.into_iter().flatten() {
                 if partial_groups == 0 {
                     continue;
                 }
@@ -613,7 +614,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 params.bins.fold_units = fold.units;
                 steps.push(Step {
                     kernel,
-                    entry,
+                    entry: Entry::FoldPartials,
                     params: Parameters::Index(params),
                     grid: Grid::Flat(fold.invocations(units, device.workgroup_size)),
                     placement: Placement::Always,
