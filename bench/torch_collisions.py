@@ -37,7 +37,10 @@ sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000
 16385, 65536, 131072, 1048576, 4194304, uniform),
 sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
 32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_16x1024_into_32768
-(a few rows into a large table), and `_in_order` for the f16 rows.
+(a few rows into a large table), and `_in_order` for the f16 rows;
+sweep_edges_{f32,f16}_max_ExL_into_N (Max of E edge messages of L elements into N nodes:
+f32 262144x256 into 65536, 1048576x64 into 16384 and 4096, 65536x64 into 262144, 1048576x16 into
+65536; f16 1048576x64 into 65536), each also `_in_order`.
 """
 import argparse
 
@@ -47,6 +50,15 @@ from torch_timing import Results, gpu_median_ms
 
 # The largest table of the sweep's rows, in bytes (as SWEEP_TABLE_BYTES in collisions.rs).
 SWEEP_TABLE_BYTES = 256 << 20
+# The edge sweep's shapes (as EDGE_SHAPES in collisions.rs): type, edges, row length, nodes.
+EDGE_SHAPES = [
+    (torch.float32, "f32", 262144, 256, 65536),
+    (torch.float32, "f32", 1 << 20, 64, 16384),
+    (torch.float32, "f32", 1 << 20, 64, 4096),
+    (torch.float32, "f32", 65536, 64, 262144),
+    (torch.float32, "f32", 1 << 20, 16, 65536),
+    (torch.float16, "f16", 1 << 20, 64, 65536),
+]
 
 
 def reduction_bytes(inp, upd, idx):
@@ -184,6 +196,9 @@ class Collisions:
                 name = f"sweep_index_add_{element}_{update_rows}x{row_length}_into_{table_rows}"
                 self.rows(name, dtype, "sum", table_rows, row_length, update_rows,
                           dtype == torch.float16)
+        for dtype, element, edges, row_length, nodes in EDGE_SHAPES:
+            name = f"sweep_edges_{element}_max_{edges}x{row_length}_into_{nodes}"
+            self.rows(name, dtype, "amax", nodes, row_length, edges, True)
 
 
 def main():

@@ -33,9 +33,10 @@
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16 rows of L = 1024 (a few rows into a large table); also `_in_order` |
 //! | sweep_index_add_f64_KxL_into_R | the same in Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
+//! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
-//! With `--quick`, U, K and R are divided by 16 (and so appear divided in the names); B, T and
-//! L stay.
+//! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
+//! T and L stay.
 
 use std::borrow::Cow;
 
@@ -149,6 +150,16 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
 /// The largest table, in bytes, of the sweep's rows (the long rows get fewer table rows).
 const SWEEP_TABLE_BYTES: u64 = 256 << 20;
 
+/// The edge sweep's shapes: (type, edges, row length, nodes).
+const EDGE_SHAPES: [(DataType, u32, u32, u32); 6] = [
+    (DataType::Float32, 262_144, 256, 65_536),
+    (DataType::Float32, 1 << 20, 64, 16_384),
+    (DataType::Float32, 1 << 20, 64, 4096),
+    (DataType::Float32, 65_536, 64, 262_144),
+    (DataType::Float32, 1 << 20, 16, 65_536),
+    (DataType::Float16, 1 << 20, 64, 65_536),
+];
+
 /// The single-element sweep's targets: one (every update collides), a few, just past the
 /// workgroup bins (16,384 units), many, and as many as the updates.
 const ELEMENT_TARGETS: [u32; 8] = [1, 1000, 4096, 16_385, 65_536, 131_072, 1 << 20, 1 << 22];
@@ -231,6 +242,26 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
                 buffers,
             });
         }
+    }
+    for (data_type, edges, row_length, nodes) in EDGE_SHAPES {
+        let (edges, nodes) = (shrink(quick, edges), shrink(quick, nodes));
+        let element = if data_type == DataType::Float16 {
+            "f16"
+        } else {
+            "f32"
+        };
+        shapes.push(Workload {
+            name: format!("sweep_edges_{element}_max_{edges}x{row_length}_into_{nodes}"),
+            shape: Shape::Rows {
+                data_type,
+                reduction: Reduction::Max,
+                table_rows: nodes,
+                row_length,
+                update_rows: edges,
+            },
+            in_order: true,
+            buffers,
+        });
     }
     shapes
 }
