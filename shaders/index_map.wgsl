@@ -26,6 +26,11 @@ struct InOrderParams {
     fold_tiles: u32,
     // FOLD_BY_SLICES, FOLD_IN_ANY_ORDER (shaders/scatter_slices.wgsl).
     fold_flags: u32,
+    // Float Min and Max in order by lists: where the units' tie words start in the heads
+    // (shaders/scatter_lists.wgsl).
+    tie_words: u32,
+    padding_word: u32,
+    padding: vec2<u32>,
 }
 
 // Mirrors CopyRowParams in src/kernels/params.rs: scatters that take a workgroup a row

@@ -5,7 +5,10 @@
 // the mode's promise, and a list costs one exchange a slice). heads: each block's last slice
 // linked plus one (0: none), then each pass's list count; links: the slice linked before
 // each slice (plus one; 0 ends the list), then the two lists of (block, next node) pairs of
-// the blocks that go on.
+// the blocks that go on. Float Min and Max in order (ReduceOrder::ListTies, the ties
+// section) fold the same lists: the fold gives every unit the right number, and its zero and
+// NaN updates claim their units by position (claim_tie) for write_list_ties, after the last
+// pass, to store the first of the class the unit ended in.
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -39,16 +42,70 @@ fn link_slices(
     atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.in_order.slice_units, b + 1u));
 }
 
-// `value` folded with the column `inner` of at most `steps` slices of a list from `node`;
-// returns the value and the node where the walk stopped (0: the list's end).
-fn fold_list(value: Unit, node: u32, inner: u32, steps: u32) -> ListFold {
+// `value` of output unit `unit` folded with the column `inner` of at most `steps` slices of
+// a list from `node`; returns the value and the node where the walk stopped (0: the list's
+// end). `input_class`: the tie class of the unit's input (0 where the pass does not know it).
+fn fold_list(value: Unit, node: u32, inner: u32, steps: u32, unit: u32, input_class: u32) -> ListFold {
     var fold = ListFold(value, node);
     for (var k = 0u; k < steps && fold.node != 0u; k += 1u) {
-        fold.value = combine_unit(fold.value, load_updates(slice_dense_start(fold.node - 1u) + inner));
-        fold.node = atomic_load_links(fold.node - 1u);
+        // The next node first: the walk's load does not wait on the claim's test.
+        let next = atomic_load_links(fold.node - 1u);
+        let update = load_updates(slice_dense_start(fold.node - 1u) + inner);
+        // @ties-begin
+        claim_tie(update, unit, fold.node, input_class);
+        // @ties-end
+        fold.value = combine_unit(fold.value, update);
+        fold.node = next;
     }
     return fold;
 }
+
+// The tie class of the input a first pass's fold starts from (0 without ties).
+fn input_tie_class(input: Unit) -> u32 {
+    var kind = 0u;
+    // @ties-begin
+    kind = tie_class(input);
+    // @ties-end
+    return kind;
+}
+
+// @ties-begin
+// After the last pass, CLEAR_WORDS output units a thread, a workgroup's width apart
+// (params.count: the units): where a unit ended in the class of its claim, the claiming
+// update's bits, the first of the class in order (the input's own claim leaves the unit as it
+// is). The claims are loaded first, in flight together; most are 0.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn write_list_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let group = workgroup_index(workgroup, workgroups);
+    var ranks: array<u32, CLEAR_WORDS>;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        ranks[k] = 0u;
+        if u < params.count {
+            ranks[k] = atomic_load_heads(params.in_order.tie_words + u);
+        }
+    }
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        if ranks[k] != 0u {
+            write_list_tie((group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local, ranks[k]);
+        }
+    }
+}
+
+fn write_list_tie(u: u32, rank: u32) {
+    let position = 0x7fffffffu - (rank & 0x7fffffffu);
+    let kind = select(ZERO_TIE, NAN_TIE, rank >= 0x80000000u);
+    if position == 0u || tie_class(load_output(u)) != kind {
+        return;
+    }
+    let offset = u % params.in_order.slice_units;
+    store_output(u, load_updates(slice_dense_start(position - 1u) + slice_dense_offset(offset)));
+}
+// @ties-end
 
 struct ListFold {
     value: Unit,
@@ -101,9 +158,16 @@ fn fold_slice_lists(
     }
     let offset = t - group * params.in_order.slice_units;
     let u = start.block * params.in_order.slice_units + offset;
-    let fold = fold_list(load_output(u), start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS);
-    if fold.node != 0u && offset == 0u {
-        list_slice_block(1u, start.block, fold.node);
+    let input = load_output(u);
+    let input_class = input_tie_class(input);
+    let fold = fold_list(input, start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS, u, input_class);
+    if fold.node != 0u {
+        // @ties-begin
+        claim_input_tie(input_class, u);
+        // @ties-end
+        if offset == 0u {
+            list_slice_block(1u, start.block, fold.node);
+        }
     }
     store_output(u, fold.value);
 }
@@ -137,11 +201,17 @@ fn fold_slice_list_columns(
 fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
     var node = first;
     for (var k = 0u; k < FIRST_FOLD_STEPS && node != 0u; k += 1u) {
+        let next = atomic_load_links(node - 1u);
         fold_columns(node - 1u, share);
-        node = atomic_load_links(node - 1u);
+        node = next;
     }
-    if node != 0u && share.lane == 0u && lists {
-        list_slice_block(1u, block, node);
+    if node != 0u {
+        // @ties-begin
+        claim_column_input_ties(share);
+        // @ties-end
+        if share.lane == 0u && lists {
+            list_slice_block(1u, block, node);
+        }
     }
 }
 
@@ -241,7 +311,7 @@ fn fold_slice_list_runs(
         workgroupBarrier();
         // Lane 0 of every tile is in the slice: it carries the node on.
         if column.turn == t && column.in_slice {
-            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS);
+            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS, column.unit, 0u);
             column_values[column.lane] = fold.value;
             if column.lane == 0u {
                 list_nodes[(t + 1u) % 2u] = fold.node;

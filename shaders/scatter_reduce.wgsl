@@ -204,27 +204,8 @@ fn scatter_reduce(
 // claim_ties records for each target its first zero and its first NaN update whose class
 // the input does not hold already (heads: the NaN class ranks above, earlier updates above
 // later ones); after it, write_ties lets that update store its bits where the target ended
-// in its class. Other updates only read their value: one coalesced load each.
-const NO_TIE: u32 = 0u;
-const ZERO_TIE: u32 = 1u;
-const NAN_TIE: u32 = 2u;
-
-fn tie_class(bits: u32) -> u32 {
-    let f = number_format();
-    if narrow_is_nan(bits, f) {
-        return NAN_TIE;
-    }
-    if narrow_is_zero(bits, f) {
-        return ZERO_TIE;
-    }
-    return NO_TIE;
-}
-
-// The rank of update i of a class in heads (atomicMax): NaNs above zeros, then earlier
-// updates above later ones (the host keeps i below 2^31 - 1, so a rank is never 0).
-fn tie_rank(kind: u32, i: u32) -> u32 {
-    return select(0u, 0x80000000u, kind == NAN_TIE) | (0x7fffffffu - i);
-}
+// in its class. Other updates only read their value: one coalesced load each. (The classes
+// and ranks: shaders/units.wgsl.)
 
 // Update unit i where it is a zero or a NaN aimed in range; otherwise its kind is NO_TIE
 // (the index is read only for zeros and NaNs; scatter_reduce reports out-of-range ones).

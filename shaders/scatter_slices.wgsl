@@ -127,7 +127,68 @@ fn load_columns(base: u32, share: ColumnShare) {
         }
     }
     locate_columns(share);
+    // @ties-begin
+    note_column_inputs(base, share);
+    // @ties-end
 }
+
+// @ties-begin
+// Float Min and Max in order by lists (ReduceOrder::ListTies, shaders/scatter_lists.wgsl).
+// A zero or NaN update of a list (`position`: its slice plus one) claims its unit's tie word
+// (the heads from params.in_order.tie_words) for its class, unless the unit's input holds that
+// class (`input_class`): then the input stays, as no update of its class replaces it in order.
+fn claim_tie(update: Unit, unit: u32, position: u32, input_class: u32) {
+    if !is_tie(update) {
+        return;
+    }
+    let kind = tie_class(update);
+    if kind != input_class {
+        atomic_max_heads(params.in_order.tie_words + unit, tie_rank(kind, position));
+    }
+}
+
+// Where a unit's list goes on past the first pass, whose later passes claim without knowing
+// the input (`input_class` 0): an input of a tie class claims its unit at its class's top rank
+// (position 0), above every update of the class.
+fn claim_input_tie(input_class: u32, unit: u32) {
+    if input_class != NO_TIE {
+        atomic_max_heads(params.in_order.tie_words + unit, tie_rank(input_class, 0u));
+    }
+}
+
+// The block's first unit and each unit's input tie class, for the claims of a column fold.
+var<private> column_base: u32;
+var<private> column_classes: array<u32, COLUMN_UNITS>;
+
+fn note_column_inputs(base: u32, share: ColumnShare) {
+    column_base = base;
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            column_classes[k] = tie_class(column_units[k]);
+        }
+    }
+}
+
+// After the share's fold with slice b, its zeros and NaNs (`column_updates`) claim their
+// units: after the fold, so that its loads go out together, none waiting on a claim's test.
+var<private> column_updates: array<Unit, COLUMN_UNITS>;
+
+fn claim_column_ties(b: u32, share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            claim_tie(column_updates[k], column_base + share_offset(share, k), b + 1u, column_classes[k]);
+        }
+    }
+}
+
+fn claim_column_input_ties(share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            claim_input_tie(column_classes[k], column_base + share_offset(share, k));
+        }
+    }
+}
+// @ties-end
 
 // Where the share's units lie in a slice of the updates.
 fn locate_columns(share: ColumnShare) {
@@ -185,6 +246,9 @@ fn load_input_columns(base: u32, share: ColumnShare) {
             }
         }
     }
+    // @ties-begin
+    note_column_inputs(base, share);
+    // @ties-end
 }
 
 // The cell of the input that holds unit `at` (a word of narrow units, or an 8-byte unit);
@@ -228,9 +292,16 @@ fn fold_columns(b: u32, share: ColumnShare) {
     let start = slice_dense_start(b);
     for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
         if k < share.units {
-            column_units[k] = combine_unit(column_units[k], load_updates(start + column_inner[k]));
+            let update = load_updates(start + column_inner[k]);
+            // @ties-begin
+            column_updates[k] = update;
+            // @ties-end
+            column_units[k] = combine_unit(column_units[k], update);
         }
     }
+    // @ties-begin
+    claim_column_ties(b, share);
+    // @ties-end
 }
 
 // @narrow-begin

@@ -55,3 +55,39 @@ fn narrowed(word: ReduceWord) -> u32 {
 }
 
 // @narrow-end
+
+// @ties-begin
+// Float Min and Max in order: equal numbers have equal bits but for two tie classes, zeros
+// (+0.0, -0.0) and NaNs (any payload), and in order the first value of the winning class
+// wins (ReduceOrder::FirstTie's passes, shaders/scatter_reduce.wgsl; ReduceOrder::ListTies's
+// claims, shaders/scatter_lists.wgsl).
+const NO_TIE: u32 = 0u;
+const ZERO_TIE: u32 = 1u;
+const NAN_TIE: u32 = 2u;
+
+fn tie_class(bits: u32) -> u32 {
+    let f = number_format();
+    if narrow_is_nan(bits, f) {
+        return NAN_TIE;
+    }
+    if narrow_is_zero(bits, f) {
+        return ZERO_TIE;
+    }
+    return NO_TIE;
+}
+
+// Whether `bits` is a zero or a NaN (of a tie class), in one test: its magnitude less one,
+// wrapping, is at least the infinity's.
+fn is_tie(bits: u32) -> bool {
+    let f = number_format();
+    let magnitude_mask = (1u << (f.fraction_bits + f.exponent_bits)) - 1u;
+    let infinity = ((1u << f.exponent_bits) - 1u) << f.fraction_bits;
+    return (bits & magnitude_mask) - 1u >= infinity;
+}
+
+// The rank of position i of a class in heads (atomicMax): NaNs above zeros, then earlier
+// positions above later ones (the host keeps i below 2^31 - 1, so a rank is never 0).
+fn tie_rank(kind: u32, i: u32) -> u32 {
+    return select(0u, 0x80000000u, kind == NAN_TIE) | (0x7fffffffu - i);
+}
+// @ties-end

@@ -124,17 +124,27 @@ fn rows_reduce_in_both_modes(seed: u64, rows: u32, picked: u32, pick_from: u32, 
 
 #[test]
 fn in_order_float_min_and_max_of_rows_keep_the_first_of_tied_zeros_and_nans() {
-    // Wide rows fold along lists in any order, each unit keeping the position of the row its
-    // value came from: more rows than the table (the folds start from the table's rows), fewer
-    // (from each list's head), and a list past the first pass (its positions kept between
-    // passes); rows of whole words (a thread two cells) and of odd halves (a thread a unit).
+    // Wide rows fold along lists in any order, their zeros and NaNs claiming their units by
+    // position: more rows than the table (out of place, the first pass copies as it folds), a
+    // list past the first pass (the input's claim outranks the later passes' of its class);
+    // sorted runs where the table is larger than the updates (its tie words would outweigh
+    // them) or the lists are long on average; rows of whole words (a thread two cells) and of
+    // odd halves (a thread a unit); out of place and in place.
     let mut rng = Rng::new(84);
     for data_type in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
         for reduction in [Reduction::Min, Reduction::Max] {
-            for shape in [(6, 64, 40, 3), (48, 66, 12, 4), (3, 65, 1100, 1)] {
+            let shapes = [
+                (6, 64, 40, 3),
+                (48, 66, 12, 4),
+                (40, 64, 1100, 1),
+                (40, 65, 1100, 1),
+                (3, 65, 1100, 1),
+            ];
+            for shape in shapes {
                 for pool in tie_pools(data_type) {
                     let (desc, inputs) = pooled_rows(&mut rng, data_type, reduction, shape, &pool);
                     check_against_reference(&desc, &inputs);
+                    check_in_place(&desc, &inputs);
                 }
             }
         }

@@ -135,6 +135,11 @@ parameters! {
         fold_tiles: u32,
         /// The folds' flags (`FOLD_BY_SLICES`, `FOLD_IN_ANY_ORDER`: `shaders/scatter_slices.wgsl`).
         fold_flags: u32,
+        /// Float Min and Max in order by lists (`ReduceOrder::ListTies`): where the output
+        /// units' tie words start in the heads.
+        tie_words: u32,
+        padding_word: u32,
+        padding: [u32; 2],
     }
 }
 

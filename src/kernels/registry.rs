@@ -67,6 +67,10 @@ pub(crate) enum ReduceOrder {
     FirstTie,
     /// The updates' order: runs sorted by target (8-byte elements always).
     InOrder,
+    /// Float Min and Max in order by rows: the rows' lists folded in any order (as `InOrder`
+    /// folds them in the default mode), each zero or NaN update claiming its unit by position,
+    /// then `write_list_ties` stores the first of the class each unit ended in.
+    ListTies,
     /// Float32 Add by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
     /// output's values, then one `atomicAdd` an update whose value is safe for them
     /// (`shaders/scatter_float_add.wgsl`).
@@ -156,6 +160,7 @@ entries! {
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
+    WriteListTies => "write_list_ties", ScatterLists, [Ties];
     Gather => "gather", Gather, [];
     GatherWords => "gather_words", Gather, [SubWord];
     GatherRows => "gather_rows", Gather, [Word];
@@ -341,6 +346,7 @@ impl Kernel {
                     ReduceOrder::Any,
                     ReduceOrder::AnyWithPartials,
                     ReduceOrder::FirstTie,
+                    ReduceOrder::ListTies,
                     ReduceOrder::InOrder,
                     ReduceOrder::FloatAtomics,
                     ReduceOrder::Screened,
@@ -355,8 +361,10 @@ impl Kernel {
                     }
                     let ties = data_type.is_float()
                         && matches!(reduction, Reduction::Min | Reduction::Max);
-                    // The tie passes only for float Min and Max narrower than 8 bytes.
-                    if order == ReduceOrder::FirstTie && (wide || !ties) {
+                    // The tie passes and claims only for float Min and Max narrower than 8 bytes.
+                    if matches!(order, ReduceOrder::FirstTie | ReduceOrder::ListTies)
+                        && (wide || !ties)
+                    {
                         continue;
                     }
                     // Partials only from the bins (units of at most 4 bytes).
@@ -378,7 +386,7 @@ impl Kernel {
                             hardware_float64,
                         };
                         all.push(kernel(false));
-                        if order == ReduceOrder::InOrder {
+                        if matches!(order, ReduceOrder::InOrder | ReduceOrder::ListTies) {
                             all.push(kernel(true));
                         }
                     }
@@ -405,7 +413,11 @@ impl Kernel {
                 in_order: false, ..
             } => &[F::Scatter],
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
-            Kernel::ScatterReduce { copies: true, .. } => {
+            Kernel::ScatterReduce {
+                copies: true,
+                order,
+                ..
+            } if order != ReduceOrder::ListTies => {
                 &[F::ScatterSliceRuns, F::ScatterLists, F::Heads]
             }
             Kernel::ScatterReduce { order, .. } => match order {
@@ -415,6 +427,7 @@ impl Kernel {
                 ReduceOrder::Screened => &[F::ScatterReduceWide, F::ScatterBins],
                 ReduceOrder::FirstTie => &[F::ScatterReduceWide, F::ScatterBins, F::Heads],
                 ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
+                ReduceOrder::ListTies => &[F::ScatterLists, F::Heads],
                 ReduceOrder::InOrder => &[
                     F::Sort,
                     F::ScatterRuns,
@@ -448,7 +461,7 @@ impl Kernel {
                 Section::Ties => matches!(
                     self,
                     Kernel::ScatterReduce {
-                        order: ReduceOrder::FirstTie,
+                        order: ReduceOrder::FirstTie | ReduceOrder::ListTies,
                         ..
                     }
                 ),
@@ -586,13 +599,13 @@ impl Kernel {
             Kernel::ScatterReduce {
                 data_type,
                 reduction,
-                order: ReduceOrder::InOrder,
+                order: order @ (ReduceOrder::InOrder | ReduceOrder::ListTies),
                 hardware_float64,
                 ..
             } => Kernel::ScatterReduce {
                 data_type,
                 reduction,
-                order: ReduceOrder::InOrder,
+                order,
                 copies: true,
                 hardware_float64,
             },
@@ -668,7 +681,7 @@ impl Kernel {
                 ReduceOrder::AnyWithPartials => SCATTER_REDUCE_PARTIALS_BINDINGS,
                 ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
                 ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
-                ReduceOrder::InOrder => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+                ReduceOrder::InOrder | ReduceOrder::ListTies => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },
             Kernel::Gather(_) => GATHER_BINDINGS,
         }
@@ -681,7 +694,7 @@ impl Kernel {
         matches!(
             self,
             Kernel::ScatterReduce {
-                order: ReduceOrder::InOrder | ReduceOrder::FirstTie,
+                order: ReduceOrder::InOrder | ReduceOrder::FirstTie | ReduceOrder::ListTies,
                 ..
             }
         )
@@ -725,6 +738,9 @@ impl Kernel {
                 }
                 ReduceOrder::InOrder => {
                     "the in-order scatter reduction kernel's bindings (8-byte elements always use it)"
+                }
+                ReduceOrder::ListTies => {
+                    "the bindings of the in-order float Min or Max scatter reduction by rows"
                 }
             },
             Kernel::Gather(_) => "the gather kernel's bindings",

@@ -19,6 +19,11 @@ use crate::tensor::{DataType, TensorDesc};
 /// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).
 const SLICES_IN_ANY_ORDER: u64 = 64;
 
+/// Float Min and Max in order by rows take the lists where the rows average at most this many
+/// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
+/// edges).
+const LIST_TIES_MEAN_ROWS: u64 = 64;
+
 /// A scatter's tensors and options, as its desc gives them.
 pub(super) struct Scatter<'a> {
     pub input: &'a TensorDesc,
@@ -73,7 +78,8 @@ enum Strategy {
     /// tuple) sorted by target, each run folded.
     SortedRuns(SortPlan),
     /// A reduction by rows in any order: the rows of each output block linked into a list,
-    /// each column folded along it.
+    /// each column folded along it; float Min and Max in order too, their zeros and NaNs
+    /// claiming their units by position (`ReduceOrder::ListTies`, [`ListPlan::with_ties`]).
     RowLists(ListPlan),
 }
 
@@ -322,18 +328,25 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     // order always (but where the tie passes do it), sorted by the block they land on; in
     // any order too where they are wide, linked into a list a block (4 bytes a row), which
     // beats a compare-exchange an update (every window bound: not element by element; in
-    // order only where the device can sort, else the tie passes serve). Only where each row
-    // lands on its own aligned block: then no two units of a row share a target, and one key
-    // a block is enough.
+    // order only where the device can sort or the ties are claimed, else the tie passes
+    // serve). Only where each row lands on its own aligned block: then no two units of a row
+    // share a target, and one key a block is enough.
     let slice_units = map.slice_units();
     let sortable = device.workgroup_size.is_power_of_two() && device.workgroup_size >= 32;
+    // Float Min and Max in order by wide rows take the lists too, their zeros and NaNs
+    // claiming their units by position: a tie word an output unit, where that is at most a
+    // word an update (else the sort, whose scratch goes by the rows), and where the lists
+    // are short enough to fold faster than sorted runs.
+    let list_ties = ties
+        && output_units <= map.invocations()
+        && map.invocations() <= LIST_TIES_MEAN_ROWS.saturating_mul(output_units);
     let by_rows = reducing
         && slice_units >= 2
         && map.slices_fill_blocks()
         && ((in_order && !ties)
             || (!device.per_element
                 && slice_units >= SLICES_IN_ANY_ORDER
-                && (sortable || !ordered)));
+                && (sortable || !ordered || list_ties)));
     let slice_units = if by_rows { slice_units } else { 1 };
     let pairs = map.invocations() / slice_units;
     let blocks = output_units.div_ceil(slice_units);
@@ -346,11 +359,17 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             rows_in_place: map.rows_in_place(scatter.input, scatter.output, device),
         };
         (strategy, ReduceOrder::Any)
-    } else if by_rows && !ordered {
+    } else if by_rows && (!ordered || list_ties) {
         // Rows in any order (the default mode, or order-free types) need no sort: lists.
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
         let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
-        (Strategy::RowLists(plan), ReduceOrder::InOrder)
+        if ordered {
+            // `list_ties` keeps the output's units below 2^31 (as the updates').
+            let plan = plan.with_ties(output_units as u32);
+            (Strategy::RowLists(plan), ReduceOrder::ListTies)
+        } else {
+            (Strategy::RowLists(plan), ReduceOrder::InOrder)
+        }
     } else if by_rows || (in_order && !ties) {
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
         // Unordered here means 8-byte units (narrower ones took lists or atomics above): only

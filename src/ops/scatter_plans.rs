@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN,
-    RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
+    CLEAR_WORDS, COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel,
+    LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -438,6 +438,10 @@ pub(super) struct ListPlan {
     /// (`fold_slice_list_copy_wide`): the entry and its threads; none where the copy goes
     /// first.
     copy_pass: Option<(Entry, u32)>,
+    /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
+    /// tie word in the heads after the pass counts, and `write_list_ties` after the folds; 0:
+    /// none.
+    tie_units: u32,
 }
 
 impl ListPlan {
@@ -497,7 +501,21 @@ impl ListPlan {
                 .div_ceil(spans.slice_span),
             spans,
             copy_pass,
+            tie_units: 0,
         })
+    }
+
+    /// The plan with a tie word for each of `output_units` (float Min and Max in order).
+    pub fn with_ties(self, output_units: u32) -> ListPlan {
+        ListPlan {
+            tie_units: output_units,
+            ..self
+        }
+    }
+
+    /// Where the tie words start in the heads: after the block heads and the pass counts.
+    fn tie_words(&self) -> u64 {
+        self.blocks as u64 + self.fold_passes as u64 + 2
     }
 
     /// Whether the first pass copies `output = input` out of place as it folds.
@@ -505,9 +523,10 @@ impl ListPlan {
         self.copy_pass.is_some()
     }
 
-    /// Each block's list head, and each pass's list count (passes 1 to the last plus one).
+    /// Each block's list head, each pass's list count (passes 1 to the last plus one), and
+    /// the tie words.
     pub fn heads_bytes(&self) -> u64 {
-        (self.blocks as u64 + self.fold_passes as u64 + 2) * 4
+        (self.tie_words() + self.tie_units as u64) * 4
     }
 
     /// A link a slice, and the two lists of (block, node) pairs.
@@ -529,6 +548,8 @@ impl ListPlan {
         slice_params(&mut params, map, self.slice_units, self.slices);
         params.in_order.sort_units = self.blocks;
         params.in_order.fold_capacity = self.fold_capacity;
+        // Within u32 where there are tie words (the lowering keeps them so).
+        params.in_order.tie_words = self.tie_words() as u32;
         let (first_fold, fold_threads) = first_fold_pass(
             &mut params,
             [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
@@ -576,6 +597,17 @@ impl ListPlan {
                 groups * params.in_order.fold_tiles as u64 * workgroup,
                 Placement::Always,
             );
+        }
+        if self.tie_units > 0 {
+            let mut params = params;
+            params.count = self.tie_units;
+            steps.push(Step {
+                kernel,
+                entry: Entry::WriteListTies,
+                params: Parameters::Index(params),
+                grid: Grid::Flat((self.tie_units as u64).div_ceil(CLEAR_WORDS as u64)),
+                placement: Placement::Always,
+            });
         }
     }
 }

@@ -14,16 +14,19 @@ pub fn pooled_bytes(rng: &mut Rng, data_type: DataType, pool: &[u64], count: u32
     bytes
 }
 
-/// Zeros of both signs, NaNs of several payloads (signalling ones too), and numbers around
-/// them, as bit patterns of `data_type`: which zero or NaN ends in a target is decided by the
-/// updates' order alone.
+/// Zeros of both signs, NaNs of several payloads (signalling ones too, the least beside the
+/// infinities), and numbers around them (the least and the greatest magnitudes), as bit
+/// patterns of `data_type`: which zero or NaN ends in a target is decided by the updates'
+/// order alone.
 pub fn tie_pool(data_type: DataType) -> &'static [u64] {
     match data_type {
         DataType::Float16 => &[
-            0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xbc00, 0x3c00, 0x7c00, 0xfc00, 0x0001,
+            0x0000, 0x8000, 0x7e01, 0xfe02, 0x7c03, 0x7d04, 0xfc01, 0xbc00, 0x3c00, 0x7c00, 0xfc00,
+            0x7bff, 0x0001,
         ],
         DataType::BFloat16 => &[
-            0x0000, 0x8000, 0x7fc1, 0xffc2, 0x7f83, 0x7fa4, 0xbf80, 0x3f80, 0x7f80, 0xff80, 0x0001,
+            0x0000, 0x8000, 0x7fc1, 0xffc2, 0x7f83, 0x7fa4, 0xff81, 0xbf80, 0x3f80, 0x7f80, 0xff80,
+            0x7f7f, 0x0001,
         ],
         DataType::Float32 => &[
             0x0000_0000,
@@ -32,10 +35,12 @@ pub fn tie_pool(data_type: DataType) -> &'static [u64] {
             0xffc0_0002,
             0x7f80_0003,
             0x7fa0_0004,
+            0xff80_0001,
             0xbf80_0000,
             0x3f80_0000,
             0x7f80_0000,
             0xff80_0000,
+            0x7f7f_ffff,
             0x0000_0001,
         ],
         _ => &[
