@@ -61,7 +61,7 @@ struct BinParams {
     threads: u32,
     partial_groups: u32,
     fold_units: u32,
-    padding_word: u32,
+    claims: u32,
     padding: vec2<u32>,
 }
 

@@ -72,6 +72,9 @@ fn locate_binned(i: u32, first: u32) -> Binned {
     }
     if at.indexed - first < BIN_CAPACITY && owns_output(at.indexed) {
         update = Binned(true, at.indexed - first, load_updates(at.dense));
+        // @ties-begin
+        claim_placed_tie(params.bins.claims, i, at.indexed, update.value);
+        // @ties-end
     }
     return update;
 }

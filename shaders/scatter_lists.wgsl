@@ -7,8 +7,8 @@
 // each slice (plus one; 0 ends the list), then the two lists of (block, next node) pairs of
 // the blocks that go on. Float Min and Max in order (ReduceOrder::ListTies, the ties
 // section) fold the same lists: the fold gives every unit the right number, and its zero and
-// NaN updates claim their units by position (claim_tie) for write_list_ties, after the last
-// pass, to store the first of the class the unit ended in.
+// NaN updates claim their units by position (claim_tie) for write_unit_ties
+// (shaders/units.wgsl), after the last pass, to store the first of the class the unit ended in.
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -68,44 +68,6 @@ fn input_tie_class(input: Unit) -> u32 {
     // @ties-end
     return kind;
 }
-
-// @ties-begin
-// After the last pass, CLEAR_WORDS output units a thread, a workgroup's width apart
-// (params.count: the units): where a unit ended in the class of its claim, the claiming
-// update's bits, the first of the class in order (the input's own claim leaves the unit as it
-// is). The claims are loaded first, in flight together; most are 0.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn write_list_ties(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let group = workgroup_index(workgroup, workgroups);
-    var ranks: array<u32, CLEAR_WORDS>;
-    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
-        ranks[k] = 0u;
-        if u < params.count {
-            ranks[k] = atomic_load_heads(params.in_order.tie_words + u);
-        }
-    }
-    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        if ranks[k] != 0u {
-            write_list_tie((group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local, ranks[k]);
-        }
-    }
-}
-
-fn write_list_tie(u: u32, rank: u32) {
-    let position = 0x7fffffffu - (rank & 0x7fffffffu);
-    let kind = select(ZERO_TIE, NAN_TIE, rank >= 0x80000000u);
-    if position == 0u || tie_class(load_output(u)) != kind {
-        return;
-    }
-    let offset = u % params.in_order.slice_units;
-    store_output(u, load_updates(slice_dense_start(position - 1u) + slice_dense_offset(offset)));
-}
-// @ties-end
 
 struct ListFold {
     value: Unit,

@@ -122,6 +122,9 @@ fn place_unit(i: u32) -> Placed {
         return nowhere;
     }
     let value = load_updates(at.dense);
+    // @ties-begin
+    claim_placed_tie(params.bins.claims, i, at.indexed, value);
+    // @ties-end
     // @screened-begin
     if refused_updates_only && !needs_exact_add(value) {
         return nowhere;
@@ -200,12 +203,16 @@ fn scatter_reduce(
 // the right number, and equal numbers have equal bits but for the two tie classes, zeros
 // (+0.0, -0.0) and NaNs (any payload). In order, the first value of the winning class wins
 // (an update replaces the current value only when strictly smaller or larger, and a NaN
-// current value stays), so two passes beside scatter_reduce settle those: before it,
-// claim_ties records for each target its first zero and its first NaN update whose class
-// the input does not hold already (heads: the NaN class ranks above, earlier updates above
-// later ones); after it, write_ties lets that update store its bits where the target ended
-// in its class. Other updates only read their value: one coalesced load each. (The classes
-// and ranks: shaders/units.wgsl.)
+// current value stays), so each target's first zero and first NaN are claimed in the heads
+// (the NaN class ranks above, earlier positions above later ones; the input is position 0,
+// update unit i position i + 1), and after the pass the first of the class a target ended
+// in stores its bits. Two ways, by the host's choice (params.bins.claims): where the
+// updates are fewer than the output's units, claim_ties before scatter_reduce claims for
+// the updates whose class the input does not hold already, and write_ties after it lets the
+// claiming update store its bits (other updates only read their value: one coalesced load
+// each); else claim_input_ties claims for the inputs (in place of clearing the heads), the
+// updates claim as scatter_reduce places them, and write_unit_ties (shaders/units.wgsl)
+// goes over the output's units. (The classes and ranks: shaders/units.wgsl.)
 
 // Update unit i where it is a zero or a NaN aimed in range; otherwise its kind is NO_TIE
 // (the index is read only for zeros and NaNs; scatter_reduce reports out-of-range ones).
@@ -244,7 +251,7 @@ fn claim_ties(
     if update.kind == NO_TIE || tie_class(load_output(update.at.indexed)) == update.kind {
         return;
     }
-    atomic_max_heads(update.at.indexed, tie_rank(update.kind, i));
+    atomic_max_heads(update.at.indexed, tie_rank(update.kind, i + 1u));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -259,11 +266,31 @@ fn write_ties(
     }
     let i = group_index(t);
     let update = tie_update(i);
-    if update.kind == NO_TIE || atomic_load_heads(update.at.indexed) != tie_rank(update.kind, i) {
+    if update.kind == NO_TIE
+        || atomic_load_heads(update.at.indexed) != tie_rank(update.kind, i + 1u) {
         return;
     }
     if tie_class(load_output(update.at.indexed)) == update.kind {
         store_output(update.at.indexed, update.value);
+    }
+}
+
+// Before scatter_reduce claims as it places: CLEAR_WORDS output units a thread, a
+// workgroup's width apart (params.count: the units), each unit's heads word the input's
+// claim where the input is of a tie class (position 0: the top of the class), else 0.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn claim_input_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let group = workgroup_index(workgroup, workgroups);
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        if u < params.count {
+            let kind = tie_class(load_output(u));
+            atomic_store_heads(u, select(tie_rank(kind, 0u), 0u, kind == NO_TIE));
+        }
     }
 }
 // @ties-end

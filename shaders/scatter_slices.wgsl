@@ -188,6 +188,46 @@ fn claim_column_input_ties(share: ColumnShare) {
         }
     }
 }
+
+// After the last pass, CLEAR_WORDS output units a thread, a workgroup's width apart
+// (params.count: the units; their claims from params.in_order.tie_words in the heads): where
+// a unit ended in the class of its claim, the claiming update's bits, the first of the class
+// in order (position 0, the input's own claim, leaves the unit as it is). The claims are
+// loaded first, in flight together; most are 0. A claim's position counts rows of
+// params.in_order.slice_units units (ReduceOrder::ListTies's, shaders/scatter_lists.wgsl), or
+// update units (ReduceOrder::FirstTie's, shaders/scatter_reduce.wgsl: rows of one unit, a
+// slice_rank of 0).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn write_unit_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let group = workgroup_index(workgroup, workgroups);
+    var ranks: array<u32, CLEAR_WORDS>;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        ranks[k] = 0u;
+        if u < params.count {
+            ranks[k] = atomic_load_heads(params.in_order.tie_words + u);
+        }
+    }
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        if ranks[k] != 0u {
+            write_unit_tie((group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local, ranks[k]);
+        }
+    }
+}
+
+fn write_unit_tie(u: u32, rank: u32) {
+    let position = 0x7fffffffu - (rank & 0x7fffffffu);
+    let kind = select(ZERO_TIE, NAN_TIE, rank >= 0x80000000u);
+    if position == 0u || tie_class(load_output(u)) != kind {
+        return;
+    }
+    let row = slice_dense_start(position - 1u);
+    store_output(u, load_updates(row + slice_dense_offset(u % params.in_order.slice_units)));
+}
 // @ties-end
 
 // Where the share's units lie in a slice of the updates.

@@ -90,4 +90,21 @@ fn is_tie(bits: u32) -> bool {
 fn tie_rank(kind: u32, i: u32) -> u32 {
     return select(0u, 0x80000000u, kind == NAN_TIE) | (0x7fffffffu - i);
 }
+
+// params.bins.claims where scatter_reduce and scatter_reduce_bins claim as they place updates.
+const CLAIMS_AS_PLACED: u32 = 1u;
+
+// Update unit i, placed in range at output unit `unit` with `value`: its claim, where the
+// pass claims as it places (`claims`: params.bins.claims, ReduceOrder::FirstTie's
+// scatter_reduce and scatter_reduce_bins) and it is a zero or a NaN (a load first: most later
+// claims of a unit lose).
+fn claim_placed_tie(claims: u32, i: u32, unit: u32, value: u32) {
+    if claims != CLAIMS_AS_PLACED || !is_tie(value) {
+        return;
+    }
+    let rank = tie_rank(tie_class(value), i + 1u);
+    if atomic_load_heads(unit) < rank {
+        atomic_max_heads(unit, rank);
+    }
+}
 // @ties-end

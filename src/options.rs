@@ -63,11 +63,13 @@ pub enum DuplicateMode {
     /// result; so do 8-byte integer reductions where the device has 64-bit atomics. Float Min
     /// and Max of 2 and 4 bytes take it too, with a pass before and one
     /// after that give tied zeros (+0.0, -0.0) and NaNs the bits of the first in order (4
-    /// bytes per output unit); by rows of 64 or more units, the default mode's row lists
-    /// (4 bytes per row of updates), each zero or NaN claiming its unit by its row, and a
-    /// pass after that stores the first of each unit's class (4 bytes per output unit),
-    /// where the lists average at most 64 rows and the output has no more units than the
-    /// updates (else the sort).
+    /// bytes per output unit): over the updates where they are fewer than the output's
+    /// units, else over the output's units, each zero or NaN update claiming its unit as
+    /// the default mode's pass places it; by rows of 64 or more units, the default mode's
+    /// row lists (4 bytes per row of updates), each zero or NaN claiming its unit by its
+    /// row, and a pass after that stores the first of each unit's class (4 bytes per output
+    /// unit), where the lists average at most 64 rows and the output has at most 4 units an
+    /// update unit (else the sort).
     InOrder,
 }
 

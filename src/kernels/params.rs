@@ -188,8 +188,11 @@ parameters! {
         /// The output units a workgroup of `fold_partials` folds (`scatter_bins::PartialFold`;
         /// the threads that fold each, the workgroup's threads divided by them, it derives).
         fold_units: u32,
+        /// Float Min and Max in order without lists (`ReduceOrder::FirstTie`): 1 where
+        /// `scatter_reduce` and `scatter_reduce_bins` claim tied updates as they place them
+        /// (`CLAIMS_AS_PLACED`, `shaders/scatter_reduce.wgsl`), 0 where `claim_ties` does.
+        claims: u32,
         /// A uniform struct member's size is a multiple of 16 bytes.
-        padding_word: u32,
         padding: [u32; 2],
     }
 }

@@ -62,14 +62,14 @@ pub(crate) enum ReduceOrder {
     /// `fold_partials`: the kernel binds the heads only then (downlevel devices may
     /// have 4 storage buffers a stage, all `Any` needs).
     AnyWithPartials,
-    /// The compare-exchange pass between `claim_ties` and `write_ties`: float Min and Max in
-    /// order (the first of tied zeros or NaNs wins).
+    /// Float Min and Max in order (the first of tied zeros or NaNs wins): the any-order pass
+    /// between `claim_ties` and `write_ties`, or claiming ties itself (`write_unit_ties`).
     FirstTie,
     /// The updates' order: runs sorted by target (8-byte elements always).
     InOrder,
     /// Float Min and Max in order by rows: the rows' lists folded in any order (as `InOrder`
     /// folds them in the default mode), each zero or NaN update claiming its unit by position,
-    /// then `write_list_ties` stores the first of the class each unit ended in.
+    /// then `write_unit_ties` stores the first of the class each unit ended in.
     ListTies,
     /// Float32 Add by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
     /// output's values, then one `atomicAdd` an update whose value is safe for them
@@ -160,7 +160,10 @@ entries! {
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
-    WriteListTies => "write_list_ties", ScatterLists, [Ties];
+    /// The inputs' tie claims, in place of `clear_heads` (the pass claims as it places).
+    ClaimInputTies => "claim_input_ties", ScatterReduce, [Ties];
+    /// After the lists' folds or the pass that claims ties: each output unit's first tie.
+    WriteUnitTies => "write_unit_ties", ScatterSlices, [Ties];
     Gather => "gather", Gather, [];
     GatherWords => "gather_words", Gather, [SubWord];
     GatherRows => "gather_rows", Gather, [Word];
@@ -220,8 +223,9 @@ const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
 ];
-/// Units of at most 4 bytes whose bins leave partials in the heads.
-const SCATTER_REDUCE_PARTIALS_BINDINGS: &[Binding] = &[
+/// Units of at most 4 bytes with the heads: the bins' partials, or float Min and Max's tie
+/// claims.
+const SCATTER_REDUCE_HEADS_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
@@ -248,13 +252,6 @@ const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceWide),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-];
-const SCATTER_REDUCE_TIES_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
 ];
@@ -425,7 +422,12 @@ impl Kernel {
                     &[F::ScatterReduceWide, F::ScatterBins]
                 }
                 ReduceOrder::Screened => &[F::ScatterReduceWide, F::ScatterBins],
-                ReduceOrder::FirstTie => &[F::ScatterReduceWide, F::ScatterBins, F::Heads],
+                ReduceOrder::FirstTie => &[
+                    F::ScatterReduceWide,
+                    F::ScatterBins,
+                    F::Heads,
+                    F::ScatterSlices,
+                ],
                 ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
                 ReduceOrder::ListTies => &[F::ScatterLists, F::Heads],
                 ReduceOrder::InOrder => &[
@@ -678,9 +680,10 @@ impl Kernel {
                     }
                 }
                 ReduceOrder::Any | ReduceOrder::Screened => SCATTER_REDUCE_BINDINGS,
-                ReduceOrder::AnyWithPartials => SCATTER_REDUCE_PARTIALS_BINDINGS,
+                ReduceOrder::AnyWithPartials | ReduceOrder::FirstTie => {
+                    SCATTER_REDUCE_HEADS_BINDINGS
+                }
                 ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
-                ReduceOrder::FirstTie => SCATTER_REDUCE_TIES_BINDINGS,
                 ReduceOrder::InOrder | ReduceOrder::ListTies => SCATTER_IN_ORDER_REDUCE_BINDINGS,
             },
             Kernel::Gather(_) => GATHER_BINDINGS,

@@ -455,6 +455,23 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             ],
             "{data_type:?}"
         );
+        // As many updates as the output's units or more: the updates claim as they are
+        // placed, the inputs' claims and the write go over the output's units.
+        let mut crowded = in_order(data_type, Reduction::Max);
+        crowded.input = TensorDesc::new(data_type, &[8, 5]);
+        crowded.output = crowded.input.clone();
+        let lowered = entries(&crowded, &DEVICE);
+        assert_eq!(
+            lowered[lowered.len() - 4..],
+            [
+                Entry::ClaimInputTies,
+                Entry::ScatterReduceBins,
+                Entry::WriteUnitTies,
+                Entry::DescribeStatus
+            ],
+            "{data_type:?}"
+        );
+        assert!(!lowered.contains(&Entry::ClearHeads), "{lowered:?}");
     }
     // Rows in order: their slices sorted by block, folded a thread a few columns.
     let rows = crate::ops::ScatterNdDesc::new(

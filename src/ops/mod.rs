@@ -7,6 +7,7 @@ pub mod gather;
 mod index_map;
 pub mod scatter;
 mod scatter_bins;
+mod scatter_float_add;
 mod scatter_lowering;
 mod scatter_plans;
 pub mod slice;

@@ -5,6 +5,7 @@ use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
 use super::scatter_bins::{
     BIN_RANGES, Bins, NATIVE_BIN_RANGES, PartialFold, WideSlots, bins_step, spread,
 };
+use super::scatter_float_add::{FLOAT_ADD_KERNEL, float_atomics_steps};
 use super::scatter_plans::{ListPlan, SortPlan};
 use super::strided_copy::StridedCopy;
 use crate::error::{Error, Result};
@@ -23,6 +24,13 @@ const SLICES_IN_ANY_ORDER: u64 = 64;
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
 /// edges).
 const LIST_TIES_MEAN_ROWS: u64 = 64;
+/// ... and where their tie words (one an output unit) are at most this many an update unit: 64
+/// Ki rows of 64 Float32 units into 262,144 (4 words an update) took 0.136 ms by the lists
+/// against the sort's 0.156 on an H200 (BENCHMARKS.md, issue 26's tie words).
+const LIST_TIE_WORDS: u64 = 4;
+/// `BinParams::claims`: the any-order pass claims float ties as it places updates
+/// (`CLAIMS_AS_PLACED` in `shaders/scatter_reduce.wgsl`).
+const CLAIMS_AS_PLACED: u32 = 1;
 
 /// A scatter's tensors and options, as its desc gives them.
 pub(super) struct Scatter<'a> {
@@ -62,7 +70,8 @@ enum Strategy {
     /// a range a workgroup: [`Bins`]), into each workgroup's own bins first (up to
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
-    /// of scratch an output unit). `wide`: 8-byte Float64 and integer Mul by 64-bit
+    /// of scratch an output unit): over the updates, or where `claims_as_placed` over the
+    /// output's units, the updates claiming as the pass places them. `wide`: 8-byte Float64 and integer Mul by 64-bit
     /// compare-exchange, after a thread's and a workgroup's updates of a target combine
     /// (onto a small output as partials folded by `fold_partials`). `float_atomics`:
     /// Float32 Add by the device's f32 atomics, each update whose value is safe for them
@@ -70,6 +79,7 @@ enum Strategy {
     /// (`ReduceOrder::Screened`, gated on a status word).
     AnyOrderReduction {
         ties: bool,
+        claims_as_placed: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
         float_atomics: bool,
@@ -334,11 +344,12 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     let slice_units = map.slice_units();
     let sortable = device.workgroup_size.is_power_of_two() && device.workgroup_size >= 32;
     // Float Min and Max in order by wide rows take the lists too, their zeros and NaNs
-    // claiming their units by position: a tie word an output unit, where that is at most a
-    // word an update (else the sort, whose scratch goes by the rows), and where the lists
-    // are short enough to fold faster than sorted runs.
+    // claiming their units by position: a tie word an output unit, where that is at most
+    // LIST_TIE_WORDS an update unit (else the sort, whose scratch goes by the rows), and where
+    // the lists are short enough to fold faster than sorted runs.
     let list_ties = ties
-        && output_units <= map.invocations()
+        && output_units <= LIST_TIE_WORDS.saturating_mul(map.invocations())
+        && output_units < 0x7fff_ffff
         && map.invocations() <= LIST_TIES_MEAN_ROWS.saturating_mul(output_units);
     let by_rows = reducing
         && slice_units >= 2
@@ -364,7 +375,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
         let plan = ListPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?;
         if ordered {
-            // `list_ties` keeps the output's units below 2^31 (as the updates').
+            // `list_ties` keeps the output's units below 2^31 - 1 (as the updates').
             let plan = plan.with_ties(output_units as u32);
             (Strategy::RowLists(plan), ReduceOrder::ListTies)
         } else {
@@ -448,8 +459,12 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && element_bytes == 8
             && (data_type.is_float() || scatter.reduction == Reduction::Mul);
         let wide = exchanges.then(|| WideSlots::new(map.invocations(), output_units, device));
+        // Where the updates are at least the output's units, the tie passes go over the
+        // units (and the updates claim as they are placed), not over the updates again.
+        let claims_as_placed = ties && output_units <= map.invocations();
         let strategy = Strategy::AnyOrderReduction {
             ties,
+            claims_as_placed,
             bins,
             wide,
             float_atomics,
@@ -531,8 +546,20 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             placement: Placement::Always,
         }
     };
+    // Ties claimed as placed: the inputs' claims fill the heads, after the copy (below).
+    let claims_as_placed = matches!(
+        strategy,
+        Strategy::AnyOrderReduction {
+            claims_as_placed: true,
+            ..
+        }
+    );
     match &strategy {
         Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
+        Strategy::AnyOrderReduction {
+            claims_as_placed: true,
+            ..
+        } => {}
         Strategy::AnyOrderReduction { ties: true, .. }
         | Strategy::SortedRuns(_)
         | Strategy::RowLists(_) => steps.push(clear(Entry::ClearHeads)),
@@ -550,6 +577,9 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         steps.extend(
             output_copy(scatter.input, scatter.output).steps(&device, Placement::OutOfPlace),
         );
+    }
+    if claims_as_placed {
+        steps.push(clear(Entry::ClaimInputTies));
     }
     let single = |entry| Grouping {
         entry,
@@ -574,17 +604,18 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         }
         Strategy::AnyOrderReduction {
             ties,
+            claims_as_placed,
             bins,
             wide,
             float_atomics,
         } => {
-            if *ties {
+            if *ties && !*claims_as_placed {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
             }
             if *float_atomics {
                 float_atomics_steps(&mut steps, &map, output_units);
             }
-            steps.push(if let Some(bins) = bins {
+            let mut step = if let Some(bins) = bins {
                 bins_step(&map, kernel, bins)
             } else {
                 // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
@@ -616,7 +647,11 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     grid: Grid::Flat(invocations),
                     placement: Placement::Always,
                 }
-            });
+            };
+            if let (true, Parameters::Index(params)) = (*claims_as_placed, &mut step.params) {
+                params.bins.claims = CLAIMS_AS_PLACED;
+            }
+            steps.push(step);
             // The bins' or the 8-byte slots' partials: one fold serves both.
             let folds = [
                 bins.map(|bins| (bins.units, bins.partial_groups)),
@@ -639,7 +674,15 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 });
             }
-            if *ties {
+            if *claims_as_placed {
+                // The claims' positions count update units: rows of one unit.
+                let mut step = clear(Entry::WriteUnitTies);
+                if let Parameters::Index(params) = &mut step.params {
+                    params.in_order.slice_units = 1;
+                    params.in_order.slice_rank = 0;
+                }
+                steps.push(step);
+            } else if *ties {
                 steps.push(map.dispatch(kernel, single(Entry::WriteTies), Placement::Always));
             }
         }
@@ -664,51 +707,6 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
     })
-}
-
-/// The kernel of the Float32 Add by f32 atomics: its screen and its atomics.
-const FLOAT_ADD_KERNEL: Kernel = Kernel::ScatterReduce {
-    data_type: DataType::Float32,
-    reduction: Reduction::Add,
-    order: ReduceOrder::FloatAtomics,
-    copies: false,
-    hardware_float64: false,
-};
-
-/// Updates a thread of `scatter_add_float_atomics` takes at most (within REDUCE_GROUP, the
-/// kernel's bound). 4 Mi Float32 updates on an H100 (bench/results/2026-11-28-h100-float-
-/// atomics/run2): 4 a thread took 3 to 6 % less time than 16 onto 16,385 and 4 Mi targets,
-/// within 1 % of it onto 65,536 to 1 Mi; 1 a thread was 4 to 9 % slower than 4 onto 131,072
-/// and 1 Mi targets, within 2 % elsewhere.
-const FLOAT_ADD_GROUP: u32 = 4;
-
-/// Float32 Add by the device's f32 atomics: the screen of the output's values (a thread a
-/// unit), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
-/// thread), none where the screen refused the output; the compare-exchange pass after them
-/// reduces what they left (`shaders/scatter_float_add.wgsl`).
-fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
-    let kernel = FLOAT_ADD_KERNEL;
-    let mut params = map.params(1);
-    // The output's units fit u32 (checked by `choose`).
-    params.bins.units = output_units as u32;
-    steps.push(Step {
-        kernel,
-        entry: Entry::ScreenFloatAdd,
-        params: Parameters::Index(params),
-        grid: Grid::Flat(output_units),
-        placement: Placement::Always,
-    });
-    let mut params = map.params(1);
-    let (per_thread, threads) = spread(map.invocations(), FLOAT_ADD_GROUP);
-    params.bins.per_thread = per_thread;
-    params.bins.threads = threads as u32;
-    steps.push(Step {
-        kernel,
-        entry: Entry::ScatterAddFloatAtomics,
-        params: Parameters::Index(params),
-        grid: Grid::Flat(threads),
-        placement: Placement::Always,
-    });
 }
 
 /// Where the any-update scatter takes a workgroup a row (see [`Strategy::AnyUpdate`]).

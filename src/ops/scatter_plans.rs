@@ -439,7 +439,7 @@ pub(super) struct ListPlan {
     /// first.
     copy_pass: Option<(Entry, u32)>,
     /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
-    /// tie word in the heads after the pass counts, and `write_list_ties` after the folds; 0:
+    /// tie word in the heads after the pass counts, and `write_unit_ties` after the folds; 0:
     /// none.
     tie_units: u32,
 }
@@ -603,7 +603,7 @@ impl ListPlan {
             params.count = self.tie_units;
             steps.push(Step {
                 kernel,
-                entry: Entry::WriteListTies,
+                entry: Entry::WriteUnitTies,
                 params: Parameters::Index(params),
                 grid: Grid::Flat((self.tie_units as u64).div_ceil(CLEAR_WORDS as u64)),
                 placement: Placement::Always,
