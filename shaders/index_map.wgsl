@@ -62,7 +62,8 @@ struct BinParams {
     partial_groups: u32,
     fold_units: u32,
     claims: u32,
-    padding: vec2<u32>,
+    sign_atomics: u32,
+    padding_word: u32,
 }
 
 // Mirrors IndexParams in src/kernels/params.rs (a test compares the two through naga).

@@ -69,6 +69,14 @@ fn combine_placed(update: Placed) {
     if update.place == NO_UPDATE {
         return;
     }
+    if sign_atomics && on_atomic_side(update.value) {
+        if update.place == TO_SLOT {
+            atomicMax(&slot_values[update.at], bitcast<ReduceWord>(update.value));
+        } else {
+            max_output_word(update.at, update.value);
+        }
+        return;
+    }
     let into_slot = update.place == TO_SLOT;
     // A slot holds one unit a word; an output word holds ELEMENTS_PER_WORD units.
     var word = update.at;
@@ -125,6 +133,15 @@ fn place_unit(i: u32) -> Placed {
     // @ties-begin
     claim_placed_tie(params.bins.claims, i, at.indexed, value);
     // @ties-end
+    if SIGN_ATOMICS && (refused_nans_only || sign_atomics) {
+        let replaceable = is_replaceable_nan(value);
+        if replaceable && sign_atomics {
+            atomic_max_status(SCREENED, SCREENED_UPDATES);
+        }
+        if replaceable == sign_atomics {
+            return nowhere;
+        }
+    }
     // @screened-begin
     if refused_updates_only && !needs_exact_add(value) {
         return nowhere;
@@ -144,6 +161,50 @@ fn place_unit(i: u32) -> Placed {
         }
     }
     return Placed(TO_OUTPUT, at.indexed, value);
+}
+
+// Float32 Min and Max (SIGN_ATOMICS): an update on the reduction's side of the sign (Max:
+// positive, Min: negative; neither a zero nor a NaN) goes by one atomicMax on its word, no load
+// and no loop: positive floats order as their bits read as i32 words (Max's words), negative
+// ones as u32 words (Min's), and every other value (the other side, both zeros, the NaNs that
+// stay) lies below them, or above for the NaNs a Max or Min keeps. Only a NaN of the side's
+// own sign would be replaced, where a NaN must stay: screen_nans first raises the status word
+// SCREENED to SCREENED_ALL where the output holds one (and every update then takes the loop),
+// and the fast pass (params.bins.sign_atomics == SIGN_ATOMICS_PASS) leaves such NaN updates
+// to a pass after it (REFUSED_NANS_PASS, which returns at once unless the fast pass raised
+// SCREENED to SCREENED_UPDATES). Other reductions, and the bins, take the loop.
+const SIGN_ATOMICS_PASS: u32 = 1u;
+const REFUSED_NANS_PASS: u32 = 2u;
+var<workgroup> sign_status: u32;
+// This workgroup's pass: its side's updates by atomicMax, NaNs of that side refused; or only
+// those NaNs, by the loop.
+var<private> sign_atomics: bool;
+var<private> refused_nans_only: bool;
+
+fn on_atomic_side(bits: u32) -> bool {
+    if REDUCTION == MAX {
+        return bits - 1u < 0x7f800000u;
+    }
+    return bits - 0x80000001u < 0x7f800000u;
+}
+
+fn is_replaceable_nan(bits: u32) -> bool {
+    return (bits & 0x7fffffffu) > 0x7f800000u && (bits >= 0x80000000u) == (REDUCTION == MAX);
+}
+
+// Thread t screens output unit t (of params.bins.units, the output's span) for a NaN the side's
+// atomics would replace (the word read first, as screen_float_add's).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn screen_nans(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t < params.bins.units && owns_output(t) && is_replaceable_nan(load_output(t))
+        && atomic_load_status(SCREENED) != SCREENED_ALL {
+        atomic_store_status(SCREENED, SCREENED_ALL);
+    }
 }
 
 // @screened-begin
@@ -171,6 +232,18 @@ fn scatter_reduce(
     }
     refused_updates_only = left == SCREENED_UPDATES;
     // @screened-end
+    // Float32 Min and Max's passes: a uniform return too (see sign_atomics).
+    if SIGN_ATOMICS && params.bins.sign_atomics != 0u {
+        if local == 0u {
+            sign_status = atomic_load_status(SCREENED);
+        }
+        let status = workgroupUniformLoad(&sign_status);
+        refused_nans_only = params.bins.sign_atomics == REFUSED_NANS_PASS;
+        if refused_nans_only && status != SCREENED_UPDATES {
+            return;
+        }
+        sign_atomics = params.bins.sign_atomics == SIGN_ATOMICS_PASS && status != SCREENED_ALL;
+    }
     // No early return past here: every thread reaches the barriers.
     atomicStore(&slot_targets[local], NO_TARGET);
     atomicStore(&slot_values[local], widened(IDENTITY));

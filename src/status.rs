@@ -14,7 +14,9 @@
 //!
 //! * `SCREENED`: a Float32 Add by the device's f32 atomics (`shaders/scatter_float_add.wgsl`)
 //!   raises it to `SCREENED_UPDATES` where an update's value needs the compare-exchange path,
-//!   to `SCREENED_ALL` where an output value does; `describe_status` zeroes it too.
+//!   to `SCREENED_ALL` where an output value does; Float32 Min and Max's sign atomics
+//!   (`shaders/scatter_reduce.wgsl`) raise it the same way for the NaNs they would replace;
+//!   `describe_status` zeroes it too.
 //!
 //! The registry declares the word indices to the shaders under these names
 //! ([`wgsl_constants`]), so both sides read one definition.

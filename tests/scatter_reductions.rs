@@ -507,6 +507,78 @@ fn in_order_float_min_and_max_keep_the_first_of_tied_zeros_and_nans() {
 }
 
 #[test]
+fn float32_min_and_max_by_sign_atomics_keep_nans_and_zeros_as_the_loop_does() {
+    // Past the bins, Float32 Min and Max take their side of the sign (Max: positive, Min:
+    // negative) by atomicMax: outputs with and without a NaN of that side's sign (which the
+    // atomics would replace: the screen sends every update to the loop), updates with such
+    // NaNs (left to a pass after the atomics) and with the NaNs that stay, zeros of both
+    // signs, the other side and the infinities; both modes, out of place and in place.
+    let mut rng = Rng::new(91);
+    let numbers = [
+        0x3f80_0000u64,
+        0xbf80_0000,
+        0x4000_0000,
+        0xc000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x0000_0000,
+        0x8000_0000,
+    ];
+    for reduction in [Reduction::Min, Reduction::Max] {
+        // The NaN the side's atomics would replace, and one they leave.
+        let (replaceable, kept) = match reduction {
+            Reduction::Max => (0xffc0_0002u32, 0x7fc0_0001u32),
+            _ => (0x7fc0_0003, 0xffc0_0004),
+        };
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            for (input_nans, update_nans) in [(false, false), (false, true), (true, true)] {
+                let (targets, count) = (20_000u32, 60_000u32);
+                let (desc, mut inputs) = pooled_reduction(
+                    &mut rng,
+                    DataType::Float32,
+                    reduction,
+                    (targets, count),
+                    &numbers,
+                );
+                let OperatorDesc::ScatterElements(d) = desc else {
+                    unreachable!()
+                };
+                let desc: OperatorDesc = d.with_duplicates(duplicates).into();
+                let mut plant = |tensor: usize, units: u32, nan: u32| {
+                    let at = rng.range(0, units as u64 - 1) as usize * 4;
+                    inputs[tensor][at..at + 4].copy_from_slice(&nan.to_le_bytes());
+                };
+                if input_nans {
+                    for _ in 0..20 {
+                        plant(0, targets, replaceable);
+                    }
+                }
+                if update_nans {
+                    for _ in 0..20 {
+                        plant(2, count, replaceable);
+                        plant(2, count, kept);
+                    }
+                }
+                let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+                let expect = match duplicates {
+                    DuplicateMode::InOrder => Expect::Exact,
+                    _ => Expect::ByMode,
+                };
+                common::check_on(context(), &desc, &slices, expect)
+                    .unwrap_or_else(|e| panic!("{e} for {desc:?}"));
+                if duplicates == DuplicateMode::InOrder {
+                    check_in_place(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {
     // Thousands of updates on a few targets (runs folded by a workgroup, in chunks): partial
     // results that pass near 2^-126, into subnormals and zero, to infinity and to NaN, where

@@ -130,6 +130,13 @@ fn load_NAME_word(w: u32) -> u32 {
     return value;
 }
 
+// Word w = max(word, value) as ReduceWord (Float32 Min and Max's sign atomics, scatter_reduce).
+fn max_NAME_word(w: u32, value: u32) {
+    // @at w
+    atomicMax(&NAME[AT], bitcast<ReduceWord>(value));
+    // @end
+}
+
 fn exchange_NAME_word(w: u32, old: u32, replacement: u32) -> vec2<u32> {
     var swapped: vec2<u32>;
     // @at w

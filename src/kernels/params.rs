@@ -192,8 +192,12 @@ parameters! {
         /// `scatter_reduce` and `scatter_reduce_bins` claim tied updates as they place them
         /// (`CLAIMS_AS_PLACED`, `shaders/scatter_reduce.wgsl`), 0 where `claim_ties` does.
         claims: u32,
+        /// Float32 Min and Max: 1 where `scatter_reduce` takes the reduction's side of the
+        /// sign by atomicMax, 2 where it takes only the NaNs that pass refused
+        /// (`SIGN_ATOMICS_PASS`, `REFUSED_NANS_PASS`: `shaders/scatter_reduce.wgsl`), 0 neither.
+        sign_atomics: u32,
         /// A uniform struct member's size is a multiple of 16 bytes.
-        padding: [u32; 2],
+        padding_word: u32,
     }
 }
 

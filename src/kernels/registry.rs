@@ -130,6 +130,8 @@ entries! {
     ClaimTargets => "claim_targets", ScatterInOrder, [];
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
+    /// Before Float32 Min and Max's sign atomics: whether the output holds a NaN they would replace.
+    ScreenNans => "screen_nans", ScatterReduce, [Narrow];
     ScatterReduceWide => "scatter_reduce_wide", ScatterReduceWide, [DoubleWord];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     /// After `scatter_reduce_bins` or `scatter_reduce_wide` onto a small output: each unit's

@@ -673,3 +673,49 @@ fn any_order_reductions_take_one_update_a_thread_up_to_two_to_the_seventeenth_th
         );
     }
 }
+
+#[test]
+fn float32_min_and_max_take_the_sign_atomics_where_the_updates_are_not_crowded() {
+    use crate::ops::{DuplicateMode, Reduction};
+    // Past the bins, Float32 Min and Max screen the output, take the fast pass and the pass
+    // for the NaNs it refused, where the updates are a quarter to 4 times the output's units;
+    // other types, and other crowds, take the loop alone.
+    let elements = |data_type, targets, updates, reduction| {
+        let column = |n| TensorDesc::new(data_type, &[n]);
+        ScatterElementsDesc::new(
+            column(targets),
+            TensorDesc::new(DataType::Int32, &[updates]),
+            column(updates),
+            column(targets),
+            0,
+        )
+        .with_reduction(reduction)
+    };
+    for reduction in [Reduction::Min, Reduction::Max] {
+        for duplicates in [DuplicateMode::AnyUpdate, DuplicateMode::InOrder] {
+            // (type, targets, updates, whether the screen runs, the passes of scatter_reduce)
+            for (data_type, targets, updates, screens, passes) in [
+                (DataType::Float32, 20_000, 60_000, true, 2),
+                (DataType::Float32, 20_000, 80_000, true, 2),
+                (DataType::Float32, 20_000, 80_001, false, 1),
+                (DataType::Float32, 20_000, 4_999, false, 1),
+                // The bins.
+                (DataType::Float32, 16_384, 60_000, false, 0),
+                (DataType::Float16, 20_000, 60_000, false, 1),
+            ] {
+                let desc =
+                    elements(data_type, targets, updates, reduction).with_duplicates(duplicates);
+                let lowered = entries(&desc, &DEVICE);
+                let reduces = lowered
+                    .iter()
+                    .filter(|&&e| e == Entry::ScatterReduce)
+                    .count();
+                assert_eq!(
+                    (lowered.contains(&Entry::ScreenNans), reduces),
+                    (screens, passes),
+                    "{data_type:?} {reduction:?} {duplicates:?}, {updates} onto {targets}: {lowered:?}"
+                );
+            }
+        }
+    }
+}

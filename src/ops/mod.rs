@@ -6,6 +6,7 @@
 pub mod gather;
 mod index_map;
 pub mod scatter;
+mod scatter_any_update;
 mod scatter_bins;
 mod scatter_float_add;
 mod scatter_lowering;

@@ -1,7 +1,8 @@
 //! How a scatter runs: [`Strategy`], chosen once from the operator and the device, and one
 //! function a strategy that emits its finished steps.
 
-use super::index_map::{EntriesByRowShape, Grouping, IndexMap, optimised};
+use super::index_map::{Grouping, IndexMap, optimised};
+use super::scatter_any_update::{RowSteps, any_update_steps, scatter_grouping};
 use super::scatter_bins::{
     BIN_RANGES, Bins, NATIVE_BIN_RANGES, PartialFold, WideSlots, bins_step, spread,
 };
@@ -31,6 +32,15 @@ const LIST_TIE_WORDS: u64 = 4;
 /// `BinParams::claims`: the any-order pass claims float ties as it places updates
 /// (`CLAIMS_AS_PLACED` in `shaders/scatter_reduce.wgsl`).
 const CLAIMS_AS_PLACED: u32 = 1;
+/// `BinParams::sign_atomics`: Float32 Min and Max's fast pass, and the pass after it for the
+/// NaNs it refused (`shaders/scatter_reduce.wgsl`).
+const SIGN_ATOMICS_PASS: u32 = 1;
+const REFUSED_NANS_PASS: u32 = 2;
+/// The most updates an output unit where Float32 Min and Max take the sign atomics. On an H200
+/// (BENCHMARKS.md, issue 26's sign atomics): one an output unit, 16 Mi of them, 9 to 17 %
+/// faster than the loop alone; sixteen (1 Mi edge messages of 16 units into 65536 nodes), 14 %
+/// faster on positive values but 12 % slower on values of either sign.
+const SIGN_ATOMICS_CROWD: u64 = 4;
 
 /// A scatter's tensors and options, as its desc gives them.
 pub(super) struct Scatter<'a> {
@@ -76,10 +86,13 @@ enum Strategy {
     /// (onto a small output as partials folded by `fold_partials`). `float_atomics`:
     /// Float32 Add by the device's f32 atomics, each update whose value is safe for them
     /// onto an output whose values are, then the compare-exchange pass for the rest
-    /// (`ReduceOrder::Screened`, gated on a status word).
+    /// (`ReduceOrder::Screened`, gated on a status word). `sign_atomics`: Float32 Min and Max
+    /// take their side of the sign by atomicMax after a screen of the output's NaNs, a pass
+    /// after for the NaN updates they leave (`BinParams::sign_atomics`).
     AnyOrderReduction {
         ties: bool,
         claims_as_placed: bool,
+        sign_atomics: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
         float_atomics: bool,
@@ -462,9 +475,22 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // Where the updates are at least the output's units, the tie passes go over the
         // units (and the updates claim as they are placed), not over the updates again.
         let claims_as_placed = ties && output_units <= map.invocations();
+        // Float32 Min and Max past the bins: their side of the sign by atomicMax, after a screen
+        // of the output's NaNs (a read of it: where the updates are at least a quarter of its
+        // units, as the f32 atomics'), where the updates are at most SIGN_ATOMICS_CROWD a unit
+        // (more crowded, the loop mostly loads a larger value and stops: the screen and the
+        // pass after cost more than the atomics spare where half the values take the loop).
+        let sign_atomics = data_type == DataType::Float32
+            && matches!(scatter.reduction, Reduction::Min | Reduction::Max)
+            && bins.is_none()
+            && !device.per_element
+            && 4 * map.invocations() >= output_units
+            && map.invocations() <= SIGN_ATOMICS_CROWD.saturating_mul(output_units)
+            && output_units + device.workgroup_size as u64 <= u32::MAX as u64;
         let strategy = Strategy::AnyOrderReduction {
             ties,
             claims_as_placed,
+            sign_atomics,
             bins,
             wide,
             float_atomics,
@@ -496,23 +522,6 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         output_units,
         device: *device,
     })
-}
-
-/// The any-update scatter's entry point by row shape: whole words where rows that do not
-/// fill words land on contiguous output rows (`scatter_spans`), else by the rows' width.
-fn scatter_grouping(map: &IndexMap, device: &DeviceFacts) -> Grouping {
-    let words_fit = map.element_bytes < 4 && map.rows_fill_words();
-    let entries = EntriesByRowShape {
-        words: Entry::ScatterWords,
-        rows: Entry::ScatterRows,
-        blocks: Entry::ScatterBlocks,
-        single: Entry::Scatter,
-    };
-    let inner = map.sizes.len() - 1;
-    let spans = (!words_fit && map.indexed_strides[inner] == 1)
-        .then(|| map.spans(Entry::ScatterSpans, device))
-        .flatten();
-    spans.unwrap_or_else(|| map.grouping(entries, words_fit, device))
 }
 
 /// The chosen strategy's steps, whole.
@@ -605,6 +614,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         Strategy::AnyOrderReduction {
             ties,
             claims_as_placed,
+            sign_atomics,
             bins,
             wide,
             float_atomics,
@@ -648,10 +658,35 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                     placement: Placement::Always,
                 }
             };
-            if let (true, Parameters::Index(params)) = (*claims_as_placed, &mut step.params) {
-                params.bins.claims = CLAIMS_AS_PLACED;
+            if let Parameters::Index(params) = &mut step.params {
+                if *claims_as_placed {
+                    params.bins.claims = CLAIMS_AS_PLACED;
+                }
+                if *sign_atomics {
+                    params.bins.sign_atomics = SIGN_ATOMICS_PASS;
+                }
             }
-            steps.push(step);
+            if *sign_atomics {
+                // The screen (a thread a unit: the output's units fit u32, by `choose`), the
+                // fast pass, then the pass for the NaNs it refused.
+                let mut params = map.params(1);
+                params.bins.units = output_units as u32;
+                steps.push(Step {
+                    kernel,
+                    entry: Entry::ScreenNans,
+                    params: Parameters::Index(params),
+                    grid: Grid::Flat(output_units),
+                    placement: Placement::Always,
+                });
+                let mut refused = step.clone();
+                if let Parameters::Index(params) = &mut refused.params {
+                    params.bins.sign_atomics = REFUSED_NANS_PASS;
+                }
+                steps.push(step);
+                steps.push(refused);
+            } else {
+                steps.push(step);
+            }
             // The bins' or the 8-byte slots' partials: one fold serves both.
             let folds = [
                 bins.map(|bins| (bins.units, bins.partial_groups)),
@@ -707,70 +742,4 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
     })
-}
-
-/// Where the any-update scatter takes a workgroup a row (see [`Strategy::AnyUpdate`]).
-struct RowSteps {
-    copy_rows: Option<(u32, u32)>,
-    rows_in_place: Option<(u32, u32)>,
-}
-
-/// The any-update scatter: one pass; where it copies rows as it scatters (out of place) or
-/// scatters rows in place, a workgroup a row, else the plain pass.
-fn any_update_steps(
-    steps: &mut Vec<Step>,
-    map: &IndexMap,
-    kernel: Kernel,
-    grouping: Grouping,
-    rows: RowSteps,
-    device: &DeviceFacts,
-) {
-    let row_step = |rows: u32, length: u32, kind: RowKernel, placement: Placement| {
-        let mut params = map.params(1);
-        params.tile = 0;
-        params.copy.rows = rows;
-        params.copy.length = length;
-        params.copy.row_units = (map.invocations() / map.sizes[0] as u64) as u32;
-        params.copy.threads = device.row_threads;
-        let entry = match kind {
-            RowKernel::InPlace => Entry::ScatterRowsInPlace,
-            _ => Entry::ScatterCopyRows,
-        };
-        Step {
-            kernel: Kernel::Scatter {
-                unit: map.unit(),
-                in_order: false,
-                rows: kind,
-            },
-            entry,
-            params: Parameters::Index(params),
-            // `rows` workgroups (of the kernel's own size).
-            grid: Grid::Flat(rows as u64 * device.workgroup_size as u64),
-            placement,
-        }
-    };
-    let plain = |placement| map.dispatch(kernel, grouping, placement);
-    match rows.copy_rows {
-        Some((rows, length)) => steps.push(row_step(
-            rows,
-            length,
-            RowKernel::Copying,
-            Placement::OutOfPlace,
-        )),
-        None if rows.rows_in_place.is_some() => steps.push(plain(Placement::OutOfPlace)),
-        None => {}
-    }
-    match rows.rows_in_place {
-        Some((rows, length)) => steps.push(row_step(
-            rows,
-            length,
-            RowKernel::InPlace,
-            Placement::InPlace,
-        )),
-        None if rows.copy_rows.is_some() => steps.push(plain(Placement::InPlace)),
-        None => {}
-    }
-    if rows.copy_rows.is_none() && rows.rows_in_place.is_none() {
-        steps.push(plain(Placement::Always));
-    }
 }
