@@ -192,17 +192,24 @@ fn is_replaceable_nan(bits: u32) -> bool {
     return (bits & 0x7fffffffu) > 0x7f800000u && (bits >= 0x80000000u) == (REDUCTION == MAX);
 }
 
-// Thread t screens output unit t (of params.bins.units, the output's span) for a NaN the side's
-// atomics would replace (the word read first, as screen_float_add's).
+// CLEAR_WORDS output units a thread (of params.bins.units, the output's span), a workgroup's
+// width apart, their loads in flight together, screened for a NaN the side's atomics would
+// replace (the status word read first, as screen_float_add's).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn screen_nans(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let t = invocation_index(workgroup, workgroups, local);
-    if t < params.bins.units && owns_output(t) && is_replaceable_nan(load_output(t))
-        && atomic_load_status(SCREENED) != SCREENED_ALL {
+    let group = workgroup_index(workgroup, workgroups);
+    var found = false;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
+        if u < params.bins.units && owns_output(u) && is_replaceable_nan(load_output(u)) {
+            found = true;
+        }
+    }
+    if found && atomic_load_status(SCREENED) != SCREENED_ALL {
         atomic_store_status(SCREENED, SCREENED_ALL);
     }
 }

@@ -667,15 +667,15 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 }
             }
             if *sign_atomics {
-                // The screen (a thread a unit: the output's units fit u32, by `choose`), the
-                // fast pass, then the pass for the NaNs it refused.
+                // The screen (CLEAR_WORDS units a thread: the output's units fit u32, by
+                // `choose`), the fast pass, then the pass for the NaNs it refused.
                 let mut params = map.params(1);
                 params.bins.units = output_units as u32;
                 steps.push(Step {
                     kernel,
                     entry: Entry::ScreenNans,
                     params: Parameters::Index(params),
-                    grid: Grid::Flat(output_units),
+                    grid: Grid::Flat(output_units.div_ceil(CLEAR_WORDS as u64)),
                     placement: Placement::Always,
                 });
                 let mut refused = step.clone();
