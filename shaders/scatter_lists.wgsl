@@ -8,7 +8,8 @@
 // the blocks that go on. Float Min and Max in order (ReduceOrder::ListTies, the ties
 // section) fold the same lists: the fold gives every unit the right number, and its zero and
 // NaN updates claim their units by position (claim_tie) for write_unit_ties
-// (shaders/units.wgsl), after the last pass, to store the first of the class the unit ended in.
+// (shaders/scatter_slices.wgsl), after the last pass, to store the first of the class the
+// unit ended in.
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }

@@ -291,8 +291,9 @@ fn scatter_reduce(
 // the updates whose class the input does not hold already, and write_ties after it lets the
 // claiming update store its bits (other updates only read their value: one coalesced load
 // each); else claim_input_ties claims for the inputs (in place of clearing the heads), the
-// updates claim as scatter_reduce places them, and write_unit_ties (shaders/units.wgsl)
-// goes over the output's units. (The classes and ranks: shaders/units.wgsl.)
+// updates claim as scatter_reduce places them, and write_unit_ties
+// (shaders/scatter_slices.wgsl) goes over the output's units. (The classes and ranks:
+// shaders/units.wgsl.)
 
 // Update unit i where it is a zero or a NaN aimed in range; otherwise its kind is NO_TIE
 // (the index is read only for zeros and NaNs; scatter_reduce reports out-of-range ones).

@@ -37,7 +37,7 @@ const CLAIMS_AS_PLACED: u32 = 1;
 const SIGN_ATOMICS_PASS: u32 = 1;
 const REFUSED_NANS_PASS: u32 = 2;
 /// The most updates an output unit where Float32 Min and Max take the sign atomics. On an H200
-/// (BENCHMARKS.md, issue 26's sign atomics): one an output unit, 16 Mi of them, 9 to 17 %
+/// (BENCHMARKS.md, issue 26's sign atomics): one an output unit, 16 Mi of them, 8 to 17 %
 /// faster than the loop alone; sixteen (1 Mi edge messages of 16 units into 65536 nodes), 14 %
 /// faster on positive values but 12 % slower on values of either sign.
 const SIGN_ATOMICS_CROWD: u64 = 4;
@@ -81,9 +81,10 @@ enum Strategy {
     /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit): over the updates, or where `claims_as_placed` over the
-    /// output's units, the updates claiming as the pass places them. `wide`: 8-byte Float64 and integer Mul by 64-bit
-    /// compare-exchange, after a thread's and a workgroup's updates of a target combine
-    /// (onto a small output as partials folded by `fold_partials`). `float_atomics`:
+    /// output's units, the updates claiming as the pass places them. `wide`: 8-byte Float64
+    /// and integer Mul by 64-bit compare-exchange, after a thread's and a workgroup's updates
+    /// of a target combine (onto a small output as partials folded by `fold_partials`).
+    /// `float_atomics`:
     /// Float32 Add by the device's f32 atomics, each update whose value is safe for them
     /// onto an output whose values are, then the compare-exchange pass for the rest
     /// (`ReduceOrder::Screened`, gated on a status word). `sign_atomics`: Float32 Min and Max
