@@ -14,6 +14,22 @@
 // screen_float_add found an output value that is not safe, and these added nothing (both
 // constants src/status.rs declares).
 
+// Output unit t's bits before the atomics: out of place in the copying variant
+// (Kernel::copying), read from the input and stored (`output = input`: the copy's own
+// dispatch spared); else read from the output the copy left.
+// @copy-input-begin
+fn screened_bits(t: u32) -> u32 {
+    let bits = load_input(t);
+    store_output_bits(t, bits);
+    return bits;
+}
+// @copy-input-end
+// @reads-output-begin
+fn screened_bits(t: u32) -> u32 {
+    return load_output_bits(t);
+}
+// @reads-output-end
+
 // Thread t screens output unit t (of params.bins.units, the output's span).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn screen_float_add(
@@ -24,7 +40,7 @@ fn screen_float_add(
     let t = invocation_index(workgroup, workgroups, local);
     // The word read first: an output full of such values stores it once a few threads,
     // not once a thread.
-    if t < params.bins.units && owns_output(t) && needs_exact_add(load_output_bits(t))
+    if t < params.bins.units && owns_output(t) && needs_exact_add(screened_bits(t))
         && atomic_load_status(SCREENED) != SCREENED_ALL {
         atomic_store_status(SCREENED, SCREENED_ALL);
     }

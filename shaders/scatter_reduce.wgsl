@@ -168,7 +168,7 @@ fn place_unit(i: u32) -> Placed {
 // and no loop: positive floats order as their bits read as i32 words (Max's words), negative
 // ones as u32 words (Min's), and every other value (the other side, both zeros, the NaNs that
 // stay) lies below them, or above for the NaNs a Max or Min keeps. Only a NaN of the side's
-// own sign would be replaced, where a NaN must stay: screen_nans first raises the status word
+// own sign would be replaced, where a NaN must stay: screen_output first raises the status word
 // SCREENED to SCREENED_ALL where the output holds one (and every update then takes the loop),
 // and the fast pass (params.bins.sign_atomics == SIGN_ATOMICS_PASS) leaves such NaN updates
 // to a pass after it (REFUSED_NANS_PASS, which returns at once unless the fast pass raised
@@ -192,21 +192,64 @@ fn is_replaceable_nan(bits: u32) -> bool {
     return (bits & 0x7fffffffu) > 0x7f800000u && (bits >= 0x80000000u) == (REDUCTION == MAX);
 }
 
-// CLEAR_WORDS output units a thread (of params.bins.units, the output's span), a workgroup's
-// width apart, their loads in flight together, screened for a NaN the side's atomics would
-// replace (the status word read first, as screen_float_add's).
+// Before the reduction, out of place in the copying variant (Kernel::copying): output unit
+// u's value read from the input, and stored (`output = input`: the copy's own dispatch
+// spared); else read from the output the copy left.
+// @copy-input-begin
+fn screened_load(u: u32) -> u32 {
+    return load_input(u);
+}
+
+fn store_screened(u: u32, value: u32) {
+    store_output(u, value);
+}
+// @copy-input-end
+// @reads-output-begin
+fn screened_load(u: u32) -> u32 {
+    return load_output(u);
+}
+
+fn store_screened(u: u32, value: u32) {
+    // The output already holds the value.
+}
+// @reads-output-end
+
+// Before the reduction, CLEAR_WORDS output units a thread (of params.bins.units, the output's
+// span), a workgroup's width apart, their loads in flight together (all loaded before any is
+// stored): where the updates claim ties as they are placed (params.bins.claims), each unit's
+// heads word the input's claim where the input is of a tie class (position 0: the top of the
+// class), else 0, in place of clearing the heads; where Float32 Min and Max take the sign
+// atomics (params.bins.sign_atomics), a screen for a NaN they would replace (the status word
+// read first, as screen_float_add's).
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn screen_nans(
+fn screen_output(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let group = workgroup_index(workgroup, workgroups);
+    let first = workgroup_index(workgroup, workgroups) * CLEAR_WORDS * WORKGROUP_SIZE + local;
+    var values: array<u32, CLEAR_WORDS>;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let u = first + k * WORKGROUP_SIZE;
+        if u < params.bins.units && owns_output(u) {
+            values[k] = screened_load(u);
+        }
+    }
     var found = false;
     for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
-        if u < params.bins.units && owns_output(u) && is_replaceable_nan(load_output(u)) {
-            found = true;
+        let u = first + k * WORKGROUP_SIZE;
+        if u < params.bins.units && owns_output(u) {
+            let value = values[k];
+            store_screened(u, value);
+            // @ties-begin
+            if params.bins.claims != 0u {
+                let kind = tie_class(value);
+                atomic_store_heads(u, select(tie_rank(kind, 0u), 0u, kind == NO_TIE));
+            }
+            // @ties-end
+            if params.bins.sign_atomics != 0u && is_replaceable_nan(value) {
+                found = true;
+            }
         }
     }
     if found && atomic_load_status(SCREENED) != SCREENED_ALL {
@@ -290,7 +333,7 @@ fn scatter_reduce(
 // updates are fewer than the output's units, claim_ties before scatter_reduce claims for
 // the updates whose class the input does not hold already, and write_ties after it lets the
 // claiming update store its bits (other updates only read their value: one coalesced load
-// each); else claim_input_ties claims for the inputs (in place of clearing the heads), the
+// each); else screen_output claims for the inputs (in place of clearing the heads), the
 // updates claim as scatter_reduce places them, and write_unit_ties
 // (shaders/scatter_slices.wgsl) goes over the output's units. (The classes and ranks:
 // shaders/units.wgsl.)
@@ -356,23 +399,5 @@ fn write_ties(
     }
 }
 
-// Before scatter_reduce claims as it places: CLEAR_WORDS output units a thread, a
-// workgroup's width apart (params.count: the units), each unit's heads word the input's
-// claim where the input is of a tie class (position 0: the top of the class), else 0.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn claim_input_ties(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    let group = workgroup_index(workgroup, workgroups);
-    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
-        let u = (group * CLEAR_WORDS + k) * WORKGROUP_SIZE + local;
-        if u < params.count {
-            let kind = tie_class(load_output(u));
-            atomic_store_heads(u, select(tie_rank(kind, 0u), 0u, kind == NO_TIE));
-        }
-    }
-}
 // @ties-end
 // @narrow-end

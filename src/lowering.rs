@@ -148,6 +148,29 @@ pub(crate) struct Step {
     pub placement: Placement,
 }
 
+impl Step {
+    /// The step as it runs: where `copies`, out of place its kernel's copying variant (which
+    /// copies `output = input` as it reads the output's units: `Kernel::copying`) and in
+    /// place the step itself; else the step alone.
+    pub fn copying_out_of_place(self, copies: bool) -> Vec<Step> {
+        if !copies {
+            return vec![self];
+        }
+        let copying = Step {
+            kernel: self.kernel.copying(),
+            placement: Placement::OutOfPlace,
+            ..self.clone()
+        };
+        vec![
+            copying,
+            Step {
+                placement: Placement::InPlace,
+                ..self
+            },
+        ]
+    }
+}
+
 /// When a dispatch runs: a scatter's `output = input` copy (or a kernel that copies as it
 /// scatters) only out of place; the plain scatter that such a kernel replaces only in
 /// place, and likewise the plain scatter that an in-place kernel replaces (a workgroup a

@@ -11,6 +11,13 @@ fn load_NAME_bits(e: u32) -> u32 {
     return bitcast<u32>(value);
 }
 
+// The element's bits stored whole (an f32 store of bits moves them unchanged: no arithmetic).
+fn store_NAME_bits(e: u32, bits: u32) {
+    // @at e
+    atomicStore(&NAME[AT], bitcast<f32>(bits));
+    // @end
+}
+
 fn add_NAME(e: u32, value: f32) {
     // @at e
     atomicAdd(&NAME[AT], value);

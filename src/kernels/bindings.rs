@@ -236,3 +236,124 @@ impl Windowing {
         self.bound[role.index()].max(1)
     }
 }
+
+// The storage bindings of each kernel (`Kernel::bindings` picks one), after the uniform.
+
+const fn binding(role: Role, access: Access) -> Binding {
+    Binding { role, access }
+}
+
+pub(super) const STRIDED_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Output, Access::WriteElements),
+];
+pub(super) const SCATTER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+pub(super) const SCATTER_COPY_ROWS_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+pub(super) const GATHER_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+pub(super) const SCATTER_IN_ORDER_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::WriteElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Winners, Access::AtomicWords),
+];
+
+pub(super) const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+/// Units of at most 4 bytes with the heads: the bins' partials, or float Min and Max's tie
+/// claims.
+pub(super) const SCATTER_REDUCE_HEADS_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+/// Float32 Add by the device's float atomics (the screen's word among the status words).
+pub(super) const SCATTER_ADD_FLOAT_ATOMICS_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::AddFloats),
+    binding(Role::Status, Access::AtomicWords),
+];
+/// 8-byte integers in any order, where the device has 64-bit atomics.
+pub(super) const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceWide),
+    binding(Role::Status, Access::AtomicWords),
+];
+/// The other 8-byte reductions in any order by 64-bit compare-exchange: the workgroups'
+/// partials too (in the heads' scratch).
+pub(super) const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceWide),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+pub(super) const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];
+/// The any-order reduction's screen of the output that copies `output = input` as it reads
+/// (Float32 Min and Max by sign atomics): the input too.
+pub(super) const SCATTER_REDUCE_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+];
+/// The same with the heads (float Min and Max in order, claiming ties as placed).
+pub(super) const SCATTER_REDUCE_HEADS_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+];
+/// Float32 Add by float atomics, whose screen copies `output = input` as it reads.
+pub(super) const SCATTER_ADD_FLOAT_ATOMICS_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::AddFloats),
+    binding(Role::Status, Access::AtomicWords),
+];
+/// The in-order reduction (by rows or by sorted updates) that copies as it folds: the input
+/// too.
+pub(super) const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
+    binding(Role::Input, Access::ReadElements),
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];

@@ -190,11 +190,13 @@ parameters! {
         fold_units: u32,
         /// Float Min and Max in order without lists (`ReduceOrder::FirstTie`): 1 where
         /// `scatter_reduce` and `scatter_reduce_bins` claim tied updates as they place them
-        /// (`CLAIMS_AS_PLACED`, `shaders/scatter_reduce.wgsl`), 0 where `claim_ties` does.
+        /// (`CLAIMS_AS_PLACED`, `shaders/scatter_reduce.wgsl`; and `screen_output` makes
+        /// the inputs' claims), 0 where `claim_ties` does.
         claims: u32,
         /// Float32 Min and Max: 1 where `scatter_reduce` takes the reduction's side of the
-        /// sign by atomicMax, 2 where it takes only the NaNs that pass refused
-        /// (`SIGN_ATOMICS_PASS`, `REFUSED_NANS_PASS`: `shaders/scatter_reduce.wgsl`), 0 neither.
+        /// sign by atomicMax (and `screen_output` screens for the NaNs it would replace), 2
+        /// where it takes only the NaNs that pass refused (`SIGN_ATOMICS_PASS`,
+        /// `REFUSED_NANS_PASS`: `shaders/scatter_reduce.wgsl`), 0 neither.
         sign_atomics: u32,
         /// A uniform struct member's size is a multiple of 16 bytes.
         padding_word: u32,

@@ -1,7 +1,15 @@
 //! What the registry holds: every kernel variant ([`Kernel`]), every entry point ([`Entry`],
 //! declared once in one table), and the bindings each kernel takes.
 
-use super::bindings::{Access, Binding, ROLES, Role, Unit, Windowing};
+use super::bindings::{
+    Access, Binding, GATHER_BINDINGS, ROLES, Role, SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
+    SCATTER_ADD_FLOAT_ATOMICS_COPY_BINDINGS, SCATTER_BINDINGS, SCATTER_COPY_ROWS_BINDINGS,
+    SCATTER_IN_ORDER_BINDINGS, SCATTER_IN_ORDER_REDUCE_BINDINGS,
+    SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS, SCATTER_REDUCE_BINDINGS, SCATTER_REDUCE_COPY_BINDINGS,
+    SCATTER_REDUCE_HEADS_BINDINGS, SCATTER_REDUCE_HEADS_COPY_BINDINGS,
+    SCATTER_REDUCE_WIDE_BINDINGS, SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS, STRIDED_COPY_BINDINGS,
+    Unit, Windowing,
+};
 use super::files::ShaderFile;
 use super::sections::Section;
 use crate::options::Reduction;
@@ -23,9 +31,11 @@ pub(crate) enum Kernel {
     /// A scatter combining updates into their targets: in any order
     /// (`shaders/scatter_reduce.wgsl`) or in order (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
     /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), with `shaders/arithmetic.wgsl`. The
-    /// arithmetic depends on the data type, not just its width. With `copies` (in order),
-    /// also the input bound and the first folds that copy `output = input` as they fold rows'
-    /// lists (`fold_slice_list_copy`) or sorted runs (`fold_slice_columns_copy`). With
+    /// arithmetic depends on the data type, not just its width. With `copies`, also the input
+    /// bound: in order, the first folds that copy `output = input` as they fold rows' lists
+    /// (`fold_slice_list_copy`) or sorted runs (`fold_slice_columns_copy`); for Float32's
+    /// atomics and ties claimed as placed, the screens that copy it as they read
+    /// (`screen_output`, `screen_float_add`). With
     /// `hardware_float64` (Float64 Add and Mul, where the device has `SHADER_F64` and
     /// `SHADER_INT64`), the device's own f64 arithmetic where it gives IEEE's bits.
     ScatterReduce {
@@ -130,14 +140,17 @@ entries! {
     ClaimTargets => "claim_targets", ScatterInOrder, [];
     WriteWinners => "write_winners", ScatterInOrder, [];
     ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
-    /// Before Float32 Min and Max's sign atomics: whether the output holds a NaN they would replace.
-    ScreenNans => "screen_nans", ScatterReduce, [Narrow];
+    /// Before Float32 Min and Max's sign atomics, or a pass that claims ties as it places: the
+    /// output screened for NaNs the atomics would replace, the inputs' tie claims (in place of
+    /// `clear_heads`); out of place, in the copying variant, also `output = input`.
+    ScreenOutput => "screen_output", ScatterReduce, [Narrow];
     ScatterReduceWide => "scatter_reduce_wide", ScatterReduceWide, [DoubleWord];
     ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
     /// After `scatter_reduce_bins` or `scatter_reduce_wide` onto a small output: each unit's
     /// workgroup partials folded.
     FoldPartials => "fold_partials", Partials, [Partials];
-    /// Before a Float32 Add by float atomics: whether every output value is safe for them.
+    /// Before a Float32 Add by float atomics: whether every output value is safe for them
+    /// (out of place, in the copying variant, also `output = input`).
     ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
     ScatterAddFloatAtomics => "scatter_add_float_atomics", ScatterFloatAdd, [];
     RadixCount => "radix_count", Sort, [];
@@ -162,8 +175,6 @@ entries! {
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
-    /// The inputs' tie claims, in place of `clear_heads` (the pass claims as it places).
-    ClaimInputTies => "claim_input_ties", ScatterReduce, [Ties];
     /// After the lists' folds or the pass that claims ties: each output unit's first tie.
     WriteUnitTies => "write_unit_ties", ScatterSlices, [Ties];
     Gather => "gather", Gather, [];
@@ -183,99 +194,6 @@ impl Entry {
         self.info().name
     }
 }
-
-const fn binding(role: Role, access: Access) -> Binding {
-    Binding { role, access }
-}
-
-const STRIDED_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Output, Access::WriteElements),
-];
-const SCATTER_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-const SCATTER_COPY_ROWS_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-const GATHER_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-const SCATTER_IN_ORDER_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::WriteElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Winners, Access::AtomicWords),
-];
-
-const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-/// Units of at most 4 bytes with the heads: the bins' partials, or float Min and Max's tie
-/// claims.
-const SCATTER_REDUCE_HEADS_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-];
-/// Float32 Add by the device's float atomics (the screen's word among the status words).
-const SCATTER_ADD_FLOAT_ATOMICS_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::AddFloats),
-    binding(Role::Status, Access::AtomicWords),
-];
-/// 8-byte integers in any order, where the device has 64-bit atomics.
-const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceWide),
-    binding(Role::Status, Access::AtomicWords),
-];
-/// The other 8-byte reductions in any order by 64-bit compare-exchange: the workgroups'
-/// partials too (in the heads' scratch).
-const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceWide),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-];
-const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-    binding(Role::Links, Access::AtomicWords),
-];
-/// The in-order reduction (by rows or by sorted updates) that copies as it folds: the input
-/// too.
-const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-    binding(Role::Links, Access::AtomicWords),
-];
 
 /// Words of scratch a thread of `clear_heads` and `clear_winners` zeroes, a workgroup's width
 /// apart. Measured on an H100 against `clear_buffer` (BENCHMARKS.md, "Nothing recorded outside
@@ -385,7 +303,17 @@ impl Kernel {
                             hardware_float64,
                         };
                         all.push(kernel(false));
-                        if matches!(order, ReduceOrder::InOrder | ReduceOrder::ListTies) {
+                        // The copying variants: the in-order folds', and the screens'
+                        // before Float32's atomics and ties claimed as placed.
+                        let screens_copy = data_type == DataType::Float32
+                            && match order {
+                                ReduceOrder::FloatAtomics => true,
+                                ReduceOrder::Any | ReduceOrder::FirstTie => ties,
+                                _ => false,
+                            };
+                        if matches!(order, ReduceOrder::InOrder | ReduceOrder::ListTies)
+                            || screens_copy
+                        {
                             all.push(kernel(true));
                         }
                     }
@@ -414,11 +342,9 @@ impl Kernel {
             Kernel::Scatter { in_order: true, .. } => &[F::ScatterInOrder],
             Kernel::ScatterReduce {
                 copies: true,
-                order,
+                order: ReduceOrder::InOrder,
                 ..
-            } if order != ReduceOrder::ListTies => {
-                &[F::ScatterSliceRuns, F::ScatterLists, F::Heads]
-            }
+            } => &[F::ScatterSliceRuns, F::ScatterLists, F::Heads],
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any | ReduceOrder::AnyWithPartials => {
                     &[F::ScatterReduceWide, F::ScatterBins]
@@ -460,6 +386,7 @@ impl Kernel {
                     _ => false,
                 },
                 Section::CopyInput => matches!(self, Kernel::ScatterReduce { copies: true, .. }),
+                Section::ReadsOutput => !matches!(self, Kernel::ScatterReduce { copies: true, .. }),
                 Section::Word => unit == Unit::Word,
                 Section::SubWord => unit.is_sub_word(),
                 Section::Ties => matches!(
@@ -596,14 +523,15 @@ impl Kernel {
         )
     }
 
-    /// The in-order reduction's variant that copies `output = input` as it folds rows'
-    /// lists or sorted runs (any other kernel as it is).
+    /// The reduction's variant that binds the input too and copies `output = input` as it
+    /// folds rows' lists or sorted runs (in order) or as it screens the output (before
+    /// Float32's atomics, or ties claimed as placed); any other kernel as it is.
     pub fn copying(self) -> Kernel {
         match self {
             Kernel::ScatterReduce {
                 data_type,
                 reduction,
-                order: order @ (ReduceOrder::InOrder | ReduceOrder::ListTies),
+                order,
                 hardware_float64,
                 ..
             } => Kernel::ScatterReduce {
@@ -672,7 +600,18 @@ impl Kernel {
                 in_order: false, ..
             } => SCATTER_BINDINGS,
             Kernel::Scatter { in_order: true, .. } => SCATTER_IN_ORDER_BINDINGS,
-            Kernel::ScatterReduce { copies: true, .. } => SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS,
+            Kernel::ScatterReduce {
+                copies: true,
+                order,
+                ..
+            } => match order {
+                ReduceOrder::FirstTie => SCATTER_REDUCE_HEADS_COPY_BINDINGS,
+                ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_COPY_BINDINGS,
+                ReduceOrder::InOrder | ReduceOrder::ListTies => {
+                    SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS
+                }
+                _ => SCATTER_REDUCE_COPY_BINDINGS,
+            },
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any if self.reduces_by_wide_atomics() => {
                     if self.combines_natively() {
@@ -723,10 +662,17 @@ impl Kernel {
             Kernel::Scatter { in_order: true, .. } => {
                 "the in-order scatter kernel's bindings (8-byte elements always use it)"
             }
-            Kernel::ScatterReduce { copies: true, .. } => {
-                "the bindings of the scatter reduction (by rows or sorted updates) that copies \
-                 as it folds"
-            }
+            Kernel::ScatterReduce {
+                copies: true,
+                order,
+                ..
+            } => match order {
+                ReduceOrder::InOrder | ReduceOrder::ListTies => {
+                    "the bindings of the scatter reduction (by rows or sorted updates) that \
+                     copies as it folds"
+                }
+                _ => "the bindings of the scatter reduction whose screen copies as it reads",
+            },
             Kernel::ScatterReduce { order, .. } => match order {
                 ReduceOrder::Any => "the scatter reduction kernel's bindings",
                 ReduceOrder::AnyWithPartials => {

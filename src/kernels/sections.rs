@@ -14,8 +14,11 @@ pub(crate) enum Section {
     CopyRows,
     /// Of those, the one in place (1- and 2-byte units).
     RowsInPlace,
-    /// The reduction by rows that copies `output = input` as it folds the lists.
+    /// The reductions that copy `output = input` as they fold the lists or runs, or as they
+    /// screen the output.
     CopyInput,
+    /// The other variants: the screens read the output the copy left.
+    ReadsOutput,
     /// Float Min and Max in order: the passes that settle tied zeros and NaNs.
     Ties,
     /// Units of 8 bytes, held as (low, high) word pairs.
@@ -60,13 +63,14 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 24] = [
+    pub const ALL: [Section; 25] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
         Section::CopyRows,
         Section::RowsInPlace,
         Section::CopyInput,
+        Section::ReadsOutput,
         Section::Ties,
         Section::DoubleWord,
         Section::Narrow,
@@ -95,6 +99,7 @@ impl Section {
             Section::CopyRows => "copy-rows",
             Section::RowsInPlace => "rows-in-place",
             Section::CopyInput => "copy-input",
+            Section::ReadsOutput => "reads-output",
             Section::Ties => "ties",
             Section::DoubleWord => "double-word",
             Section::Narrow => "narrow",

@@ -3,7 +3,7 @@
 
 use super::super::Operator;
 use crate::kernels::Entry;
-use crate::lowering::DeviceFacts;
+use crate::lowering::{DeviceFacts, Placement};
 use crate::ops::{GatherElementsDesc, ScatterElementsDesc};
 use crate::tensor::{DataType, TensorDesc};
 
@@ -370,8 +370,16 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
             .filter(|e| screened.contains(e))
             .collect();
         if taken {
-            // The screen, the atomics, then the compare-exchange pass for what they refuse.
-            assert_eq!(found, screened, "{case}: {lowered:?}");
+            // The screen (out of place one that copies `output = input` as it reads, the
+            // output laid out as the input; in place one that reads), the atomics, then the
+            // compare-exchange pass for what they refuse; no copy of its own.
+            let mut expected = screened.to_vec();
+            expected.insert(0, Entry::ScreenFloatAdd);
+            assert_eq!(found, expected, "{case}: {lowered:?}");
+            assert!(
+                !lowered.iter().any(|e| e.name().starts_with("strided_copy")),
+                "{case}: {lowered:?}"
+            );
         } else {
             assert!(
                 !lowered.contains(&Entry::ScreenFloatAdd)
@@ -464,7 +472,7 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
         assert_eq!(
             lowered[lowered.len() - 4..],
             [
-                Entry::ClaimInputTies,
+                Entry::ScreenOutput,
                 Entry::ScatterReduceBins,
                 Entry::WriteUnitTies,
                 Entry::DescribeStatus
@@ -472,6 +480,25 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             "{data_type:?}"
         );
         assert!(!lowered.contains(&Entry::ClearHeads), "{lowered:?}");
+        // Out of place, the inputs' claims copy `output = input` as they read (Float32: a
+        // unit a word), as a variant of their own; in place the plain one reads the output.
+        let steps = crowded.lower(&DEVICE).expect("lowered").steps;
+        let screens: Vec<_> = steps
+            .iter()
+            .filter(|step| step.entry == Entry::ScreenOutput)
+            .map(|step| (step.kernel.copying() == step.kernel, step.placement))
+            .collect();
+        let copies = |step: &crate::lowering::Step| step.entry.name().starts_with("strided_copy");
+        if data_type == DataType::Float32 {
+            assert_eq!(
+                screens,
+                [(true, Placement::OutOfPlace), (false, Placement::InPlace)]
+            );
+            assert!(!steps.iter().any(copies), "{lowered:?}");
+        } else {
+            assert_eq!(screens, [(false, Placement::Always)]);
+            assert!(steps.iter().any(copies), "{lowered:?}");
+        }
     }
     // Rows in order: their slices sorted by block, folded a thread a few columns.
     let rows = crate::ops::ScatterNdDesc::new(
@@ -710,9 +737,27 @@ fn float32_min_and_max_take_the_sign_atomics_where_the_updates_are_not_crowded()
                     .iter()
                     .filter(|&&e| e == Entry::ScatterReduce)
                     .count();
+                // The screen of the output runs for the sign atomics, and in order for
+                // the inputs' tie claims where the updates are at least the output's units.
+                let claims = duplicates == DuplicateMode::InOrder && updates >= targets;
                 assert_eq!(
-                    (lowered.contains(&Entry::ScreenNans), reduces),
-                    (screens, passes),
+                    (lowered.contains(&Entry::ScreenOutput), reduces),
+                    (screens || claims, passes),
+                    "{data_type:?} {reduction:?} {duplicates:?}, {updates} onto {targets}: {lowered:?}"
+                );
+                // Out of place, the claims' screen copies `output = input` as it reads
+                // (4-byte units); the sign atomics' screen alone reads after the copy.
+                let steps = desc.lower(&DEVICE).expect("lowered").steps;
+                let copying = steps
+                    .iter()
+                    .any(|s| s.entry == Entry::ScreenOutput && s.kernel.copying() == s.kernel);
+                let copies = steps
+                    .iter()
+                    .any(|s| s.entry.name().starts_with("strided_copy"));
+                let fused = claims && data_type == DataType::Float32;
+                assert_eq!(
+                    (copying, copies),
+                    (fused, !fused),
                     "{data_type:?} {reduction:?} {duplicates:?}, {updates} onto {targets}: {lowered:?}"
                 );
             }

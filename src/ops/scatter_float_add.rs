@@ -29,18 +29,26 @@ const FLOAT_ADD_GROUP: u32 = 4;
 /// unit), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
 /// thread), none where the screen refused the output; the compare-exchange pass after them
 /// reduces what they left (`shaders/scatter_float_add.wgsl`).
-pub(super) fn float_atomics_steps(steps: &mut Vec<Step>, map: &IndexMap, output_units: u64) {
+/// `screen_copies`: out of place, the screen copies `output = input` as it reads (the
+/// lowering then has no copy of its own).
+pub(super) fn float_atomics_steps(
+    steps: &mut Vec<Step>,
+    map: &IndexMap,
+    output_units: u64,
+    screen_copies: bool,
+) {
     let kernel = FLOAT_ADD_KERNEL;
     let mut params = map.params(1);
     // The output's units fit u32 (checked by `choose`).
     params.bins.units = output_units as u32;
-    steps.push(Step {
+    let screen = Step {
         kernel,
         entry: Entry::ScreenFloatAdd,
         params: Parameters::Index(params),
         grid: Grid::Flat(output_units),
         placement: Placement::Always,
-    });
+    };
+    steps.extend(screen.copying_out_of_place(screen_copies));
     let mut params = map.params(1);
     let (per_thread, threads) = spread(map.invocations(), FLOAT_ADD_GROUP);
     params.bins.per_thread = per_thread;

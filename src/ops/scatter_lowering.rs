@@ -89,11 +89,14 @@ enum Strategy {
     /// onto an output whose values are, then the compare-exchange pass for the rest
     /// (`ReduceOrder::Screened`, gated on a status word). `sign_atomics`: Float32 Min and Max
     /// take their side of the sign by atomicMax after a screen of the output's NaNs, a pass
-    /// after for the NaN updates they leave (`BinParams::sign_atomics`).
+    /// after for the NaN updates they leave (`BinParams::sign_atomics`). `screen_copies`:
+    /// out of place, the screen of the output before the float atomics or the claims as
+    /// placed copies `output = input` as it reads ([`screen_copies`]), in place of the copy.
     AnyOrderReduction {
         ties: bool,
         claims_as_placed: bool,
         sign_atomics: bool,
+        screen_copies: bool,
         bins: Option<Bins>,
         wide: Option<WideSlots>,
         float_atomics: bool,
@@ -270,6 +273,15 @@ fn copy_kernels(
         }],
         Strategy::RowLists(plan) if plan.copies() => vec![kernel.copying()],
         Strategy::SortedRuns(plan) if plan.copies() => vec![kernel.copying()],
+        Strategy::AnyOrderReduction {
+            screen_copies: true,
+            float_atomics,
+            ..
+        } => vec![if *float_atomics {
+            FLOAT_ADD_KERNEL.copying()
+        } else {
+            kernel.copying()
+        }],
         _ => output_copy(scatter.input, scatter.output).kernels(device),
     }
 }
@@ -288,6 +300,14 @@ fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bo
         && packed
         && output.element_count().is_multiple_of(slice_units)
         && slice_units.is_multiple_of(units_per_word(map.element_bytes) as u64)
+}
+
+/// Whether the screen of the output before Float32's atomics or the claims as placed
+/// (`screen_output`, `screen_float_add`: 4-byte units) may copy `output = input` as it reads,
+/// out of place: the input laid out as the output, without gaps, so that each output unit's
+/// value is the input's unit at the same place (as [`copies_as_it_folds`] asks).
+fn screen_copies(scatter: &Scatter, map: &IndexMap) -> bool {
+    map.element_bytes == 4 && copies_as_it_folds(scatter, map, 1)
 }
 
 /// `output = input`, as a strided copy.
@@ -488,10 +508,19 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             && 4 * map.invocations() >= output_units
             && map.invocations() <= SIGN_ATOMICS_CROWD.saturating_mul(output_units)
             && output_units + device.workgroup_size as u64 <= u32::MAX as u64;
+        // The screen before the float atomics or the claims as placed copies `output =
+        // input` as it reads, where it may. The sign atomics' screen alone does not: its
+        // stores are atomic (the kernel binds the output as atomic words), and on an H200 it
+        // took scatter_max_f32 1.4 % longer than the copy's dispatch and the screen after it
+        // (the claims' heads stores are atomic anyway, and the f32 atomics' screen a unit a
+        // thread gained 6 to 8 %).
+        let screen_copies =
+            copy_as_it_folds && (claims_as_placed || float_atomics) && screen_copies(scatter, &map);
         let strategy = Strategy::AnyOrderReduction {
             ties,
             claims_as_placed,
             sign_atomics,
+            screen_copies,
             bins,
             wide,
             float_atomics,
@@ -556,14 +585,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             placement: Placement::Always,
         }
     };
-    // Ties claimed as placed: the inputs' claims fill the heads, after the copy (below).
-    let claims_as_placed = matches!(
-        strategy,
-        Strategy::AnyOrderReduction {
-            claims_as_placed: true,
-            ..
-        }
-    );
+    // Ties claimed as placed: the inputs' claims fill the heads (`screen_output`, below).
     match &strategy {
         Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
         Strategy::AnyOrderReduction {
@@ -581,6 +603,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         Strategy::AnyUpdate { copy_rows, .. } => copy_rows.is_some(),
         Strategy::RowLists(plan) => plan.copies(),
         Strategy::SortedRuns(plan) => plan.copies(),
+        Strategy::AnyOrderReduction { screen_copies, .. } => *screen_copies,
         _ => false,
     };
     if !copies_itself {
@@ -588,8 +611,33 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             output_copy(scatter.input, scatter.output).steps(&device, Placement::OutOfPlace),
         );
     }
-    if claims_as_placed {
-        steps.push(clear(Entry::ClaimInputTies));
+    if let Strategy::AnyOrderReduction {
+        claims_as_placed,
+        sign_atomics,
+        screen_copies,
+        ..
+    } = strategy
+        && (claims_as_placed || sign_atomics)
+    {
+        // One read of the output's units (CLEAR_WORDS a thread: they fit u32, by `choose`)
+        // for the inputs' tie claims (in place of clearing the heads) and the sign atomics'
+        // screen; out of place, maybe the copy too.
+        let mut params = map.params(1);
+        params.bins.units = output_units as u32;
+        if claims_as_placed {
+            params.bins.claims = CLAIMS_AS_PLACED;
+        }
+        if sign_atomics {
+            params.bins.sign_atomics = SIGN_ATOMICS_PASS;
+        }
+        let screen = Step {
+            kernel,
+            entry: Entry::ScreenOutput,
+            params: Parameters::Index(params),
+            grid: Grid::Flat(output_units.div_ceil(CLEAR_WORDS as u64)),
+            placement: Placement::Always,
+        };
+        steps.extend(screen.copying_out_of_place(screen_copies));
     }
     let single = |entry| Grouping {
         entry,
@@ -616,6 +664,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             ties,
             claims_as_placed,
             sign_atomics,
+            screen_copies,
             bins,
             wide,
             float_atomics,
@@ -624,7 +673,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
             }
             if *float_atomics {
-                float_atomics_steps(&mut steps, &map, output_units);
+                float_atomics_steps(&mut steps, &map, output_units, *screen_copies);
             }
             let mut step = if let Some(bins) = bins {
                 bins_step(&map, kernel, bins)
@@ -668,17 +717,8 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
                 }
             }
             if *sign_atomics {
-                // The screen (CLEAR_WORDS units a thread: the output's units fit u32, by
-                // `choose`), the fast pass, then the pass for the NaNs it refused.
-                let mut params = map.params(1);
-                params.bins.units = output_units as u32;
-                steps.push(Step {
-                    kernel,
-                    entry: Entry::ScreenNans,
-                    params: Parameters::Index(params),
-                    grid: Grid::Flat(output_units.div_ceil(CLEAR_WORDS as u64)),
-                    placement: Placement::Always,
-                });
+                // The fast pass (after the screen, above), then the pass for the NaNs it
+                // refused.
                 let mut refused = step.clone();
                 if let Parameters::Index(params) = &mut refused.params {
                     params.bins.sign_atomics = REFUSED_NANS_PASS;
