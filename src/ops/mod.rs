@@ -8,6 +8,7 @@ mod index_map;
 pub mod scatter;
 mod scatter_any_update;
 mod scatter_bins;
+mod scatter_copies;
 mod scatter_float_add;
 mod scatter_lowering;
 mod scatter_plans;

@@ -2,7 +2,8 @@
 
 use super::Operator;
 use super::index_map::IndexMap;
-use super::scatter_lowering::{self, Scatter, output_copy};
+use super::scatter_copies::output_copy;
+use super::scatter_lowering::{self, Scatter};
 use super::validate::{
     check_clamp_target, check_dimension_counts, check_elements_axis, check_index_type,
     check_right_aligned_sizes, check_same_kind, check_same_sizes, check_tuple_not_empty,

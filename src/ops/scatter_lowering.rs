@@ -6,15 +6,15 @@ use super::scatter_any_update::{RowSteps, any_update_steps, scatter_grouping};
 use super::scatter_bins::{
     BIN_RANGES, Bins, NATIVE_BIN_RANGES, PartialFold, WideSlots, bins_step, spread,
 };
+use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
 use super::scatter_float_add::{FLOAT_ADD_KERNEL, float_atomics_steps};
 use super::scatter_plans::{ListPlan, SortPlan};
-use super::strided_copy::StridedCopy;
 use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel, units_per_word,
+    BIN_CAPACITY, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
 };
-use crate::lowering::{DeviceFacts, Grid, InPlace, Int64Atomics, Lowered, Placement, Step};
+use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Lowered, Placement, Step};
 use crate::options::{DuplicateMode, Reduction};
 use crate::tensor::{DataType, TensorDesc};
 
@@ -188,26 +188,6 @@ pub(super) fn lower(scatter: &Scatter, device: &DeviceFacts) -> Result<Lowered> 
     emit(scatter, chosen)
 }
 
-/// A scatter with no updates: the copy `output = input` out of place, nothing in place (nor
-/// where the output is empty). No index is read, so nothing is reported.
-fn copy_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
-    let steps = if scatter.output.is_empty() {
-        Vec::new()
-    } else {
-        let copy = output_copy(scatter.input, scatter.output);
-        let device = device.for_kernels(&copy.kernels(device), 0, 0);
-        copy.steps(&device, Placement::OutOfPlace)
-    };
-    Lowered {
-        steps,
-        scratch_bytes: 0,
-        links_bytes: 0,
-        index_report: None,
-        in_place: in_place(scatter),
-        zero_indices_bytes: 0,
-    }
-}
-
 /// Updates into an empty output: an indexed dimension is empty, so every update's index is
 /// out of range. The plain scatter's pass (one element a thread) finds the first and writes
 /// nothing, whatever the reduction and duplicate mode (`record` binds its own placeholder for
@@ -242,18 +222,6 @@ fn index_check_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
     }
 }
 
-/// Whether the scatter may run in place: input and output laid out alike.
-fn in_place(scatter: &Scatter) -> InPlace {
-    let (input, output) = (scatter.input, scatter.output);
-    if input.effective_strides() == output.effective_strides()
-        && input.size_in_bytes() == output.size_in_bytes()
-    {
-        InPlace::SameLayout
-    } else {
-        InPlace::LayoutsDiffer
-    }
-}
-
 /// The kernels that copy `input` to `output` under `strategy` (`kernel` the chosen one):
 /// the copy's own, the one that copies rows as it scatters, or the one that copies as it
 /// folds rows' lists or sorted runs.
@@ -283,42 +251,6 @@ fn copy_kernels(
             kernel.copying()
         }],
         _ => output_copy(scatter.input, scatter.output).kernels(device),
-    }
-}
-
-/// Whether a reduction by rows (lists, or sorted runs) or by sorted updates may copy
-/// `output = input` as it folds them (`fold_slice_list_copy`, `fold_slice_columns_copy`: a
-/// column fold over every block, the sorted runs' only where the first fold starts from the
-/// blocks; `fold_runs_copy`: a thread a unit): the input laid out as the output and without
-/// gaps, so that each output unit's value is the input's unit at the same place; the blocks
-/// tiling the output; each thread's cells whole words (units of 4 and 8 bytes by updates).
-fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bool {
-    let output = scatter.output;
-    let element_bytes = map.element_bytes as u64;
-    let packed = output.element_count().checked_mul(element_bytes) == Some(output.size_in_bytes());
-    in_place(scatter) == InPlace::SameLayout
-        && packed
-        && output.element_count().is_multiple_of(slice_units)
-        && slice_units.is_multiple_of(units_per_word(map.element_bytes) as u64)
-}
-
-/// Whether the screen of the output before Float32's atomics or the claims as placed
-/// (`screen_output`, `screen_float_add`: 4-byte units) may copy `output = input` as it reads,
-/// out of place: the input laid out as the output, without gaps, so that each output unit's
-/// value is the input's unit at the same place (as [`copies_as_it_folds`] asks).
-fn screen_copies(scatter: &Scatter, map: &IndexMap) -> bool {
-    map.element_bytes == 4 && copies_as_it_folds(scatter, map, 1)
-}
-
-/// `output = input`, as a strided copy.
-pub(super) fn output_copy(input: &TensorDesc, output: &TensorDesc) -> StridedCopy {
-    StridedCopy {
-        element_bytes: input.data_type.size_in_bytes(),
-        sizes: input.sizes.clone(),
-        input_strides: input.signed_strides(),
-        input_base: 0,
-        output_strides: output.signed_strides(),
-        output_base: 0,
     }
 }
 
@@ -514,8 +446,26 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // took scatter_max_f32 1.4 % longer than the copy's dispatch and the screen after it
         // (the claims' heads stores are atomic anyway, and the f32 atomics' screen a unit a
         // thread gained 6 to 8 %).
-        let screen_copies =
-            copy_as_it_folds && (claims_as_placed || float_atomics) && screen_copies(scatter, &map);
+        // (The screen's copying kernel binds the input too: one storage buffer more.)
+        let screening = if float_atomics {
+            FLOAT_ADD_KERNEL
+        } else {
+            Kernel::ScatterReduce {
+                data_type,
+                reduction: scatter.reduction,
+                order,
+                copies: false,
+                hardware_float64: false,
+            }
+        };
+        let storage_fits = device.bindings.is_none_or(|bindings| {
+            bindings.max_storage_buffers_per_shader_stage as usize
+                >= screening.copying().bindings().len()
+        });
+        let screen_copies = copy_as_it_folds
+            && (claims_as_placed || float_atomics)
+            && storage_fits
+            && screen_copies(scatter, &map);
         let strategy = Strategy::AnyOrderReduction {
             ties,
             claims_as_placed,

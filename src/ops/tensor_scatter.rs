@@ -4,7 +4,8 @@
 
 use super::Operator;
 use super::index_map::{IndexMap, SequenceMap};
-use super::scatter_lowering::{self, Scatter, output_copy};
+use super::scatter_copies::output_copy;
+use super::scatter_lowering::{self, Scatter};
 use super::validate::{check_same_kind, check_same_sizes};
 use crate::error::{Error, Result};
 use crate::kernels::Role;
