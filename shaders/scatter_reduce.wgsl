@@ -69,7 +69,7 @@ fn combine_placed(update: Placed) {
     if update.place == NO_UPDATE {
         return;
     }
-    if sign_atomics && on_atomic_side(update.value) {
+    if SIGN_ATOMICS_ON && sign_atomics && on_atomic_side(update.value) {
         if update.place == TO_SLOT {
             atomicMax(&slot_values[update.at], bitcast<ReduceWord>(update.value));
         } else {
@@ -133,7 +133,7 @@ fn place_unit(i: u32) -> Placed {
     // @ties-begin
     claim_placed_tie(params.bins.claims, i, at.indexed, value);
     // @ties-end
-    if SIGN_ATOMICS && (refused_nans_only || sign_atomics) {
+    if SIGN_ATOMICS_ON && (refused_nans_only || sign_atomics) {
         let replaceable = is_replaceable_nan(value);
         if replaceable && sign_atomics {
             atomic_max_status(SCREENED, SCREENED_UPDATES);
@@ -163,7 +163,7 @@ fn place_unit(i: u32) -> Placed {
     return Placed(TO_OUTPUT, at.indexed, value);
 }
 
-// Float32 Min and Max (SIGN_ATOMICS): an update on the reduction's side of the sign (Max:
+// Float32 Min and Max (SIGN_ATOMICS_ON): an update on the reduction's side of the sign (Max:
 // positive, Min: negative; neither a zero nor a NaN) goes by one atomicMax on its word, no load
 // and no loop: positive floats order as their bits read as i32 words (Max's words), negative
 // ones as u32 words (Min's), and every other value (the other side, both zeros, the NaNs that
@@ -173,6 +173,10 @@ fn place_unit(i: u32) -> Placed {
 // and the fast pass (params.bins.sign_atomics == SIGN_ATOMICS_PASS) leaves such NaN updates
 // to a pass after it (REFUSED_NANS_PASS, which returns at once unless the fast pass raised
 // SCREENED to SCREENED_UPDATES). Other reductions, and the bins, take the loop.
+// The passes' pipelines have SIGN_ATOMICS_ON (a pipeline constant, set where
+// params.bins.sign_atomics is not 0: only Float32 Min and Max's): the kernel's other
+// pipelines carry none of this path.
+override SIGN_ATOMICS_ON: bool = false;
 const SIGN_ATOMICS_PASS: u32 = 1u;
 const REFUSED_NANS_PASS: u32 = 2u;
 var<workgroup> sign_status: u32;
@@ -283,7 +287,7 @@ fn scatter_reduce(
     refused_updates_only = left == SCREENED_UPDATES;
     // @screened-end
     // Float32 Min and Max's passes: a uniform return too (see sign_atomics).
-    if SIGN_ATOMICS && params.bins.sign_atomics != 0u {
+    if SIGN_ATOMICS_ON && params.bins.sign_atomics != 0u {
         if local == 0u {
             sign_status = atomic_load_status(SCREENED);
         }

@@ -308,8 +308,8 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
     let signed_order = data_type.is_signed()
         && !data_type.is_float()
         && matches!(reduction, Reduction::Min | Reduction::Max);
-    // Float32 Min and Max take their side of the sign by atomicMax (`SIGN_ATOMICS`): Max on
-    // i32 words, where positive floats order as their bits.
+    // Float32 Min and Max take their side of the sign by atomicMax (where a pipeline sets
+    // `SIGN_ATOMICS_ON`): Max on i32 words, where positive floats order as their bits.
     let sign_atomics =
         data_type == DataType::Float32 && matches!(reduction, Reduction::Min | Reduction::Max);
     let signed_words = signed_order || (sign_atomics && reduction == Reduction::Max);
@@ -321,7 +321,6 @@ fn reduction_constants(data_type: DataType, reduction: Reduction) -> String {
          const WIDE_IDENTITY: vec2<u32> = vec2<u32>({identity_low:#x}u, {identity_high:#x}u);\n\
          const REDUCE_GROUP: u32 = {REDUCE_GROUP}u;\n\
          alias ReduceWord = {word};\nconst SIGN_EXTENDED: bool = {signed_order};\n\
-         const SIGN_ATOMICS: bool = {sign_atomics};\n\
          const BIN_CAPACITY: u32 = {BIN_CAPACITY}u;\nconst BIN_GROUP: u32 = {BIN_GROUP}u;\n\
          const WIDE_SLOTS: u32 = {WIDE_SLOTS}u;\nconst WIDE_PARTIAL_GROUPS: u32 = {WIDE_PARTIAL_GROUPS}u;\n"
     )

@@ -760,6 +760,22 @@ fn float32_min_and_max_take_the_sign_atomics_where_the_updates_are_not_crowded()
                     (fused, !fused),
                     "{data_type:?} {reduction:?} {duplicates:?}, {updates} onto {targets}: {lowered:?}"
                 );
+                // Only the sign atomics' passes build their path into the pipeline.
+                let sign_constants = steps
+                    .iter()
+                    .filter(|s| s.entry == Entry::ScatterReduce)
+                    .map(|s| {
+                        s.params
+                            .pipeline_constants()
+                            .entries()
+                            .contains(&("SIGN_ATOMICS_ON", 1.0))
+                    })
+                    .collect::<Vec<_>>();
+                assert_eq!(
+                    sign_constants,
+                    vec![screens; reduces],
+                    "{data_type:?} {reduction:?} {duplicates:?}, {updates} onto {targets}"
+                );
             }
         }
     }
