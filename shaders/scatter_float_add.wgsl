@@ -49,13 +49,20 @@ fn screen_float_add(
 // Up to params.bins.per_thread updates a thread (at most REDUCE_GROUP), a grid-stride apart,
 // each safe one added to its target by one atomicAdd; nothing where the screen refused the
 // output.
+var<workgroup> screen_status: u32;
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn scatter_add_float_atomics(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    if atomic_load_status(SCREENED) == SCREENED_ALL {
+    // The screen's word read once a workgroup, not once a thread (all of a grid's loads of
+    // one word wait on one place in the cache).
+    if local == 0u {
+        screen_status = atomic_load_status(SCREENED);
+    }
+    if workgroupUniformLoad(&screen_status) == SCREENED_ALL {
         return;
     }
     let t = invocation_index(workgroup, workgroups, local);
