@@ -274,28 +274,53 @@ pub(super) const SCATTER_IN_ORDER_BINDINGS: &[Binding] = &[
     binding(Role::Winners, Access::AtomicWords),
 ];
 
-pub(super) const SCATTER_REDUCE_BINDINGS: &[Binding] = &[
+/// Declares a reduction kernel's storage bindings and those of its copying variant
+/// (`Kernel::copying`: the same with the input bound first, which it copies `output = input`
+/// from as it folds or screens).
+macro_rules! reduce_bindings {
+    ($(#[$doc:meta])* $plain:ident, $copying:ident: [$($entry:expr),* $(,)?]) => {
+        $(#[$doc])*
+        pub(super) const $plain: &[Binding] = &[$($entry),*];
+        /// The copying variant's: the input first.
+        pub(super) const $copying: &[Binding] =
+            &[binding(Role::Input, Access::ReadElements), $($entry),*];
+    };
+}
+
+reduce_bindings!(SCATTER_REDUCE_BINDINGS, SCATTER_REDUCE_COPY_BINDINGS: [
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
-];
-/// Units of at most 4 bytes with the heads: the bins' partials, or float Min and Max's tie
-/// claims.
-pub(super) const SCATTER_REDUCE_HEADS_BINDINGS: &[Binding] = &[
+]);
+reduce_bindings!(
+    /// Units of at most 4 bytes with the heads: the bins' partials, or float Min and Max's
+    /// tie claims.
+    SCATTER_REDUCE_HEADS_BINDINGS, SCATTER_REDUCE_HEADS_COPY_BINDINGS: [
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::ReduceElements),
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
-];
-/// Float32 Add by the device's float atomics (the screen's word among the status words).
-pub(super) const SCATTER_ADD_FLOAT_ATOMICS_BINDINGS: &[Binding] = &[
+]);
+reduce_bindings!(
+    /// Float32 Add by the device's float atomics (the screen's word among the status words).
+    SCATTER_ADD_FLOAT_ATOMICS_BINDINGS, SCATTER_ADD_FLOAT_ATOMICS_COPY_BINDINGS: [
     binding(Role::Updates, Access::ReadElements),
     binding(Role::Indices, Access::ReadWords),
     binding(Role::Output, Access::AddFloats),
     binding(Role::Status, Access::AtomicWords),
-];
+]);
+reduce_bindings!(
+    /// The in-order reductions (by rows or by sorted updates).
+    SCATTER_IN_ORDER_REDUCE_BINDINGS, SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: [
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceElements),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+]);
 /// 8-byte integers in any order, where the device has 64-bit atomics.
 pub(super) const SCATTER_REDUCE_WIDE_BINDINGS: &[Binding] = &[
     binding(Role::Updates, Access::ReadElements),
@@ -311,49 +336,4 @@ pub(super) const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
     binding(Role::Output, Access::ReduceWide),
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
-];
-pub(super) const SCATTER_IN_ORDER_REDUCE_BINDINGS: &[Binding] = &[
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-    binding(Role::Links, Access::AtomicWords),
-];
-/// The any-order reduction's screen of the output that copies `output = input` as it reads
-/// (Float32 Min and Max by sign atomics): the input too.
-pub(super) const SCATTER_REDUCE_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-];
-/// The same with the heads (float Min and Max in order, claiming ties as placed).
-pub(super) const SCATTER_REDUCE_HEADS_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-];
-/// Float32 Add by float atomics, whose screen copies `output = input` as it reads.
-pub(super) const SCATTER_ADD_FLOAT_ATOMICS_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::AddFloats),
-    binding(Role::Status, Access::AtomicWords),
-];
-/// The in-order reduction (by rows or by sorted updates) that copies as it folds: the input
-/// too.
-pub(super) const SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS: &[Binding] = &[
-    binding(Role::Input, Access::ReadElements),
-    binding(Role::Updates, Access::ReadElements),
-    binding(Role::Indices, Access::ReadWords),
-    binding(Role::Output, Access::ReduceElements),
-    binding(Role::Status, Access::AtomicWords),
-    binding(Role::Heads, Access::AtomicWords),
-    binding(Role::Links, Access::AtomicWords),
 ];

@@ -304,11 +304,12 @@ impl Kernel {
                         };
                         all.push(kernel(false));
                         // The copying variants: the in-order folds', and the screens'
-                        // before Float32's atomics and ties claimed as placed.
+                        // before Float32's atomics and ties claimed as placed (the sign
+                        // atomics' screen alone reads after the copy).
                         let screens_copy = data_type == DataType::Float32
                             && match order {
                                 ReduceOrder::FloatAtomics => true,
-                                ReduceOrder::Any | ReduceOrder::FirstTie => ties,
+                                ReduceOrder::FirstTie => ties,
                                 _ => false,
                             };
                         if matches!(order, ReduceOrder::InOrder | ReduceOrder::ListTies)
