@@ -36,11 +36,12 @@ sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
 16385, 65536, 131072, 1048576, 4194304, uniform),
 sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
-32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_16x1024_into_32768
-(a few rows into a large table), and `_in_order` for the f16 rows;
+32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_Kx1024_into_32768
+(K in 16, 1024, 2048: a few rows into a large table, a 32nd and a 16th of it), and `_in_order`
+for the f16 rows;
 sweep_edges_{f32,f16}_max_ExL_into_N (Max of E edge messages of L elements into N nodes:
-f32 262144x256 into 65536, 1048576x64 into 16384 and 4096, 65536x64 into 262144, 1048576x16 into
-65536; f16 1048576x64 into 65536), each also `_in_order`.
+f32 262144x256 into 65536, 1048576x64 into 16384 and 4096, 65536x64 and 131072x64 into 262144,
+1048576x16 into 65536; f16 1048576x64 into 65536), each also `_in_order`.
 """
 import argparse
 
@@ -56,6 +57,7 @@ EDGE_SHAPES = [
     (torch.float32, "f32", 1 << 20, 64, 16384),
     (torch.float32, "f32", 1 << 20, 64, 4096),
     (torch.float32, "f32", 65536, 64, 262144),
+    (torch.float32, "f32", 131072, 64, 262144),
     (torch.float32, "f32", 1 << 20, 16, 65536),
     (torch.float16, "f16", 1 << 20, 64, 65536),
 ]
@@ -189,8 +191,10 @@ class Collisions:
                               targets, updates, "uniform")
         for dtype, element in [(torch.float16, "f16"), (torch.float64, "f64")]:
             width = torch.tensor([], dtype=dtype).element_size()
-            # Rows of every length, then a few rows into a large table (mostly a copy).
+            # Rows of every length, then a few rows into a large table (mostly a copy), then
+            # rows a 32nd and a 16th of the table's (either side of the sparse rows' rule).
             shapes = [(4096, row_length) for row_length in [1, 16, 512, 2048, 4096]] + [(16, 1024)]
+            shapes += [(1024, 1024), (2048, 1024)]
             for update_rows, row_length in shapes:
                 table_rows = min(32768, SWEEP_TABLE_BYTES // (row_length * width))
                 name = f"sweep_index_add_{element}_{update_rows}x{row_length}_into_{table_rows}"

@@ -1,8 +1,8 @@
 //! Scatter reductions by rows (ScatterND rows sharing an index, as index_add): lists of rows
-//! in any order and sorted runs in order, every type and reduction, out of place (where the
-//! first fold copies the input as it folds) and in place, tables with more and fewer rows
-//! than the updates, out-of-range rows, and in-order ties of zeros and NaNs; bit for bit
-//! against the reference.
+//! in any order and sorted runs in order (unit by unit where the rows are few against the
+//! table), every type and reduction, out of place (where the first fold copies the input as
+//! it folds) and in place, tables with more and fewer rows than the updates, out-of-range
+//! rows, and in-order ties of zeros and NaNs; bit for bit against the reference.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
 
 mod common;
@@ -28,8 +28,16 @@ fn few_rows_into_a_large_table_reduce_in_both_modes() {
     // Fewer rows of updates than the table has: the folds start from the rows (the first of
     // each block's run, or its list's head) in place and in order; out of place, the lists'
     // fold copies every block. Repeated anyway: the rows pick among the table's first 5 and
-    // its last.
-    rows_reduce_in_both_modes(80, 48, 12, 5, false);
+    // its last. (13 of 48 rows: more than a quarter, so that 4-byte units take the lists.)
+    rows_reduce_in_both_modes(80, 48, 13, 5, false);
+}
+
+#[test]
+fn sparse_rows_reduce_unit_by_unit_in_both_modes() {
+    // 12 rows into 800, at most a 64th of the table: every type takes the element path (the
+    // copy, then an exchange or atomic an update unit; Float32 Min and Max by the loop),
+    // but the additions in order, sorted. Repeated as above.
+    rows_reduce_in_both_modes(86, 800, 12, 5, false);
 }
 
 #[test]
@@ -43,7 +51,8 @@ fn a_list_longer_than_the_first_pass_goes_on_beside_a_table_copied_as_it_folds()
 #[test]
 fn out_of_range_rows_are_skipped_and_reported_whichever_the_folds_start_from() {
     rows_reduce_in_both_modes(81, 9, 40, 9, true);
-    rows_reduce_in_both_modes(82, 48, 12, 5, true);
+    rows_reduce_in_both_modes(82, 48, 13, 5, true);
+    rows_reduce_in_both_modes(87, 800, 12, 5, true);
 }
 
 /// ScatterND of `picked` rows into a table of `rows` rows, each reduction, every type, both

@@ -31,9 +31,9 @@
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
-//! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16 rows of L = 1024 (a few rows into a large table); also `_in_order` |
+//! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_f64_KxL_into_R | the same in Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
-//! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
+//! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
 //! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
 //! T and L stay.
@@ -151,11 +151,12 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
 const SWEEP_TABLE_BYTES: u64 = 256 << 20;
 
 /// The edge sweep's shapes: (type, edges, row length, nodes).
-const EDGE_SHAPES: [(DataType, u32, u32, u32); 6] = [
+const EDGE_SHAPES: [(DataType, u32, u32, u32); 7] = [
     (DataType::Float32, 262_144, 256, 65_536),
     (DataType::Float32, 1 << 20, 64, 16_384),
     (DataType::Float32, 1 << 20, 64, 4096),
     (DataType::Float32, 65_536, 64, 262_144),
+    (DataType::Float32, 131_072, 64, 262_144),
     (DataType::Float32, 1 << 20, 16, 65_536),
     (DataType::Float16, 1 << 20, 64, 65_536),
 ];
@@ -220,10 +221,13 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
     }
     for (data_type, element) in [(DataType::Float16, "f16"), (DataType::Float64, "f64")] {
         // Rows of every length, then a few rows into a large table (mostly a copy).
+        // Then rows of 1024 a 32nd and a 16th of the table's (either side of the sparse
+        // rows' rule, issue 26).
         let row_shapes = [1, 16, 512, 2048, 4096]
             .map(|row_length| (shrink(quick, 4096), row_length))
             .into_iter()
-            .chain([(16, 1024)]);
+            .chain([(16, 1024)])
+            .chain([1024, 2048].map(|rows| (shrink(quick, rows), 1024)));
         for (update_rows, row_length) in row_shapes {
             let row_bytes = row_length as u64 * data_type.size_in_bytes() as u64;
             let table_rows = shrink(quick, 32768).min((SWEEP_TABLE_BYTES / row_bytes) as u32);

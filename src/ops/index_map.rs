@@ -485,4 +485,4 @@ pub(crate) fn optimised(map: &IndexMap, device: &DeviceFacts) -> IndexMap {
 
 #[cfg(test)]
 #[path = "index_map_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -21,6 +21,26 @@ use crate::tensor::{DataType, TensorDesc};
 /// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).
 const SLICES_IN_ANY_ORDER: u64 = 64;
 
+/// Rows that lists would take go unit by unit where the updates' units are at most a
+/// `sparse_rows_share(unit bytes)`th of the output's: then most blocks have no list, and the
+/// vector copy `output = input` and an exchange (or atomic) an update unit beat the lists'
+/// clears, links and their copy as they fold, a word a cell (on an H200, 1.2 to 2 times the
+/// vector copy's time). Measured on an H200 (BENCHMARKS.md, issue 26's sparse rows): units of
+/// 4 bytes a quarter, by the loop, not the sign atomics (whose screen reads the whole output):
+/// 64 Ki edge messages of 64 Float32 units into 262,144 nodes 0.0862 -> 0.0741 ms (in order
+/// 0.1354 -> 0.1268; twice the messages, by the loop, slower than the lists). 8-byte units
+/// (wider exchanges) a 32nd: 16 and 1024 rows of 1024 Float64 into 32768, 0.1530 -> 0.1402
+/// and 0.1572 -> 0.1531 ms, but 4096 rows of 512 (an eighth) 0.0939 -> 0.1021. Narrower
+/// units (two or four a word: neighbours' exchanges collide) a 64th: 16 rows of 1024 Float16,
+/// 0.0601 -> 0.0483 ms, but 1024 (a 32nd) 0.0661 -> 0.0666.
+fn sparse_rows_share(unit_bytes: u32) -> u64 {
+    match unit_bytes {
+        4 => 4,
+        8 => 32,
+        _ => 64,
+    }
+}
+
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
 /// edges).
@@ -303,7 +323,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     // Rows of units sharing one index tuple (ScatterND's rows) can be reduced as rows: in
     // order always (but where the tie passes do it), sorted by the block they land on; in
     // any order too where they are wide, linked into a list a block (4 bytes a row), which
-    // beats a compare-exchange an update (every window bound: not element by element; in
+    // beats a compare-exchange an update (but where the rows are few against the output:
+    // `sparse_rows_share`) (every window bound: not element by element; in
     // order only where the device can sort or the ties are claimed, else the tie passes
     // serve). Only where each row lands on its own aligned block: then no two units of a row
     // share a target, and one key a block is enough.
@@ -317,7 +338,19 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         && output_units <= LIST_TIE_WORDS.saturating_mul(map.invocations())
         && output_units < 0x7fff_ffff
         && map.invocations() <= LIST_TIES_MEAN_ROWS.saturating_mul(output_units);
+    // Wide rows few against the output go unit by unit (`sparse_rows_share`); not those that
+    // only the sort keeps in order (`in_order && !ties`).
+    let sparse_rows = reducing
+        && (!in_order || ties)
+        && !device.per_element
+        && slice_units >= SLICES_IN_ANY_ORDER
+        && map.slices_fill_blocks()
+        && map
+            .invocations()
+            .saturating_mul(sparse_rows_share(element_bytes))
+            <= output_units;
     let by_rows = reducing
+        && !sparse_rows
         && slice_units >= 2
         && map.slices_fill_blocks()
         && ((in_order && !ties)
@@ -432,9 +465,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // of the output's NaNs (a read of it: where the updates are at least a quarter of its
         // units, as the f32 atomics'), where the updates are at most SIGN_ATOMICS_CROWD a unit
         // (more crowded, the loop mostly loads a larger value and stops: the screen and the
-        // pass after cost more than the atomics spare where half the values take the loop).
+        // pass after cost more than the atomics spare where half the values take the loop),
+        // and not for sparse rows (there the loop's loads are a row's, the screen dearer).
         let sign_atomics = data_type == DataType::Float32
             && matches!(scatter.reduction, Reduction::Min | Reduction::Max)
+            && !sparse_rows
             && bins.is_none()
             && !device.per_element
             && 4 * map.invocations() >= output_units
@@ -734,3 +769,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         zero_indices_bytes: 0,
     })
 }
+
+#[cfg(test)]
+#[path = "scatter_lowering_tests.rs"]
+mod tests;
