@@ -18,30 +18,51 @@
 // (Kernel::copying), read from the input and stored (`output = input`: the copy's own
 // dispatch spared); else read from the output the copy left.
 // @copy-input-begin
-fn screened_bits(t: u32) -> u32 {
-    let bits = load_input(t);
+fn screen_load_bits(t: u32) -> u32 {
+    return load_input(t);
+}
+
+fn screen_store_bits(t: u32, bits: u32) {
     store_output_bits(t, bits);
-    return bits;
 }
 // @copy-input-end
 // @reads-output-begin
-fn screened_bits(t: u32) -> u32 {
+fn screen_load_bits(t: u32) -> u32 {
     return load_output_bits(t);
+}
+
+fn screen_store_bits(t: u32, bits: u32) {
+    // The output already holds the bits.
 }
 // @reads-output-end
 
-// Thread t screens output unit t (of params.bins.units, the output's span).
+// CLEAR_WORDS output units a thread (of params.bins.units, the output's span), a workgroup's
+// width apart, their loads in flight together (all read before any is stored or tested).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn screen_float_add(
     @builtin(workgroup_id) workgroup: vec3<u32>,
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    let t = invocation_index(workgroup, workgroups, local);
-    // The word read first: an output full of such values stores it once a few threads,
-    // not once a thread.
-    if t < params.bins.units && owns_output(t) && needs_exact_add(screened_bits(t))
-        && atomic_load_status(SCREENED) != SCREENED_ALL {
+    let first = workgroup_index(workgroup, workgroups) * CLEAR_WORDS * WORKGROUP_SIZE + local;
+    var bits: array<u32, CLEAR_WORDS>;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let t = first + k * WORKGROUP_SIZE;
+        if t < params.bins.units && owns_output(t) {
+            bits[k] = screen_load_bits(t);
+        }
+    }
+    var found = false;
+    for (var k = 0u; k < CLEAR_WORDS; k += 1u) {
+        let t = first + k * WORKGROUP_SIZE;
+        if t < params.bins.units && owns_output(t) {
+            screen_store_bits(t, bits[k]);
+            found = found || needs_exact_add(bits[k]);
+        }
+    }
+    // The word read first: an output full of such values stores it once a few threads, not
+    // once a thread.
+    if found && atomic_load_status(SCREENED) != SCREENED_ALL {
         atomic_store_status(SCREENED, SCREENED_ALL);
     }
 }

@@ -4,7 +4,7 @@
 use super::index_map::IndexMap;
 use super::scatter_bins::spread;
 use crate::kernels::params::Parameters;
-use crate::kernels::{Entry, Kernel, ReduceOrder};
+use crate::kernels::{CLEAR_WORDS, Entry, Kernel, ReduceOrder};
 use crate::lowering::{Grid, Placement, Step};
 use crate::options::Reduction;
 use crate::tensor::DataType;
@@ -25,8 +25,8 @@ pub(super) const FLOAT_ADD_KERNEL: Kernel = Kernel::ScatterReduce {
 /// and 1 Mi targets, within 2 % elsewhere.
 const FLOAT_ADD_GROUP: u32 = 4;
 
-/// Float32 Add by the device's f32 atomics: the screen of the output's values (a thread a
-/// unit), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
+/// Float32 Add by the device's f32 atomics: the screen of the output's values (CLEAR_WORDS
+/// units a thread, their loads in flight together), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
 /// thread), none where the screen refused the output; the compare-exchange pass after them
 /// reduces what they left (`shaders/scatter_float_add.wgsl`).
 /// `screen_copies`: out of place, the screen copies `output = input` as it reads (the
@@ -45,7 +45,7 @@ pub(super) fn float_atomics_steps(
         kernel,
         entry: Entry::ScreenFloatAdd,
         params: Parameters::Index(params),
-        grid: Grid::Flat(output_units),
+        grid: Grid::Flat(output_units.div_ceil(CLEAR_WORDS as u64)),
         placement: Placement::Always,
     };
     steps.extend(screen.copying_out_of_place(screen_copies));
