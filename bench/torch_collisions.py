@@ -35,8 +35,8 @@ sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 1
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
 16385, 65536, 131072, 1048576, 4194304, uniform),
-sweep_index_add_{f16,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
-32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f64}_Kx1024_into_32768
+sweep_index_add_{f16,f32,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
+32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f32,f64}_Kx1024_into_32768
 (K in 16, 1024, 2048: a few rows into a large table, a 32nd and a 16th of it), and `_in_order`
 for the f16 rows;
 sweep_edges_{f32,f16}_max_ExL_into_N (Max of E edge messages of L elements into N nodes:
@@ -189,7 +189,7 @@ class Collisions:
             for targets in [1, 1000, 4096, 16385, 65536, 131072, 1 << 20, 1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
                               targets, updates, "uniform")
-        for dtype, element in [(torch.float16, "f16"), (torch.float64, "f64")]:
+        for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64")]:
             width = torch.tensor([], dtype=dtype).element_size()
             # Rows of every length, then a few rows into a large table (mostly a copy), then
             # rows a 32nd and a 16th of the table's (either side of the sparse rows' rule).

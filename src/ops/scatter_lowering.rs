@@ -22,23 +22,21 @@ use crate::tensor::{DataType, TensorDesc};
 const SLICES_IN_ANY_ORDER: u64 = 64;
 
 /// Rows that lists would take go unit by unit where the updates' units are at most a
-/// `sparse_rows_share(unit bytes)`th of the output's: then most blocks have no list, and the
-/// vector copy `output = input` and an exchange (or atomic) an update unit beat the lists'
-/// clears, links and their copy as they fold, a word a cell (on an H200, 1.2 to 2 times the
-/// vector copy's time). Measured on an H200 (BENCHMARKS.md, issue 26's sparse rows): units of
-/// 4 bytes a quarter, by the loop, not the sign atomics (whose screen reads the whole output):
-/// 64 Ki edge messages of 64 Float32 units into 262,144 nodes 0.0862 -> 0.0741 ms (in order
-/// 0.1354 -> 0.1268; twice the messages, by the loop, slower than the lists). 8-byte units
-/// (wider exchanges) a 32nd: 16 and 1024 rows of 1024 Float64 into 32768, 0.1530 -> 0.1402
-/// and 0.1572 -> 0.1531 ms, but 4096 rows of 512 (an eighth) 0.0939 -> 0.1021. Narrower
-/// units (two or four a word: neighbours' exchanges collide) a 64th: 16 rows of 1024 Float16,
-/// 0.0601 -> 0.0483 ms, but 1024 (a 32nd) 0.0661 -> 0.0666.
+/// `sparse_rows_share(unit bytes)`th of the output's: then most blocks have no list, and out
+/// of place the vector copy `output = input` and an exchange (or atomic) an update unit beat
+/// the lists' clears, links and their copy as they fold, a word a cell (on an H200, 1.2 to 2
+/// times the vector copy's time); in place (no copy either way) the element path's work is
+/// small. Measured out of place on an H200 (BENCHMARKS.md, issue 26's sparse rows): 16 rows of
+/// 1024 units into 32768, Float16 0.0601 -> 0.0483 ms, Float32 0.0851 -> 0.0767, Float64
+/// 0.1530 -> 0.1402; 1024 rows (a 32nd), Float32 0.0892 -> 0.0871, Float64 0.1572 -> 0.1531,
+/// but Float16 (two units a word: neighbours' exchanges collide) 0.0661 -> 0.0666; 2048 rows (a
+/// 16th), Float32 0.0956 -> 0.0978. Denser rows measured both ways: 64 Ki edge messages of 64
+/// Float32 into 262,144 nodes (a quarter) 14 % faster by the loop, 4096 rows of 512 Float32
+/// Add into 32768 (an eighth) 8 % slower by it (9 % faster by the f32 atomics, whose screen
+/// in place would read the whole table); in place, where the lists fold only the listed rows,
+/// not measured: left to the lists.
 fn sparse_rows_share(unit_bytes: u32) -> u64 {
-    match unit_bytes {
-        4 => 4,
-        8 => 32,
-        _ => 64,
-    }
+    if unit_bytes < 4 { 64 } else { 32 }
 }
 
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
@@ -465,11 +463,9 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // of the output's NaNs (a read of it: where the updates are at least a quarter of its
         // units, as the f32 atomics'), where the updates are at most SIGN_ATOMICS_CROWD a unit
         // (more crowded, the loop mostly loads a larger value and stops: the screen and the
-        // pass after cost more than the atomics spare where half the values take the loop),
-        // and not for sparse rows (there the loop's loads are a row's, the screen dearer).
+        // pass after cost more than the atomics spare where half the values take the loop).
         let sign_atomics = data_type == DataType::Float32
             && matches!(scatter.reduction, Reduction::Min | Reduction::Max)
-            && !sparse_rows
             && bins.is_none()
             && !device.per_element
             && 4 * map.invocations() >= output_units

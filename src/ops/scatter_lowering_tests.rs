@@ -560,10 +560,10 @@ fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
     use crate::lowering::Int64Atomics;
     use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
     // Rows of 64 units into a table past the bins: where the updates' units are at most a
-    // quarter of the output's (4-byte units), a 32nd (8-byte) or a 64th (narrower), no
-    // lists: the copy, then the element path (Float32 Min and Max by the loop, no screen);
-    // one row more, by rows (the lists, or the sort where Float16's in-order ties would need
-    // more tie words than the lists keep). Additions in order of Float16 sort either way.
+    // 32nd of the output's (units of 4 and 8 bytes) or a 64th (narrower), no lists: the
+    // copy, then the element path (Float32 Min and Max by the loop, no screen); one row more,
+    // by rows (the lists, or the sort where Float16's in-order ties would need more tie
+    // words than the lists keep). Additions in order of Float16 sort either way.
     let wide_atomics = DeviceFacts {
         int64_atomics: Int64Atomics::All,
         ..DEVICE
@@ -587,9 +587,9 @@ fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
     // (type, table rows, the most rows of updates that go unit by unit, reduction, mode, an
     // entry of the element path)
     for (data_type, table, sparse, reduction, duplicates, unit_entry) in [
-        (float32, 1024, 256, max, any, Entry::ScatterReduce),
-        (float32, 1024, 256, min, ordered, Entry::WriteTies),
-        (float32, 1024, 256, add, any, Entry::ScatterReduce),
+        (float32, 4096, 128, max, any, Entry::ScatterReduce),
+        (float32, 4096, 128, min, ordered, Entry::WriteTies),
+        (float32, 4096, 128, add, any, Entry::ScatterReduce),
         (float16, 4096, 64, add, any, Entry::ScatterReduce),
         (float16, 4096, 64, max, ordered, Entry::WriteTies),
         (float64, 4096, 128, add, any, Entry::ScatterReduceWide),
