@@ -26,9 +26,10 @@ pub(super) const FLOAT_ADD_KERNEL: Kernel = Kernel::ScatterReduce {
 const FLOAT_ADD_GROUP: u32 = 4;
 
 /// Float32 Add by the device's f32 atomics: the screen of the output's values (CLEAR_WORDS
-/// units a thread, their loads in flight together), then one `atomicAdd` an update whose value is safe for them (up to FLOAT_ADD_GROUP a
-/// thread), none where the screen refused the output; the compare-exchange pass after them
-/// reduces what they left (`shaders/scatter_float_add.wgsl`).
+/// units a thread, their loads in flight together), then one `atomicAdd` an update whose
+/// value is safe for them (up to FLOAT_ADD_GROUP a thread), none where the screen refused the
+/// output; the compare-exchange pass after them reduces what they left
+/// (`shaders/scatter_float_add.wgsl`).
 /// `screen_copies`: out of place, the screen copies `output = input` as it reads (the
 /// lowering then has no copy of its own).
 pub(super) fn float_atomics_steps(
