@@ -2,6 +2,7 @@
 """PyTorch peer of issue 26's collision workloads (benches/bench/collisions.rs), on CUDA.
 
     python3 bench/torch_collisions.py [--reps 50] [--json torch_collisions.jsonl] [--sweep]
+        [--in-place]
 
 Same timing and output as bench/torch_reductions.py (bench/torch_timing.py): GPU time by CUDA
 events around each run, one run at a time, median of --reps runs after 5 warm-up runs; one
@@ -9,7 +10,9 @@ JSON object a line with `workload`, `ms`, `bytes`, `GBps`, `impl`.
 
 Random data from torch's generator: floats uniform in (0, 1] (`1 - torch.rand`: never zero),
 integers over their whole range, int64 indices. Each run is out of place, as ours: the copy
-`output = input` into a tensor made beforehand, then the reduction.
+`output = input` into a tensor made beforehand, then the reduction; with --in-place, the
+reduction into the input itself, each run into what the runs before it left (as ours with
+`--collision-sweep --in-place`), named `<name>_inplace` (bytes counted as out of place).
 
 Bytes counted: `2 x input + updates + indices`.
 
@@ -72,8 +75,10 @@ def reduction_bytes(inp, upd, idx):
 class Collisions:
     """The workloads' data and runs on one CUDA generator."""
 
-    def __init__(self, reps):
+    def __init__(self, reps, in_place=False):
         self.reps = reps
+        # In place: every run reduces into the input (no copy), named `<name>_inplace`.
+        self.in_place = in_place
         self.cuda = torch.device("cuda")
         self.gen = torch.Generator(device=self.cuda)
         self.gen.manual_seed(0x26)
@@ -124,6 +129,9 @@ class Collisions:
             torch.use_deterministic_algorithms(False)
         self.results.record(name, ms, nbytes)
 
+    def named(self, name):
+        return f"{name}_inplace" if self.in_place else name
+
     def elements(self, name, dtype, reduce, targets, count, pattern):
         """A 1-D scatter of `count` updates into `targets` elements (int32 Add, int64 Min,
         float32 or float64 Add)."""
@@ -137,10 +145,12 @@ class Collisions:
         else:
             idx = self.indices(targets, count)
         upd = values(count)
-        out = torch.empty_like(inp)
+        out = inp if self.in_place else torch.empty_like(inp)
+        name = self.named(name)
 
         def run():
-            out.copy_(inp)
+            if not self.in_place:
+                out.copy_(inp)
             if reduce == "sum":
                 out.scatter_add_(0, idx, upd)
             else:
@@ -154,11 +164,13 @@ class Collisions:
         table = self.unit((table_rows, row_length), dtype)
         idx = self.indices(table_rows, update_rows)
         upd = self.unit((update_rows, row_length), dtype)
-        out = torch.empty_like(table)
+        out = table if self.in_place else torch.empty_like(table)
         expanded = idx[:, None].expand(-1, row_length)
+        name = self.named(name)
 
         def run():
-            out.copy_(table)
+            if not self.in_place:
+                out.copy_(table)
             if reduce == "sum":
                 out.index_add_(0, idx, upd)
             else:
@@ -211,8 +223,10 @@ def main():
     parser.add_argument("--json", help="write the rows as JSON lines here")
     parser.add_argument("--sweep", action="store_true",
                         help="the collision sweep instead of the workloads")
+    parser.add_argument("--in-place", action="store_true",
+                        help="each output the input itself (no copy), named <name>_inplace")
     args = parser.parse_args()
-    collisions = Collisions(args.reps)
+    collisions = Collisions(args.reps, args.in_place)
     if args.sweep:
         collisions.sweep()
     else:

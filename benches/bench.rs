@@ -4,7 +4,7 @@
 //! ```text
 //! cargo bench --bench bench -- [--quick] [--reps N] [--json PATH] [--only NAME[,NAME..]]
 //!     [--repeat N] [--copy-method kernel|command|measure] [--sweep] [--collision-sweep]
-//!     [--points-sweep] [--without-int64-atomics] [--without-hardware-float64]
+//!     [--in-place] [--points-sweep] [--without-int64-atomics] [--without-hardware-float64]
 //!     [--without-float32-atomics] [--without-half-stores]
 //! ```
 //! `--without-int64-atomics`, `--without-hardware-float64`, `--without-float32-atomics` and
@@ -28,7 +28,9 @@
 //!
 //! `--sweep` runs the narrow-element sweep of `bench/sweep.rs` instead (peer:
 //! `bench/torch_sweep.py`); `--only` selects among its shapes. `--collision-sweep` runs the
-//! collision sweep of `bench/collisions.rs` instead (peer: `bench/torch_collisions.py --sweep`).
+//! collision sweep of `bench/collisions.rs` instead (peer: `bench/torch_collisions.py --sweep`);
+//! with `--in-place`, each shape's output bound to its input, named `<name>_inplace` (peer:
+//! `--sweep --in-place`; `--only` takes the names without the suffix).
 //! `--points-sweep` runs the points sweep of `bench/points.rs` instead (peer:
 //! `bench/torch_points.py`).
 // Native adapters only; no main in wasm32.
@@ -91,6 +93,8 @@ struct Options {
     sweep: bool,
     /// Runs the collision sweep (`bench/collisions.rs`) instead of the workloads.
     collision_sweep: bool,
+    /// `--in-place`: the collision sweep with each output bound to its input.
+    in_place: bool,
     /// Runs the points sweep (`bench/points.rs`) instead of the workloads.
     points_sweep: bool,
     /// `--profile`: each operator's dispatches timed one by one, printed under its row.
@@ -109,6 +113,7 @@ fn options() -> Options {
         copy_method: None,
         sweep: false,
         collision_sweep: false,
+        in_place: false,
         points_sweep: false,
         profile: false,
         context_options: ContextOptions::default(),
@@ -141,6 +146,7 @@ fn options() -> Options {
             }
             "--sweep" => o.sweep = true,
             "--collision-sweep" => o.collision_sweep = true,
+            "--in-place" => o.in_place = true,
             "--points-sweep" => o.points_sweep = true,
             "--profile" => o.profile = true,
             "--without-int64-atomics" => {
@@ -522,7 +528,13 @@ fn main() {
         return;
     }
     if o.collision_sweep {
-        collisions::run(&mut b, &collisions::sweep(o.quick), wanted, true);
+        collisions::run(
+            &mut b,
+            &collisions::sweep(o.quick),
+            wanted,
+            true,
+            o.in_place,
+        );
         if let Some(path) = &o.json {
             b.write_json(path, f64::NAN);
         }
@@ -560,7 +572,13 @@ fn main() {
             let prepared = prepare(&mut data);
             b.operator(name, &prepared);
         }
-        collisions::run(&mut b, &collisions::workloads(o.quick), wanted, false);
+        collisions::run(
+            &mut b,
+            &collisions::workloads(o.quick),
+            wanted,
+            false,
+            false,
+        );
     }
     let roof_gbps = data.roof_bytes() as f64 / (roof_ms * 1e-3) / 1e9;
     if let Some(path) = &o.json {

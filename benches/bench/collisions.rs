@@ -36,7 +36,9 @@
 //! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
 //! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
-//! T and L stay.
+//! T and L stay. With `--in-place`, every shape runs with its output bound to its input (no
+//! copy; each run reduces into what the runs before it left), named `<name>_inplace` (and
+//! `<name>_inplace_in_order`).
 
 use std::borrow::Cow;
 
@@ -277,11 +279,14 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
 /// Times each workload that `wanted` names (in both modes where it has an in-order variant),
 /// each on data from a generator seeded by its name. `fresh_buffers` drops the buffers kept
 /// before each workload, for workloads whose buffer names are shared (the sweep's).
+/// `in_place`: the output bound to the input (no copy `output = input`; each run reduces into
+/// what the runs before it left), reported as `<name>_inplace`.
 pub fn run(
     b: &mut Bench,
     workloads: &[Workload],
     wanted: impl Fn(&str) -> bool,
     fresh_buffers: bool,
+    in_place: bool,
 ) {
     for workload in workloads {
         let name = workload.name.as_str();
@@ -294,10 +299,16 @@ pub fn run(
             b.inputs.borrow_mut().clear();
         }
         let mut prepared = workload.prepare(&mut Rng::new(seed(name)));
-        if workload.in_order {
-            time_both_modes(b, name, &mut prepared, default);
+        prepared.in_place = in_place;
+        let name = if in_place {
+            format!("{name}_inplace")
         } else {
-            b.operator(name, &prepared);
+            name.to_string()
+        };
+        if workload.in_order {
+            time_both_modes(b, &name, &mut prepared, default);
+        } else {
+            b.operator(&name, &prepared);
         }
     }
 }
