@@ -38,8 +38,9 @@ sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 1
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
 16385, 65536, 131072, 1048576, 4194304, uniform),
-sweep_index_add_{f16,f32,f64}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into R =
-32768 table rows, fewer where the table would pass 256 MiB), sweep_index_add_{f16,f32,f64}_Kx1024_into_32768
+sweep_index_add_{f16,f32,f64,i16}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into
+R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values of random bits),
+sweep_index_add_{f16,f32,f64,i16}_Kx1024_into_32768
 (K in 16, 1024, 2048: a few rows into a large table, a 32nd and a 16th of it), and `_in_order`
 for the f16 rows;
 sweep_edges_{f32,f16}_max_ExL_into_N (Max of E edge messages of L elements into N nodes:
@@ -87,6 +88,14 @@ class Collisions:
     def unit(self, shape, dtype):
         """Uniform in (0, 1]: never zero."""
         return torch.rand(shape, dtype=dtype, device=self.cuda, generator=self.gen).neg_().add_(1)
+
+    def values(self, shape, dtype):
+        """Floats as `unit`; integers with every bit random."""
+        if dtype.is_floating_point:
+            return self.unit(shape, dtype)
+        info = torch.iinfo(dtype)
+        return torch.randint(info.min, info.max, shape, dtype=dtype, device=self.cuda,
+                             generator=self.gen)
 
     def int32s(self, count):
         return torch.randint(-2**31, 2**31 - 1, (count,), dtype=torch.int32, device=self.cuda,
@@ -161,9 +170,9 @@ class Collisions:
     def rows(self, name, dtype, reduce, table_rows, row_length, update_rows, in_order):
         """Rows of updates added (index_add_) or maxed (scatter_reduce_) into a table; also
         under deterministic algorithms as `<name>_in_order` when `in_order`."""
-        table = self.unit((table_rows, row_length), dtype)
+        table = self.values((table_rows, row_length), dtype)
         idx = self.indices(table_rows, update_rows)
-        upd = self.unit((update_rows, row_length), dtype)
+        upd = self.values((update_rows, row_length), dtype)
         out = table if self.in_place else torch.empty_like(table)
         expanded = idx[:, None].expand(-1, row_length)
         name = self.named(name)
@@ -201,7 +210,8 @@ class Collisions:
             for targets in [1, 1000, 4096, 16385, 65536, 131072, 1 << 20, 1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
                               targets, updates, "uniform")
-        for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64")]:
+        for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64"),
+                               (torch.int16, "i16")]:
             width = torch.tensor([], dtype=dtype).element_size()
             # Rows of every length, then a few rows into a large table (mostly a copy), then
             # rows a 32nd and a 16th of the table's (either side of the sparse rows' rule).

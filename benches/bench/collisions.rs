@@ -32,7 +32,7 @@
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
-//! | sweep_index_add_{f32,f64}_KxL_into_R | the same in Float32 (R: 32768 to 16384) and Float64 (R: 32768, 32768, 32768, 16384, 8192); default mode only |
+//! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
 //! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
 //! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
@@ -225,6 +225,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
         (DataType::Float16, "f16"),
         (DataType::Float32, "f32"),
         (DataType::Float64, "f64"),
+        (DataType::Int16, "i16"),
     ] {
         // Rows of every length, then a few rows into a large table (mostly a copy).
         // Then rows of 1024 a 32nd and a 16th of the table's (either side of the sparse

@@ -43,22 +43,30 @@ pub(crate) const FIRST_FOLD_STEPS: u32 = 1024;
 /// on an H100 (BENCHMARKS.md, issue 26): two beat one (Float16 rows 0.104 -> 0.103 ms, Float32
 /// rows 0.514 -> 0.409, edge messages 0.331 -> 0.309) but for rows of 16 Float64 units
 /// (0.021 -> 0.025); four cells, on an H200, were slower than one on Float16 and Float64 rows
-/// (their arithmetic in software: a thread's registers fill before its loads overlap).
-pub(crate) const COLUMN_CELLS: u32 = 2;
+/// (their arithmetic in software: a thread's registers fill before its loads overlap). On an
+/// H200 later (issue 26's column cells), one cell for units narrower than a word: Float16
+/// index_add rows 5 to 11 % faster by the lists (their copy still 16 bytes a thread, its
+/// listed blocks folded a word at a time), edge messages 10 % and in order 14 %, in-order rows
+/// within 2 %; Float32 one cell: edges into few nodes 3 to 10 % faster, the others up to 7 %
+/// slower and ScatterND rows in order 31 %; Float64 the same either way; four cells slower
+/// everywhere (Float64 rows 42 to 52 %, Float16 45 to 60 %).
+pub(crate) fn column_cells(unit_bytes: u32) -> u32 {
+    if unit_bytes < 4 { 1 } else { 2 }
+}
 
 /// Bytes a thread of the wide fold that copies as it folds (`fold_slice_list_copy_wide`)
 /// takes: most of its threads only copy, and at 8 bytes a thread (two Float16 cells) an H100
 /// copied a table at 2.15 TB/s, too few loads in flight, where Float64's 16 reached 2.5. A
-/// thread whose block has a list folds its cells `COLUMN_CELLS` at a time: four Float16
+/// thread whose block has a list folds its cells `column_cells` at a time: four Float16
 /// cells folded at once took index_add 0.091 -> 0.128 ms (their software arithmetic's
 /// registers).
 const COPY_BYTES: u32 = 16;
 
 /// Cells a thread of `fold_slice_list_copy_wide` takes: `COPY_BYTES` of them, a multiple of
-/// `COLUMN_CELLS` (`fold_slice_list_copy` takes `COLUMN_CELLS`).
+/// `column_cells` (`fold_slice_list_copy` takes `column_cells`).
 pub(crate) fn copy_cells(unit_bytes: u32) -> u32 {
     let cell_bytes = units_per_word(unit_bytes) * unit_bytes;
-    (COPY_BYTES / cell_bytes).max(COLUMN_CELLS)
+    (COPY_BYTES / cell_bytes).max(column_cells(unit_bytes))
 }
 
 /// Units a word holds (8-byte units: one a cell).
@@ -149,8 +157,8 @@ pub(super) fn sort_constants(
         ("UNIT_WORDS", unit_words),
         ("FOLD_STEPS", FOLD_STEPS),
         ("FIRST_FOLD_STEPS", FIRST_FOLD_STEPS),
-        ("COLUMN_CELLS", COLUMN_CELLS),
-        ("COLUMN_UNITS", COLUMN_CELLS * units_per_word),
+        ("COLUMN_CELLS", column_cells(unit_bytes)),
+        ("COLUMN_UNITS", column_cells(unit_bytes) * units_per_word),
         ("COPY_CELLS", copy_cells(unit_bytes)),
         ("UNITS_PER_WORD", units_per_word),
         ("UNIT_BITS", 32 / units_per_word),

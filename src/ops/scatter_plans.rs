@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    CLEAR_WORDS, COLUMN_CELLS, Entry, FIRST_FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel,
-    LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, copy_cells, units_per_word,
+    CLEAR_WORDS, Entry, FIRST_FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN,
+    RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -39,7 +39,7 @@ pub(super) struct SortPlan {
     fold_passes: u32,
     spans: FoldSpans,
     /// Out of place, the first fold copies `output = input` as it folds
-    /// (`fold_slice_columns_copy`, a thread for `COLUMN_CELLS` cells of every block;
+    /// (`fold_slice_columns_copy`, a thread for `column_cells` cells of every block;
     /// `fold_runs_copy`, a thread a unit): its threads; none where the copy goes first.
     copy_threads: Option<u32>,
     /// The updates of a target may fold in any order and grouping (the default duplicate
@@ -130,7 +130,7 @@ impl SortPlan {
             let lanes = column_lanes(
                 slice_units as u32,
                 units_per_word(element_bytes),
-                COLUMN_CELLS,
+                column_cells(element_bytes),
             );
             u32::try_from(units as u64 * lanes).ok()
         } else {
@@ -344,15 +344,15 @@ const FOLD_BY_SLICES: u32 = 1;
 const FOLD_IN_ANY_ORDER: u32 = 2;
 
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
-/// where they are more than `COLUMN_CELLS` and the lists are on average at most this long:
-/// a listed block's thread then walks its list once for each `COLUMN_CELLS` of them, which
+/// where they are more than `column_cells` and the lists are on average at most this long:
+/// a listed block's thread then walks its list once for each `column_cells` of them, which
 /// long lists pay for (an H100's edge messages, lists of 16: 0.293 -> 0.346 ms) and short
 /// ones do not (index_add rows of Float16, 1 block in 8 listed: 0.091 -> 0.088 ms; Float32,
 /// 2 rows a block: 0.321 -> 0.301 ms). BENCHMARKS.md, issue 26's third session.
 const COPY_WIDE_LISTS: u64 = 4;
 
 /// The first fold pass of a reduction by slices (`entries`: a thread a unit, or a column
-/// fold, a thread `COLUMN_CELLS` cells), and its threads: a group of them for each
+/// fold, a thread `column_cells` cells), and its threads: a group of them for each
 /// output block, or for each slice where the slices are fewer (few rows into a large table:
 /// every block looked at would be mostly threads that find no list or run and return).
 /// Column folds wherever each thread's share is whole words (units of 4 and 8 bytes always;
@@ -371,7 +371,7 @@ fn first_fold_pass(
     let columns = !kernel.unit().is_sub_word() || slice_units.is_multiple_of(cell_units);
     // Threads a group (a block's or a slice's), and threads from the blocks.
     let (entry, group_threads, block_threads) = if columns {
-        let lanes = column_lanes(slice_units, cell_units, COLUMN_CELLS);
+        let lanes = column_lanes(slice_units, cell_units, column_cells(map.element_bytes));
         (entries[1], lanes, blocks * lanes)
     } else {
         (entries[0], slice_units as u64, output_units)
@@ -392,19 +392,20 @@ fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
 }
 
 /// The entry of the first pass that copies as it folds, and its threads (none past u32): the
-/// wide one where a thread takes more cells than `COLUMN_CELLS` and the lists are short.
+/// wide one where a thread takes more cells than `column_cells` and the lists are short.
 fn copy_pass(
     slices: u32,
     blocks: u32,
     slice_units: u32,
     element_bytes: u32,
 ) -> Option<(Entry, u32)> {
-    let wide = copy_cells(element_bytes) > COLUMN_CELLS
-        && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
+    let column = column_cells(element_bytes);
+    let wide =
+        copy_cells(element_bytes) > column && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
     let (entry, cells) = if wide {
         (Entry::FoldSliceListCopyWide, copy_cells(element_bytes))
     } else {
-        (Entry::FoldSliceListCopy, COLUMN_CELLS)
+        (Entry::FoldSliceListCopy, column)
     };
     let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
     let threads = u32::try_from(blocks as u64 * lanes).ok()?;
@@ -434,7 +435,7 @@ pub(super) struct ListPlan {
     fold_passes: u32,
     spans: FoldSpans,
     /// Out of place, the first pass copies `output = input` as it folds, a thread for
-    /// `COLUMN_CELLS` cells of every block (`fold_slice_list_copy`) or `copy_cells`
+    /// `column_cells` cells of every block (`fold_slice_list_copy`) or `copy_cells`
     /// (`fold_slice_list_copy_wide`): the entry and its threads; none where the copy goes
     /// first.
     copy_pass: Option<(Entry, u32)>,
