@@ -47,9 +47,9 @@ pub(crate) const FIRST_FOLD_STEPS: u32 = 1024;
 /// H200 later (issue 26's column cells), one cell for units narrower than a word: Float16
 /// index_add rows 5 to 11 % faster by the lists (their copy still 16 bytes a thread, its
 /// listed blocks folded a word at a time), edge messages 10 % and in order 14 %, in-order rows
-/// within 2 %; Float32 one cell: edges into few nodes 3 to 10 % faster, the others up to 7 %
+/// -5 to +2 %; Float32 one cell: edges into few nodes 3 to 10 % faster, the others up to 7 %
 /// slower and ScatterND rows in order 31 %; Float64 the same either way; four cells slower
-/// everywhere (Float64 rows 42 to 52 %, Float16 45 to 60 %).
+/// but on a few Float32 shapes (Float64's listed rows 42 to 52 %, Float16's up to 60 %).
 pub(crate) fn column_cells(unit_bytes: u32) -> u32 {
     if unit_bytes < 4 { 1 } else { 2 }
 }
