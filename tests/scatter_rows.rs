@@ -42,10 +42,11 @@ fn sparse_rows_reduce_unit_by_unit_in_both_modes() {
 
 #[test]
 fn a_list_longer_than_the_first_pass_goes_on_beside_a_table_copied_as_it_folds() {
-    // Two thousand rows on the table's first row, and the lists short on average: out of
-    // place, the first pass copies as it folds, several cells a thread, and the long list
-    // goes on in the next pass.
-    rows_reduce_in_both_modes(85, 2048, 2200, 1, false);
+    // 8400 rows on the table's first and last rows (about 4200 each), and the lists short on
+    // average: out of place, the first pass copies as it folds, several cells a thread, and
+    // the long lists go on in the next pass (the first walks 4096 rows of 4- and 8-byte units,
+    // 1024 of narrower ones).
+    rows_reduce_in_both_modes(85, 4096, 8400, 1, false);
 }
 
 #[test]
@@ -58,7 +59,7 @@ fn out_of_range_rows_are_skipped_and_reported_whichever_the_folds_start_from() {
 /// ScatterND of `picked` rows into a table of `rows` rows, each reduction, every type, both
 /// modes; the rows pick among the table's first `pick_from` rows and its last (so duplicates
 /// are many). Rows of 64 to 300 units; packed and strided outputs. Narrow rows of whole words
-/// fold a thread two words; rows of 66 bytes or halves a thread a unit. Packed outputs run in
+/// fold a thread a word; rows of 66 bytes or halves a thread a unit. Packed outputs run in
 /// place too (where the lists' fold cannot copy as it folds). `bad_index`: one index out of
 /// range, which is skipped and reported (then the values are order-free, so that every mode
 /// is checked bit for bit).

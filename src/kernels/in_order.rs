@@ -31,12 +31,22 @@ const LONG_LOADS: u32 = 8;
 /// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
 pub(crate) const FOLD_STEPS: u32 = 4096;
 /// The slices the first fold pass of a reduction by slices walks an invocation (`fold_slices`,
-/// `fold_slice_columns`, `fold_slice_lists`, `fold_slice_list_columns`): a quarter of
-/// `FOLD_STEPS`, since a column fold takes up to 8 units of every slice in a loop of its own
-/// (Mesa counts those iterations too: 1024 * (1 + 8), and the loops around, stay well within
-/// 65535). Longer runs and lists go on in the passes after it, whose workgroups split them
-/// into turns.
-pub(crate) const FIRST_FOLD_STEPS: u32 = 1024;
+/// `fold_slice_columns`, `fold_slice_lists`, `fold_slice_list_columns`) for units of
+/// `unit_bytes`: the whole of `FOLD_STEPS` for units of 4 and 8 bytes, a quarter of it for
+/// narrower ones, since a column fold takes `column_cells` cells of every slice in a loop of
+/// its own and the wide copy as it folds walks a list once a cell of its thread (Mesa counts
+/// those iterations too: Float32 2 * 4096 * 3, Float64 4096 * 3, Int8 4 * 1024 * 5, and the
+/// loops around, stay well within 65535). Longer runs and lists go on in the passes after it,
+/// whose workgroups split them into turns; where none can be longer (4096 rows of an
+/// index_add), there is no such pass to dispatch: on an H200, `index_add_rows_f64` 0.0938 ->
+/// 0.0910 ms, 4096 rows of 512 Float32 -3.9 % (BENCHMARKS.md, issue 26's column cells).
+pub(crate) fn first_fold_steps(unit_bytes: u32) -> u32 {
+    if unit_bytes < 4 {
+        FOLD_STEPS / 4
+    } else {
+        FOLD_STEPS
+    }
+}
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
 /// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
@@ -94,6 +104,8 @@ pub(crate) struct FoldSpans {
     /// Rows of `fold_slice_runs` threads that take turns, and the slices they fold a pass.
     pub slice_turns: u32,
     pub slice_span: u32,
+    /// Slices the first fold pass walks ([`first_fold_steps`]).
+    pub first_fold_steps: u32,
 }
 
 impl FoldSpans {
@@ -115,6 +127,7 @@ impl FoldSpans {
             long_span: folders * folder_chunks * long_chunk,
             slice_turns,
             slice_span: slice_turns * FOLD_STEPS,
+            first_fold_steps: first_fold_steps(unit_bytes),
         }
     }
 }
@@ -156,7 +169,7 @@ pub(super) fn sort_constants(
         ("LONG_CHUNK_PAIR", 2 * spans.long_chunk),
         ("UNIT_WORDS", unit_words),
         ("FOLD_STEPS", FOLD_STEPS),
-        ("FIRST_FOLD_STEPS", FIRST_FOLD_STEPS),
+        ("FIRST_FOLD_STEPS", spans.first_fold_steps),
         ("COLUMN_CELLS", column_cells(unit_bytes)),
         ("COLUMN_UNITS", column_cells(unit_bytes) * units_per_word),
         ("COPY_CELLS", copy_cells(unit_bytes)),
