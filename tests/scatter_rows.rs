@@ -139,7 +139,7 @@ fn in_order_float_min_and_max_of_rows_keep_the_first_of_tied_zeros_and_nans() {
     // list past the first pass (the input's claim outranks the later passes' of its class), a
     // table of four times the updates' units (the most tie words an update); sorted runs past
     // that (its tie words would outweigh them) or where the lists are long on average; rows of
-    // whole words (a thread two cells) and of odd halves (a thread a unit); out of place and
+    // whole words (a thread a cell) and of odd halves (a thread a unit); out of place and
     // in place.
     let mut rng = Rng::new(84);
     for data_type in [DataType::Float16, DataType::BFloat16, DataType::Float32] {

@@ -47,6 +47,7 @@ pub(crate) fn first_fold_steps(unit_bytes: u32) -> u32 {
         FOLD_STEPS
     }
 }
+
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
 /// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
