@@ -33,13 +33,16 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// The slices the first fold pass of a reduction by slices walks an invocation (`fold_slices`,
 /// `fold_slice_columns`, `fold_slice_lists`, `fold_slice_list_columns`) for units of
 /// `unit_bytes`: the whole of `FOLD_STEPS` for units of 4 and 8 bytes, a quarter of it for
-/// narrower ones, since a column fold takes `column_cells` cells of every slice in a loop of
-/// its own and the wide copy as it folds walks a list once a cell of its thread (Mesa counts
-/// those iterations too: Float32 2 * 4096 * 3, Float64 4096 * 3, Int8 4 * 1024 * 5, and the
-/// loops around, stay well within 65535). Longer runs and lists go on in the passes after it,
-/// whose workgroups split them into turns; where none can be longer (4096 rows of an
-/// index_add), there is no such pass to dispatch: on an H200, `index_add_rows_f64` 0.0938 ->
-/// 0.0910 ms, 4096 rows of 512 Float32 -3.9 % (BENCHMARKS.md, issue 26's column cells).
+/// narrower ones (as for every width before; 4096 for them too is not measured on a GPU),
+/// though a column fold takes `column_cells` cells of every slice in loops of its own and the
+/// wide copy as it folds walks a list once a cell of its thread. Mesa's loop limit: on
+/// lavapipe, first passes of 8192 slices folded lists of about 8400 whole for every type and
+/// mode (Int8's wide copy, four walks a thread, included) and 16384 lost updates (Float64 Add,
+/// lists of about 17000), so 4096 is half the largest bound seen whole. Longer runs and lists
+/// go on in the passes after it, whose workgroups split them into turns; where none can be
+/// longer (4096 rows of an index_add), there is no such pass to dispatch: on an H200,
+/// `index_add_rows_f64` 0.0938 -> 0.0910 ms, 4096 rows of 512 Float32 -3.9 % (BENCHMARKS.md,
+/// issue 26's column cells).
 pub(crate) fn first_fold_steps(unit_bytes: u32) -> u32 {
     if unit_bytes < 4 {
         FOLD_STEPS / 4
