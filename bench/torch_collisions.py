@@ -39,7 +39,7 @@ sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
 16385, 65536, 131072, 1048576, 4194304, uniform),
 sweep_index_add_{f16,f32,f64,i16}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into
-R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values of random bits),
+R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values uniform over the type),
 sweep_index_add_{f16,f32,f64,i16}_Kx1024_into_32768
 (K in 16, 1024, 2048: a few rows into a large table, a 32nd and a 16th of it), and `_in_order`
 for the f16 rows;
@@ -90,7 +90,8 @@ class Collisions:
         return torch.rand(shape, dtype=dtype, device=self.cuda, generator=self.gen).neg_().add_(1)
 
     def values(self, shape, dtype):
-        """Floats as `unit`; integers with every bit random."""
+        """Floats as `unit`; integers uniform over their type (the top value excluded:
+        randint's bound is exclusive)."""
         if dtype.is_floating_point:
             return self.unit(shape, dtype)
         info = torch.iinfo(dtype)
