@@ -7,9 +7,11 @@
 // each slice (plus one; 0 ends the list), then the two lists of (block, next node) pairs of
 // the blocks that go on. Float Min and Max in order (ReduceOrder::ListTies, the ties
 // section) fold the same lists: the fold gives every unit the right number, and its zero and
-// NaN updates claim their units by position (claim_tie) for write_unit_ties
-// (shaders/scatter_slices.wgsl), after the last pass, to store the first of the class the
-// unit ended in.
+// NaN updates claim their units by position (claim_tie, shaders/scatter_slices.wgsl). A walk
+// that ends its list in the first pass settles its units itself; where a list goes on, its
+// units' claims go to tie words (heads from params.in_order.tie_words, count of the tie list
+// just before them, not cleared: the first pass writes each one it lists) and its block to
+// the tie list (links after the two lists), which write_list_ties settles after the last pass.
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -46,14 +48,14 @@ fn link_slices(
 // `value` of output unit `unit` folded with the column `inner` of at most `steps` slices of
 // a list from `node`; returns the value and the node where the walk stopped (0: the list's
 // end). `input_class`: the tie class of the unit's input (0 where the pass does not know it).
-fn fold_list(value: Unit, node: u32, inner: u32, steps: u32, unit: u32, input_class: u32) -> ListFold {
-    var fold = ListFold(value, node);
+fn fold_list(value: Unit, node: u32, inner: u32, steps: u32, input_class: u32) -> ListFold {
+    var fold = ListFold(value, node, TieClaim());
     for (var k = 0u; k < steps && fold.node != 0u; k += 1u) {
         // The next node first: the walk's load does not wait on the claim's test.
         let next = atomic_load_links(fold.node - 1u);
         let update = load_updates(slice_dense_start(fold.node - 1u) + inner);
         // @ties-begin
-        claim_tie(update, unit, fold.node, input_class);
+        fold.claim = claim_tie(fold.claim, update, fold.node, input_class);
         // @ties-end
         fold.value = combine_unit(fold.value, update);
         fold.node = next;
@@ -73,7 +75,46 @@ fn input_tie_class(input: Unit) -> u32 {
 struct ListFold {
     value: Unit,
     node: u32,
+    claim: TieClaim,
 }
+
+// @ties-begin
+// The tie list: the blocks whose lists go on past the first pass (listed by it), for
+// write_list_ties.
+fn tie_list_at() -> u32 {
+    return params.in_order.slices + 4u * params.in_order.fold_capacity;
+}
+
+fn list_tie_block(block: u32) {
+    let entry = atomic_add_heads(params.in_order.tie_words - 1u, 1u);
+    atomic_store_links(tie_list_at() + entry, block);
+}
+
+// After the last pass, a thread a unit of the tie list's blocks (params.count: the list's
+// capacity times a block's units): write_unit_tie (shaders/scatter_slices.wgsl) with the
+// unit's tie word.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn write_list_ties(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let entry = t / params.in_order.slice_units;
+    if entry >= atomic_load_heads(params.in_order.tie_words - 1u) {
+        return;
+    }
+    let block = atomic_load_links(tie_list_at() + entry);
+    let u = block * params.in_order.slice_units + (t - entry * params.in_order.slice_units);
+    let rank = atomic_load_heads(params.in_order.tie_words + u);
+    if rank != 0u {
+        write_unit_tie(u, rank);
+    }
+}
+// @ties-end
 
 // The list a first pass's group of threads walks (a group: a block's or a slice's units).
 // Without FOLD_BY_SLICES, groups are the output's blocks, every one looked at (most have no
@@ -123,16 +164,24 @@ fn fold_slice_lists(
     let u = start.block * params.in_order.slice_units + offset;
     let input = load_output(u);
     let input_class = input_tie_class(input);
-    let fold = fold_list(input, start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS, u, input_class);
+    let fold = fold_list(input, start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS, input_class);
+    var value = fold.value;
     if fold.node != 0u {
         // @ties-begin
-        claim_input_tie(input_class, u);
+        store_tie_word(u, fold.claim, input_class);
         // @ties-end
         if offset == 0u {
             list_slice_block(1u, start.block, fold.node);
+            // @ties-begin
+            list_tie_block(start.block);
+            // @ties-end
         }
+    } else {
+        // @ties-begin
+        value = settle_tie(value, fold.claim);
+        // @ties-end
     }
-    store_output(u, fold.value);
+    store_output(u, value);
 }
 
 // Pass 0 a column fold (shaders/scatter_slices.wgsl): a thread takes up to COLUMN_CELLS
@@ -160,7 +209,8 @@ fn fold_slice_list_columns(
 
 // The share's column units folded along block `block`'s list from node `first`, at most
 // FIRST_FOLD_STEPS rows; where the list goes on, the block is listed for the next pass (by
-// the group's first thread, where `lists`).
+// the group's first thread, where `lists`) and the units' claims stored, else the units'
+// ties settled.
 fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
     var node = first;
     for (var k = 0u; k < FIRST_FOLD_STEPS && node != 0u; k += 1u) {
@@ -170,11 +220,18 @@ fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
     }
     if node != 0u {
         // @ties-begin
-        claim_column_input_ties(share);
+        store_column_tie_words(share);
         // @ties-end
         if share.lane == 0u && lists {
             list_slice_block(1u, block, node);
+            // @ties-begin
+            list_tie_block(block);
+            // @ties-end
         }
+    } else {
+        // @ties-begin
+        settle_column_ties(share);
+        // @ties-end
     }
 }
 
@@ -274,8 +331,13 @@ fn fold_slice_list_runs(
         workgroupBarrier();
         // Lane 0 of every tile is in the slice: it carries the node on.
         if column.turn == t && column.in_slice {
-            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS, column.unit, 0u);
+            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS, 0u);
             column_values[column.lane] = fold.value;
+            // @ties-begin
+            if fold.claim.rank != 0u {
+                atomic_max_heads(params.in_order.tie_words + column.unit, fold.claim.rank);
+            }
+            // @ties-end
             if column.lane == 0u {
                 list_nodes[(t + 1u) % 2u] = fold.node;
             }

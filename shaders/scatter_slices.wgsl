@@ -46,6 +46,13 @@ fn slice_dense_start(b: u32) -> u32 {
     return dense + rest * dense_stride_at(0u);
 }
 
+// A walk's claim of a unit by its zero and NaN updates (float Min and Max in order by lists,
+// the ties section): the highest rank (0: none) and the claiming update's bits.
+struct TieClaim {
+    rank: u32,
+    bits: Unit,
+}
+
 // The columns' partial results, handed from row to row of threads.
 var<workgroup> column_values: array<Unit, SLICE_TILE>;
 
@@ -134,37 +141,60 @@ fn load_columns(base: u32, share: ColumnShare) {
 
 // @ties-begin
 // Float Min and Max in order by lists (ReduceOrder::ListTies, shaders/scatter_lists.wgsl).
-// A zero or NaN update of a list (`position`: its slice plus one) claims its unit's tie word
-// (the heads from params.in_order.tie_words) for its class, unless the unit's input holds that
-// class (`input_class`): then the input stays, as no update of its class replaces it in order.
-fn claim_tie(update: Unit, unit: u32, position: u32, input_class: u32) {
+// A walk keeps its claim: of its zero and NaN updates (`position`: the slice plus one) whose
+// class the unit's input does not hold (`input_class`; 0 where the pass does not know it), the
+// highest rank (tie_rank: the first NaN, else the first zero) and that update's bits. An
+// input of a tie class stays where the unit ends in its class, as no update of its class
+// replaces it in order.
+fn claim_tie(claim: TieClaim, update: Unit, position: u32, input_class: u32) -> TieClaim {
     if !is_tie(update) {
-        return;
+        return claim;
     }
     let kind = tie_class(update);
-    if kind != input_class {
-        atomic_max_heads(params.in_order.tie_words + unit, tie_rank(kind, position));
+    let rank = tie_rank(kind, position);
+    if kind == input_class || rank <= claim.rank {
+        return claim;
     }
+    return TieClaim(rank, update);
 }
 
-// Where a unit's list goes on past the first pass, whose later passes claim without knowing
-// the input (`input_class` 0): an input of a tie class claims its unit at its class's top rank
-// (position 0), above every update of the class.
-fn claim_input_tie(input_class: u32, unit: u32) {
+// Where a first pass's walk ends the unit's list: its value, or its claim's bits where the
+// unit ended in the claim's class (the first of the class in order). No tie word is read or
+// written, so most units' never are.
+fn settle_tie(value: Unit, claim: TieClaim) -> Unit {
+    if claim.rank != 0u && tie_class(value) == rank_class(claim.rank) {
+        return claim.bits;
+    }
+    return value;
+}
+
+// Where the list goes on past the first pass: the unit's tie word (the first pass's walk is
+// its only writer) holds the walk's claim, or an input of a tie class at its class's top rank
+// (position 0), above every update of the class; the later passes claim by atomicMax and
+// write_list_ties settles the unit after the last.
+fn store_tie_word(unit: u32, claim: TieClaim, input_class: u32) {
+    var rank = claim.rank;
     if input_class != NO_TIE {
-        atomic_max_heads(params.in_order.tie_words + unit, tie_rank(input_class, 0u));
+        rank = max(rank, tie_rank(input_class, 0u));
     }
+    atomic_store_heads(params.in_order.tie_words + unit, rank);
 }
 
-// The block's first unit and each unit's input tie class, for the claims of a column fold.
+fn rank_class(rank: u32) -> u32 {
+    return select(ZERO_TIE, NAN_TIE, rank >= 0x80000000u);
+}
+
+// The block's first unit, each unit's input tie class and claim, for a column fold.
 var<private> column_base: u32;
 var<private> column_classes: array<u32, COLUMN_UNITS>;
+var<private> column_claims: array<TieClaim, COLUMN_UNITS>;
 
 fn note_column_inputs(base: u32, share: ColumnShare) {
     column_base = base;
     for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
         if k < share.units {
             column_classes[k] = tie_class(column_units[k]);
+            column_claims[k] = TieClaim(0u, 0u);
         }
     }
 }
@@ -176,27 +206,31 @@ var<private> column_updates: array<Unit, COLUMN_UNITS>;
 fn claim_column_ties(b: u32, share: ColumnShare) {
     for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
         if k < share.units {
-            claim_tie(column_updates[k], column_base + share_offset(share, k), b + 1u, column_classes[k]);
+            column_claims[k] = claim_tie(column_claims[k], column_updates[k], b + 1u, column_classes[k]);
         }
     }
 }
 
-fn claim_column_input_ties(share: ColumnShare) {
+fn settle_column_ties(share: ColumnShare) {
     for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
         if k < share.units {
-            claim_input_tie(column_classes[k], column_base + share_offset(share, k));
+            column_units[k] = settle_tie(column_units[k], column_claims[k]);
         }
     }
 }
 
-// After the last pass, CLEAR_WORDS output units a thread, a workgroup's width apart
-// (params.count: the units; their claims from params.in_order.tie_words in the heads): where
-// a unit ended in the class of its claim, the claiming update's bits, the first of the class
-// in order (position 0, the input's own claim, leaves the unit as it is). The claims are
-// loaded first, in flight together; most are 0. A claim's position counts rows of
-// params.in_order.slice_units units (ReduceOrder::ListTies's, shaders/scatter_lists.wgsl), or
-// update units (ReduceOrder::FirstTie's, shaders/scatter_reduce.wgsl: rows of one unit, a
-// slice_rank of 0).
+fn store_column_tie_words(share: ColumnShare) {
+    for (var k = 0u; k < COLUMN_UNITS; k += 1u) {
+        if k < share.units {
+            store_tie_word(column_base + share_offset(share, k), column_claims[k], column_classes[k]);
+        }
+    }
+}
+
+// After the any-order pass that claims as it places (ReduceOrder::FirstTie's,
+// shaders/scatter_reduce.wgsl), CLEAR_WORDS output units a thread, a workgroup's width apart
+// (params.count: the units; their claims from params.in_order.tie_words in the heads):
+// write_unit_tie for each. The claims are loaded first, in flight together; most are 0.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn write_unit_ties(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -219,10 +253,13 @@ fn write_unit_ties(
     }
 }
 
+// Where unit u ended in the class of its claim `rank`, the claiming update's bits, the first
+// of the class in order (position 0, the input's own claim, leaves the unit as it is). A
+// claim's position counts rows of params.in_order.slice_units units (ListTies's), or update
+// units (FirstTie's: rows of one unit, a slice_rank of 0).
 fn write_unit_tie(u: u32, rank: u32) {
     let position = 0x7fffffffu - (rank & 0x7fffffffu);
-    let kind = select(ZERO_TIE, NAN_TIE, rank >= 0x80000000u);
-    if position == 0u || tie_class(load_output(u)) != kind {
+    if position == 0u || tie_class(load_output(u)) != rank_class(rank) {
         return;
     }
     let row = slice_dense_start(position - 1u);

@@ -78,8 +78,9 @@ pub(crate) enum ReduceOrder {
     /// The updates' order: runs sorted by target (8-byte elements always).
     InOrder,
     /// Float Min and Max in order by rows: the rows' lists folded in any order (as `InOrder`
-    /// folds them in the default mode), each zero or NaN update claiming its unit by position,
-    /// then `write_unit_ties` stores the first of the class each unit ended in.
+    /// folds them in the default mode), each zero or NaN update claiming its unit by position:
+    /// the first pass stores the first of the class each unit ended in where its list ends
+    /// there, `write_list_ties` where it goes on.
     ListTies,
     /// Float32 Add by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
     /// output's values, then one `atomicAdd` an update whose value is safe for them
@@ -175,8 +176,10 @@ entries! {
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];
     WriteTies => "write_ties", ScatterReduce, [Ties];
-    /// After the lists' folds or the pass that claims ties: each output unit's first tie.
+    /// After the pass that claims ties: each output unit's first tie.
     WriteUnitTies => "write_unit_ties", ScatterSlices, [Ties];
+    /// After the lists' last pass: the first tie of each unit whose list went on.
+    WriteListTies => "write_list_ties", ScatterLists, [Ties];
     Gather => "gather", Gather, [];
     GatherWords => "gather_words", Gather, [SubWord];
     GatherRows => "gather_rows", Gather, [Word];

@@ -548,21 +548,28 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     // The scratch zeroed by a dispatch in the compute pass, CLEAR_WORDS words a thread, its
     // words addressed by u32 (as every kernel addresses them).
     let words = scratch_bytes / 4;
-    let scratch_words = u32::try_from(words).map_err(|_| Error::LimitExceeded {
+    u32::try_from(words).map_err(|_| Error::LimitExceeded {
         what: "a scatter's scratch (4 bytes an output unit or more)",
         needed: scratch_bytes,
         limit_name: "u32 word indices",
         limit: 4 * u32::MAX as u64,
     })?;
     let mut steps = Vec::new();
+    // The words zeroed (or, for `write_unit_ties`, settled): the whole scratch, but for the
+    // lists' tie words.
+    let cleared_words = match &strategy {
+        Strategy::RowLists(plan) => plan.cleared_heads_words().min(words),
+        _ => words,
+    };
     let clear = |entry| {
         let mut params = map.params(1);
-        params.count = scratch_words;
+        // Within u32: checked above.
+        params.count = cleared_words as u32;
         Step {
             kernel,
             entry,
             params: Parameters::Index(params),
-            grid: Grid::Flat(words.div_ceil(CLEAR_WORDS as u64)),
+            grid: Grid::Flat(cleared_words.div_ceil(CLEAR_WORDS as u64)),
             placement: Placement::Always,
         }
     };

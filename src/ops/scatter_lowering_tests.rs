@@ -621,3 +621,44 @@ fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
     let lowered = entries(&rows(float16, 4096, 8, add, ordered), &wide_atomics);
     assert!(lowered.contains(&Entry::RadixCount), "{lowered:?}");
 }
+
+#[test]
+fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
+    use crate::kernels::params::Parameters;
+    use crate::lowering::Grid;
+    use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
+    // Float32 Max in order of rows of 64 into a table of 1024 rows: the lists. Where no list
+    // can be longer than the first pass, no pass settles ties after it; where one can, the
+    // units of at most `slices / 4097` blocks are settled (a thread each). The clear stops
+    // before the tie words (4 bytes an output unit), which only the first pass writes.
+    for (updates, tie_threads) in [(512u32, None), (8192, Some(64u64))] {
+        let desc = ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            TensorDesc::new(DataType::Int64, &[updates, 1]),
+            TensorDesc::new(DataType::Float32, &[updates, 64]),
+            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Max)
+        .with_duplicates(DuplicateMode::InOrder);
+        let lowered = desc.lower(&DEVICE).expect("lowered");
+        let find = |entry| lowered.steps.iter().find(|step| step.entry == entry);
+        assert!(find(Entry::LinkSlices).is_some(), "{updates} rows");
+        assert!(find(Entry::WriteUnitTies).is_none(), "{updates} rows");
+        let settled = find(Entry::WriteListTies).map(|step| match step.grid {
+            Grid::Flat(threads) => threads,
+            Grid::Planes(_) => panic!("planes"),
+        });
+        assert_eq!(settled, tie_threads, "{updates} rows");
+        let cleared = match &find(Entry::ClearHeads).expect("clear").params {
+            Parameters::Index(params) => params.count as u64,
+            Parameters::StridedCopy(_) => panic!("a copy's parameters"),
+        };
+        assert_eq!(
+            cleared * 4 + 1024 * 64 * 4,
+            lowered.scratch_bytes,
+            "{updates} rows"
+        );
+    }
+}

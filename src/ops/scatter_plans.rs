@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    CLEAR_WORDS, Entry, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
-    SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
+    Entry, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
+    SLICE_TILE, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -440,8 +440,9 @@ pub(super) struct ListPlan {
     /// first.
     copy_pass: Option<(Entry, u32)>,
     /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
-    /// tie word in the heads after the pass counts, and `write_unit_ties` after the folds; 0:
-    /// none.
+    /// tie word in the heads after the pass counts and the tie list's count (written only where
+    /// a unit's list goes on past the first pass, so never cleared), and `write_list_ties`
+    /// after the folds where lists can go on; 0: none.
     tie_units: u32,
 }
 
@@ -514,9 +515,15 @@ impl ListPlan {
         }
     }
 
-    /// Where the tie words start in the heads: after the block heads and the pass counts.
+    /// Where the tie words start in the heads: after the block heads, the pass counts and,
+    /// with ties, the tie list's count. The words before them are the ones cleared.
     fn tie_words(&self) -> u64 {
-        self.blocks as u64 + self.fold_passes as u64 + 2
+        self.blocks as u64 + self.fold_passes as u64 + 2 + u64::from(self.tie_units > 0)
+    }
+
+    /// The heads' words zeroed before the passes: all but the tie words.
+    pub fn cleared_heads_words(&self) -> u64 {
+        self.tie_words()
     }
 
     /// Whether the first pass copies `output = input` out of place as it folds.
@@ -530,9 +537,15 @@ impl ListPlan {
         (self.tie_words() + self.tie_units as u64) * 4
     }
 
-    /// A link a slice, and the two lists of (block, node) pairs.
+    /// A link a slice, the two lists of (block, node) pairs and, with ties, the tie list's
+    /// blocks.
     pub fn links_bytes(&self) -> u64 {
-        (self.slices as u64 + 4 * self.fold_capacity as u64) * 4
+        let tie_list = if self.tie_units > 0 {
+            self.fold_capacity
+        } else {
+            0
+        };
+        (self.slices as u64 + 4 * self.fold_capacity as u64 + tie_list as u64) * 4
     }
 
     /// The steps; `output_units` threads fold (the blocks' units, gaps included).
@@ -599,14 +612,17 @@ impl ListPlan {
                 Placement::Always,
             );
         }
-        if self.tie_units > 0 {
+        // The units of the blocks whose lists went on (none can where there is no second
+        // pass): at most fold_capacity blocks, fewer than the updates' units.
+        if self.tie_units > 0 && self.fold_passes > 0 {
+            let threads = self.fold_capacity as u64 * self.slice_units as u64;
             let mut params = params;
-            params.count = self.tie_units;
+            params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             steps.push(Step {
                 kernel,
-                entry: Entry::WriteUnitTies,
+                entry: Entry::WriteListTies,
                 params: Parameters::Index(params),
-                grid: Grid::Flat((self.tie_units as u64).div_ceil(CLEAR_WORDS as u64)),
+                grid: Grid::Flat(threads),
                 placement: Placement::Always,
             });
         }
