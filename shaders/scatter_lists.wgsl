@@ -45,17 +45,21 @@ fn link_slices(
     atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.in_order.slice_units, b + 1u));
 }
 
-// `value` of output unit `unit` folded with the column `inner` of at most `steps` slices of
-// a list from `node`; returns the value and the node where the walk stopped (0: the list's
-// end). `input_class`: the tie class of the unit's input (0 where the pass does not know it).
+// `value` folded with the column `inner` of at most `steps` slices of a list from `node`;
+// returns the value and the node where the walk stopped (0: the list's end), and leaves the
+// walk's claim in `list_claim` (`input_class`: the tie class of the unit's input, 0 where the
+// pass does not know it).
 fn fold_list(value: Unit, node: u32, inner: u32, steps: u32, input_class: u32) -> ListFold {
-    var fold = ListFold(value, node, TieClaim());
+    var fold = ListFold(value, node);
+    // @ties-begin
+    list_claim = TieClaim();
+    // @ties-end
     for (var k = 0u; k < steps && fold.node != 0u; k += 1u) {
         // The next node first: the walk's load does not wait on the claim's test.
         let next = atomic_load_links(fold.node - 1u);
         let update = load_updates(slice_dense_start(fold.node - 1u) + inner);
         // @ties-begin
-        fold.claim = claim_tie(fold.claim, update, fold.node, input_class);
+        list_claim = claim_tie(list_claim, update, fold.node, input_class);
         // @ties-end
         fold.value = combine_unit(fold.value, update);
         fold.node = next;
@@ -75,10 +79,11 @@ fn input_tie_class(input: Unit) -> u32 {
 struct ListFold {
     value: Unit,
     node: u32,
-    claim: TieClaim,
 }
 
 // @ties-begin
+var<private> list_claim: TieClaim;
+
 // The tie list: the blocks whose lists go on past the first pass (listed by it), for
 // write_list_ties.
 fn tie_list_at() -> u32 {
@@ -168,7 +173,7 @@ fn fold_slice_lists(
     var value = fold.value;
     if fold.node != 0u {
         // @ties-begin
-        store_tie_word(u, fold.claim, input_class);
+        store_tie_word(u, list_claim, input_class);
         // @ties-end
         if offset == 0u {
             list_slice_block(1u, start.block, fold.node);
@@ -178,7 +183,7 @@ fn fold_slice_lists(
         }
     } else {
         // @ties-begin
-        value = settle_tie(value, fold.claim);
+        value = settle_tie(value, list_claim);
         // @ties-end
     }
     store_output(u, value);
@@ -334,8 +339,8 @@ fn fold_slice_list_runs(
             let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS, 0u);
             column_values[column.lane] = fold.value;
             // @ties-begin
-            if fold.claim.rank != 0u {
-                atomic_max_heads(params.in_order.tie_words + column.unit, fold.claim.rank);
+            if list_claim.rank != 0u {
+                atomic_max_heads(params.in_order.tie_words + column.unit, list_claim.rank);
             }
             // @ties-end
             if column.lane == 0u {
