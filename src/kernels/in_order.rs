@@ -29,28 +29,20 @@ const LONG_LOADS: u32 = 8;
 /// dispatch runs for seconds; a run longer than a pass folds goes on in the next pass, from
 /// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
 /// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
+///
+/// The first fold pass of a reduction by slices (`fold_slices`, `fold_slice_columns`,
+/// `fold_slice_lists`, `fold_slice_list_columns`) walks as many slices an invocation, though a
+/// column fold takes `column_cells` cells of every slice in loops of its own and the wide
+/// copy as it folds walks a list once a cell of its thread: on lavapipe, first passes of 8192
+/// slices folded lists of about 8400 whole for every type and mode (Int8's wide copy, four
+/// walks a thread, included) and 16384 lost updates (Float64 Add, lists of about 17000), so
+/// 4096 is half the largest bound seen whole. Longer runs and lists go on in the passes after
+/// it, whose workgroups split them into turns; where none can be longer (4096 rows of an
+/// index_add), there is no such pass to dispatch. On an H200 against a first pass of 1024:
+/// `index_add_rows_f64` 0.0938 -> 0.0910 ms, `index_add_rows_f16` 0.0740 -> 0.0706, 4096
+/// rows of 512 Float32 -3.9 %, of Float16 -5.5 % (BENCHMARKS.md, issue 26's column cells and
+/// list ties).
 pub(crate) const FOLD_STEPS: u32 = 4096;
-/// The slices the first fold pass of a reduction by slices walks an invocation (`fold_slices`,
-/// `fold_slice_columns`, `fold_slice_lists`, `fold_slice_list_columns`) for units of
-/// `unit_bytes`: the whole of `FOLD_STEPS` for units of 4 and 8 bytes, a quarter of it for
-/// narrower ones (as for every width before; 4096 for them too is not measured on a GPU),
-/// though a column fold takes `column_cells` cells of every slice in loops of its own and the
-/// wide copy as it folds walks a list once a cell of its thread. Mesa's loop limit: on
-/// lavapipe, first passes of 8192 slices folded lists of about 8400 whole for every type and
-/// mode (Int8's wide copy, four walks a thread, included) and 16384 lost updates (Float64 Add,
-/// lists of about 17000), so 4096 is half the largest bound seen whole. Longer runs and lists
-/// go on in the passes after it, whose workgroups split them into turns; where none can be
-/// longer (4096 rows of an index_add), there is no such pass to dispatch: on an H200,
-/// `index_add_rows_f64` 0.0938 -> 0.0910 ms, 4096 rows of 512 Float32 -3.9 % (BENCHMARKS.md,
-/// issue 26's column cells).
-pub(crate) fn first_fold_steps(unit_bytes: u32) -> u32 {
-    if unit_bytes < 4 {
-        FOLD_STEPS / 4
-    } else {
-        FOLD_STEPS
-    }
-}
-
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
 /// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
@@ -108,7 +100,7 @@ pub(crate) struct FoldSpans {
     /// Rows of `fold_slice_runs` threads that take turns, and the slices they fold a pass.
     pub slice_turns: u32,
     pub slice_span: u32,
-    /// Slices the first fold pass walks ([`first_fold_steps`]).
+    /// Slices the first fold pass walks an invocation (`FOLD_STEPS`, every width).
     pub first_fold_steps: u32,
 }
 
@@ -131,7 +123,7 @@ impl FoldSpans {
             long_span: folders * folder_chunks * long_chunk,
             slice_turns,
             slice_span: slice_turns * FOLD_STEPS,
-            first_fold_steps: first_fold_steps(unit_bytes),
+            first_fold_steps: FOLD_STEPS,
         }
     }
 }
