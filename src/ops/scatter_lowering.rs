@@ -45,7 +45,10 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 const LIST_TIES_MEAN_ROWS: u64 = 64;
 /// ... and where their tie words (one an output unit) are at most this many an update unit: 64
 /// Ki rows of 64 Float32 units into 262,144 (4 words an update) took 0.136 ms by the lists
-/// against the sort's 0.156 on an H200 (BENCHMARKS.md, issue 26's tie words).
+/// against the sort's 0.156 on an H200 (BENCHMARKS.md, issue 26's tie words), and 0.098 once
+/// the first pass settled the ties of the lists it ends (issue 26's list ties). The tie words
+/// are now only written for lists that go on past the first pass, but they are still reserved
+/// scratch, 4 bytes an output unit: this bounds them by the updates.
 const LIST_TIE_WORDS: u64 = 4;
 /// `BinParams::claims`: the any-order pass claims float ties as it places updates
 /// (`CLAIMS_AS_PLACED` in `shaders/scatter_reduce.wgsl`).
