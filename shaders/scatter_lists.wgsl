@@ -1,7 +1,7 @@
 // requires: common index_map scatter_slices units
 // By slices in any order (order-free reductions of rows of 64+ units, and 8-byte rows, in
-// the default mode): each block's slices linked into a list, walked at most FIRST_FOLD_STEPS
-// nodes an invocation in the first pass and FOLD_STEPS in the others (no sort: any order is
+// the default mode): each block's slices linked into a list, walked at most FOLD_STEPS
+// nodes an invocation a pass (no sort: any order is
 // the mode's promise, and a list costs one exchange a slice). heads: each block's last slice
 // linked plus one (0: none), then each pass's list count; links: the slice linked before
 // each slice (plus one; 0 ends the list), then the two lists of (block, next node) pairs of
@@ -148,7 +148,7 @@ fn list_start(group: u32) -> ListStart {
 
 // Pass 0, a thread a unit (units narrower than a word whose blocks are not whole words): a
 // thread per unit of a group (params.count: the groups' units) folds its column of the first
-// FIRST_FOLD_STEPS slices of the group's list; the block's first unit lists a longer one for
+// FOLD_STEPS slices of the group's list; the block's first unit lists a longer one for
 // fold_slice_list_runs.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_lists(
@@ -169,7 +169,7 @@ fn fold_slice_lists(
     let u = start.block * params.in_order.slice_units + offset;
     let input = load_output(u);
     let input_class = input_tie_class(input);
-    let fold = fold_list(input, start.first, slice_dense_offset(offset), FIRST_FOLD_STEPS, input_class);
+    let fold = fold_list(input, start.first, slice_dense_offset(offset), FOLD_STEPS, input_class);
     var value = fold.value;
     if fold.node != 0u {
         // @ties-begin
@@ -213,12 +213,12 @@ fn fold_slice_list_columns(
 }
 
 // The share's column units folded along block `block`'s list from node `first`, at most
-// FIRST_FOLD_STEPS rows; where the list goes on, the block is listed for the next pass (by
+// FOLD_STEPS rows; where the list goes on, the block is listed for the next pass (by
 // the group's first thread, where `lists`) and the units' claims stored, else the units'
 // ties settled.
 fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
     var node = first;
-    for (var k = 0u; k < FIRST_FOLD_STEPS && node != 0u; k += 1u) {
+    for (var k = 0u; k < FOLD_STEPS && node != 0u; k += 1u) {
         let next = atomic_load_links(node - 1u);
         fold_columns(node - 1u, share);
         node = next;

@@ -1,6 +1,6 @@
 // requires: common index_map arithmetic sort scatter_slices scatter_runs units
 // The in-order folds by slices (ScatterND's rows), after the sort (shaders/sort.wgsl): each
-// block's run of sorted slices folded into it, in order, FIRST_FOLD_STEPS slices in the
+// block's run of sorted slices folded into it, in order, FOLD_STEPS slices in the
 // first pass (a thread a unit, or a column fold), the rest in the passes after it, whose
 // workgroups take turns along the run (lists of runs that go on: shaders/scatter_runs.wgsl).
 
@@ -33,12 +33,12 @@ fn run_start(group: u32) -> RunStart {
     return RunStart(block, group + 1u);
 }
 
-// The sorted pairs [first, last) a block's pass 0 folds (at most FIRST_FOLD_STEPS); the
+// The sorted pairs [first, last) a block's pass 0 folds (at most FOLD_STEPS); the
 // block's first unit lists a longer run for fold_slice_runs.
 fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
     let end = atomic_load_heads(params.in_order.sort_units + start.block);
     let first = start.first - 1u;
-    let last = min(end, first + FIRST_FOLD_STEPS);
+    let last = min(end, first + FOLD_STEPS);
     if last < end && offset == 0u {
         list_for_pass(1u, start.block);
     }
@@ -48,7 +48,7 @@ fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
 // By slices, pass 0, a thread a unit (units narrower than a word whose blocks are not whole
 // words): a thread per unit of a group (slices land on aligned blocks: unit = block *
 // slice_units + offset, the same offset in every slice; neighbouring threads read
-// neighbouring units of each slice) folds its column of the first FIRST_FOLD_STEPS slices of
+// neighbouring units of each slice) folds its column of the first FOLD_STEPS slices of
 // its block's run. params.count: the groups' units.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slices(
@@ -225,7 +225,7 @@ fn fold_slice_runs(
         var run = vec3<u32>(0u, 0u, 0u);
         if entry < atomic_load_heads(fold_count_at(fold_pass)) {
             let block = atomic_load_links(fold_list_at(fold_pass) + entry);
-            let first = atomic_load_heads(block) - 1u + FIRST_FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
             let end = atomic_load_heads(params.in_order.sort_units + block);
             if end - first > SLICE_SPAN && tile == 0u {
                 list_for_pass(fold_pass + 1u, block);

@@ -100,8 +100,6 @@ pub(crate) struct FoldSpans {
     /// Rows of `fold_slice_runs` threads that take turns, and the slices they fold a pass.
     pub slice_turns: u32,
     pub slice_span: u32,
-    /// Slices the first fold pass walks an invocation (`FOLD_STEPS`, every width).
-    pub first_fold_steps: u32,
 }
 
 impl FoldSpans {
@@ -123,7 +121,6 @@ impl FoldSpans {
             long_span: folders * folder_chunks * long_chunk,
             slice_turns,
             slice_span: slice_turns * FOLD_STEPS,
-            first_fold_steps: FOLD_STEPS,
         }
     }
 }
@@ -165,7 +162,6 @@ pub(super) fn sort_constants(
         ("LONG_CHUNK_PAIR", 2 * spans.long_chunk),
         ("UNIT_WORDS", unit_words),
         ("FOLD_STEPS", FOLD_STEPS),
-        ("FIRST_FOLD_STEPS", spans.first_fold_steps),
         ("COLUMN_CELLS", column_cells(unit_bytes)),
         ("COLUMN_UNITS", column_cells(unit_bytes) * units_per_word),
         ("COPY_CELLS", copy_cells(unit_bytes)),

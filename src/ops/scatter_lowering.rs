@@ -551,7 +551,7 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     // The scratch zeroed by a dispatch in the compute pass, CLEAR_WORDS words a thread, its
     // words addressed by u32 (as every kernel addresses them).
     let words = scratch_bytes / 4;
-    u32::try_from(words).map_err(|_| Error::LimitExceeded {
+    let scratch_words = u32::try_from(words).map_err(|_| Error::LimitExceeded {
         what: "a scatter's scratch (4 bytes an output unit or more)",
         needed: scratch_bytes,
         limit_name: "u32 word indices",
@@ -561,18 +561,17 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     // The words zeroed (or, for `write_unit_ties`, settled): the whole scratch, but for the
     // lists' tie words.
     let cleared_words = match &strategy {
-        Strategy::RowLists(plan) => plan.cleared_heads_words().min(words),
-        _ => words,
+        Strategy::RowLists(plan) => plan.cleared_heads_words().min(words) as u32,
+        _ => scratch_words,
     };
     let clear = |entry| {
         let mut params = map.params(1);
-        // Within u32: checked above.
-        params.count = cleared_words as u32;
+        params.count = cleared_words;
         Step {
             kernel,
             entry,
             params: Parameters::Index(params),
-            grid: Grid::Flat(cleared_words.div_ceil(CLEAR_WORDS as u64)),
+            grid: Grid::Flat((cleared_words as u64).div_ceil(CLEAR_WORDS as u64)),
             placement: Placement::Always,
         }
     };

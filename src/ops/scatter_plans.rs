@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS,
-    SLICE_TILE, column_cells, copy_cells, units_per_word,
+    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
+    SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -32,7 +32,7 @@ pub(super) struct SortPlan {
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
     /// Entries of each list of runs that go on to a later fold pass: at most this many runs
-    /// are longer than LONG_RUN updates (or `first_fold_steps` slices).
+    /// are longer than LONG_RUN updates (or `FOLD_STEPS` slices).
     fold_capacity: u32,
     /// Fold passes that take listed runs: `fold_long_runs` passes 0.., or `fold_slice_runs`
     /// passes 1.. (after `fold_slices`' pass 0).
@@ -109,10 +109,8 @@ impl SortPlan {
         let spans = FoldSpans::new(workgroup, element_bytes);
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             (
-                count / (spans.first_fold_steps + 1),
-                count
-                    .saturating_sub(spans.first_fold_steps)
-                    .div_ceil(spans.slice_span),
+                count / (FOLD_STEPS + 1),
+                count.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
             )
         } else {
             let capacity = count / (LONG_RUN + 1);
@@ -414,23 +412,23 @@ fn copy_pass(
 
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
-/// folded (`first_fold_steps`, then `slice_span` a pass), and at most `capacity` are listed.
+/// folded (`FOLD_STEPS`, then `slice_span` a pass), and at most `capacity` are listed.
 fn slice_pass_groups(slices: u32, capacity: u32, spans: FoldSpans, pass: u32) -> u64 {
-    let folded = spans.first_fold_steps as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+    let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
     (slices as u64 / (folded + 1)).min(capacity as u64)
 }
 
 /// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
 /// `fold_slice_list_runs`): each block's slices linked into a list (one exchange a slice),
-/// each unit's column folded along it, at most `first_fold_steps` slices an invocation in the
-/// first dispatch (`FOLD_STEPS` after it), longer lists over several passes.
+/// each unit's column folded along it, at most `FOLD_STEPS` slices an invocation a dispatch,
+/// longer lists over several passes.
 pub(super) struct ListPlan {
     slices: u32,
     /// Blocks of `slice_units` output units: the lists.
     blocks: u32,
     slice_units: u32,
     /// Entries of each list of blocks that go on (at most this many lists are longer than
-    /// `first_fold_steps`), and the passes after the first.
+    /// `FOLD_STEPS`), and the passes after the first.
     fold_capacity: u32,
     fold_passes: u32,
     spans: FoldSpans,
@@ -497,10 +495,8 @@ impl ListPlan {
             slices,
             blocks,
             slice_units,
-            fold_capacity: slices / (spans.first_fold_steps + 1),
-            fold_passes: slices
-                .saturating_sub(spans.first_fold_steps)
-                .div_ceil(spans.slice_span),
+            fold_capacity: slices / (FOLD_STEPS + 1),
+            fold_passes: slices.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
             spans,
             copy_pass,
             tie_units: 0,
