@@ -208,17 +208,17 @@ fn fold_slice_list_columns(
     }
     let base = start.block * params.in_order.slice_units;
     load_columns(base, share);
-    fold_list_columns(start.block, start.first, share, true);
+    fold_list_columns(start.block, start.first, share, true, FOLD_STEPS);
     store_columns(base, share);
 }
 
 // The share's column units folded along block `block`'s list from node `first`, at most
-// FOLD_STEPS rows; where the list goes on, the block is listed for the next pass (by
-// the group's first thread, where `lists`) and the units' claims stored, else the units'
-// ties settled.
-fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool) {
+// `steps` rows (FOLD_STEPS, or a part's share of them); where the list goes on, the block is
+// listed for the next pass (by the group's first thread, where `lists`) and the units'
+// claims stored, else the units' ties settled.
+fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool, steps: u32) {
     var node = first;
-    for (var k = 0u; k < FOLD_STEPS && node != 0u; k += 1u) {
+    for (var k = 0u; k < steps && node != 0u; k += 1u) {
         let next = atomic_load_links(node - 1u);
         fold_columns(node - 1u, share);
         node = next;
@@ -261,14 +261,16 @@ fn fold_slice_list_copy(
     let first = atomic_load_heads(share.group);
     if first != 0u {
         locate_columns(share);
-        fold_list_columns(share.group, first, share, true);
+        fold_list_columns(share.group, first, share, true, FOLD_STEPS);
     }
     store_columns(base, share);
 }
 
 // The same where the lists are short and most blocks have none (narrow units): a thread
 // takes COPY_CELLS cells (more loads in flight), copied at once where its block has no list,
-// else folded COLUMN_CELLS at a time, each part walking the list.
+// else folded COLUMN_CELLS at a time, each part walking the list: a part's share of
+// FOLD_STEPS rows each (WIDE_PARTS walks an invocation; the next pass goes on from the node
+// where they stop), so that an invocation's loops stay within Mesa's bound.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_list_copy_wide(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -294,7 +296,7 @@ fn fold_slice_list_copy_wide(
         }
         load_input_columns(base, columns);
         locate_columns(columns);
-        fold_list_columns(share.group, first, columns, part == 0u);
+        fold_list_columns(share.group, first, columns, part == 0u, FOLD_STEPS / WIDE_PARTS);
         store_columns(base, columns);
     }
 }

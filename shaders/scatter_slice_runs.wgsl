@@ -1,12 +1,13 @@
 // requires: common index_map arithmetic sort scatter_slices scatter_runs units
 // The in-order folds by slices (ScatterND's rows), after the sort (shaders/sort.wgsl): each
-// block's run of sorted slices folded into it, in order, FOLD_STEPS slices in the
-// first pass (a thread a unit, or a column fold), the rest in the passes after it, whose
-// workgroups take turns along the run (lists of runs that go on: shaders/scatter_runs.wgsl).
+// block's run of sorted slices folded into it, in order, FOLD_STEPS slices in the first
+// pass (a thread a unit, or a column fold; a WIDE_PARTS-th of them where its copy walks the
+// run in several parts: FOLD_WIDE_FIRST), the rest in the passes after it, whose workgroups
+// take turns along the run (lists of runs that go on: shaders/scatter_runs.wgsl).
 
-// `value` folded with the column `inner` of sorted slice j, unless it is out of range.
-fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
-    let b = sorted_position(j);
+// `value` folded with the column `inner` of the slice at sorted position `b` (a
+// `sorted_position`), unless it is out of range.
+fn fold_sorted_slice(value: Unit, b: u32, inner: u32) -> Unit {
     if (b & SKIPPED_SLICE) != 0u {
         return value;
     }
@@ -16,30 +17,50 @@ fn fold_sorted_slice(value: Unit, j: u32, inner: u32) -> Unit {
 // By slices, pass 0: where a group of threads (a block's or a slice's units) starts folding.
 // Without FOLD_BY_SLICES, groups are the output's blocks, every one looked at; with it,
 // groups are the sorted slices, and the first of each block's run folds it (the others
-// return): the host picks whichever is fewer. first == 0: nothing to fold.
+// return): the host picks whichever is fewer. first == 0: nothing to fold. With the run's
+// end and its first sorted position, loaded beside the words they do not depend on: a
+// thread's first update waits on memory three times by slices (the key and position, the
+// head and end, the update), not five, and the first fold is bound by those waits.
 struct RunStart {
     block: u32,
     first: u32,
+    end: u32,
+    position: u32,
 }
+
+const NO_RUN_START: RunStart = RunStart(0u, 0u, 0u, 0u);
 
 fn run_start(group: u32) -> RunStart {
     if (params.in_order.fold_flags & FOLD_BY_SLICES) == 0u {
-        return RunStart(group, atomic_load_heads(group));
+        return block_run_start(group, atomic_load_heads(group));
     }
     let block = atomic_load_links(keys_at(source_array()) + group);
-    if block >= params.in_order.sort_units || atomic_load_heads(block) != group + 1u {
-        return RunStart(0u, 0u);
+    let position = sorted_position(group);
+    let at = min(block, params.in_order.sort_units - 1u);
+    let head = atomic_load_heads(at);
+    let end = atomic_load_heads(params.in_order.sort_units + at);
+    if block >= params.in_order.sort_units || head != group + 1u {
+        return NO_RUN_START;
     }
-    return RunStart(block, group + 1u);
+    return RunStart(block, group + 1u, end, position);
 }
 
-// The sorted pairs [first, last) a block's pass 0 folds (at most FOLD_STEPS); the
-// block's first unit lists a longer run for fold_slice_runs.
+// Block `block`'s run, its head `first` (0: none); the end loaded before the head is known.
+fn block_run_start(block: u32, first: u32) -> RunStart {
+    let end = atomic_load_heads(params.in_order.sort_units + block);
+    if first == 0u {
+        return NO_RUN_START;
+    }
+    return RunStart(block, first, end, sorted_position(first - 1u));
+}
+
+// The sorted pairs [first, last) a block's pass 0 folds (at most first_fold_steps(); the
+// first of them at `start.position`); the block's first unit lists a longer run for
+// fold_slice_runs.
 fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
-    let end = atomic_load_heads(params.in_order.sort_units + start.block);
     let first = start.first - 1u;
-    let last = min(end, first + FOLD_STEPS);
-    if last < end && offset == 0u {
+    let last = min(start.end, first + first_fold_steps());
+    if last < start.end && offset == 0u {
         list_for_pass(1u, start.block);
     }
     return vec2<u32>(first, last);
@@ -69,9 +90,9 @@ fn fold_slices(
     let span = first_fold_span(start, offset);
     let u = start.block * params.in_order.slice_units + offset;
     let inner = slice_dense_offset(offset);
-    var value = load_output(u);
-    for (var j = span.x; j < span.y; j += 1u) {
-        value = fold_sorted_slice(value, j, inner);
+    var value = fold_sorted_slice(load_output(u), start.position, inner);
+    for (var j = span.x + 1u; j < span.y; j += 1u) {
+        value = fold_sorted_slice(value, sorted_position(j), inner);
     }
     store_output(u, value);
 }
@@ -155,7 +176,7 @@ fn fold_slice_columns(
     let span = first_fold_span(start, share.lane);
     let base = start.block * params.in_order.slice_units;
     load_columns(base, share);
-    fold_sorted_columns(span, share);
+    fold_sorted_columns(start.position, span, share);
     store_columns(base, share);
 }
 
@@ -177,18 +198,57 @@ fn fold_slice_columns_copy(
     let share = column_share(t);
     let base = share.group * params.in_order.slice_units;
     load_input_columns(base, share);
-    let first = atomic_load_heads(share.group);
-    if first != 0u {
+    let start = block_run_start(share.group, atomic_load_heads(share.group));
+    if start.first != 0u {
         locate_columns(share);
-        fold_sorted_columns(first_fold_span(RunStart(share.group, first), share.lane), share);
+        fold_sorted_columns(start.position, first_fold_span(start, share.lane), share);
     }
     store_columns(base, share);
 }
+
+// The same, a thread taking COPY_CELLS cells (as fold_slice_list_copy_wide does for lists),
+// where the runs are short: most blocks have none, and their threads copy 16 bytes at a
+// time; a thread whose block has a run folds its cells COLUMN_CELLS at a time, each part
+// walking the run (FOLD_WIDE_FIRST: the pass's first_fold_steps() are a part's share).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn fold_slice_columns_copy_wide(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = copy_share(t);
+    let base = share.group * params.in_order.slice_units;
+    let cells = load_copy_cells(base, share);
+    let start = block_run_start(share.group, atomic_load_heads(share.group));
+    if start.first == 0u {
+        store_copy_cells(base, share, cells);
+        return;
+    }
+    let span = first_fold_span(start, share.lane);
+    for (var part = 0u; part < COPY_CELLS / COLUMN_CELLS; part += 1u) {
+        let columns = part_share(share, part);
+        if columns.units == 0u {
+            break;
+        }
+        load_input_columns(base, columns);
+        locate_columns(columns);
+        fold_sorted_columns(start.position, span, columns);
+        store_columns(base, columns);
+    }
+}
 // @copy-input-end
 
-// The share's units (loaded, located) folded along the sorted slices [span.x, span.y).
-fn fold_sorted_columns(span: vec2<u32>, share: ColumnShare) {
-    var j = span.x;
+// The share's units (loaded, located) folded along the sorted slices [span.x, span.y), the
+// first at sorted position `first` (loaded with the run's start).
+fn fold_sorted_columns(first: u32, span: vec2<u32>, share: ColumnShare) {
+    if (first & SKIPPED_SLICE) == 0u {
+        fold_columns(first, share);
+    }
+    var j = span.x + 1u;
     // @min-max-begin
     var next = batch_positions(j, span.y);
     for (; j < span.y; j += 4u) {
@@ -225,7 +285,7 @@ fn fold_slice_runs(
         var run = vec3<u32>(0u, 0u, 0u);
         if entry < atomic_load_heads(fold_count_at(fold_pass)) {
             let block = atomic_load_links(fold_list_at(fold_pass) + entry);
-            let first = atomic_load_heads(block) - 1u + FOLD_STEPS + (fold_pass - 1u) * SLICE_SPAN;
+            let first = atomic_load_heads(block) - 1u + first_fold_steps() + (fold_pass - 1u) * SLICE_SPAN;
             let end = atomic_load_heads(params.in_order.sort_units + block);
             if end - first > SLICE_SPAN && tile == 0u {
                 list_for_pass(fold_pass + 1u, block);
@@ -246,7 +306,7 @@ fn fold_slice_runs(
             let last = min(run.z, first + FOLD_STEPS);
             var value = column_values[column.lane];
             for (var j = first; j < last; j += 1u) {
-                value = fold_sorted_slice(value, j, column.inner);
+                value = fold_sorted_slice(value, sorted_position(j), column.inner);
             }
             column_values[column.lane] = value;
         }

@@ -8,6 +8,21 @@
 const FOLD_BY_SLICES: u32 = 1u;
 // fold_long_runs may fold a run's updates in any order and grouping (shaders/scatter_runs.wgsl).
 const FOLD_IN_ANY_ORDER: u32 = 2u;
+// The sorted runs' first fold pass walks FOLD_STEPS / WIDE_PARTS slices, not FOLD_STEPS: out
+// of place its threads take COPY_CELLS cells and walk a block's run once for each
+// COLUMN_CELLS of them (fold_slice_columns_copy_wide), and their walks together stay within
+// FOLD_STEPS (Mesa's loop bound, src/kernels/in_order.rs); the later passes go on from there.
+// (The lists' wide copy, fold_slice_list_copy_wide, walks as many a part.)
+const FOLD_WIDE_FIRST: u32 = 4u;
+const WIDE_PARTS: u32 = COPY_CELLS / COLUMN_CELLS;
+
+// Slices of a run the first fold pass walks (FOLD_WIDE_FIRST).
+fn first_fold_steps() -> u32 {
+    if (params.in_order.fold_flags & FOLD_WIDE_FIRST) != 0u {
+        return FOLD_STEPS / WIDE_PARTS;
+    }
+    return FOLD_STEPS;
+}
 
 struct Slice {
     // The slice's first unit and where it lands.

@@ -50,6 +50,80 @@ fn a_list_longer_than_the_first_pass_goes_on_beside_a_table_copied_as_it_folds()
 }
 
 #[test]
+fn wide_rows_copied_sixteen_bytes_a_thread_as_they_fold_walk_long_runs_and_lists_in_parts() {
+    // Rows of 512 and 1024 units, at most 4 rows of updates a table row: out of place, the
+    // first fold copies every table row as it folds its sorted run (in order: Float Add and
+    // Mul) or its list (the default mode, and integers), a thread's 16 bytes a part at a time,
+    // each part walking the run or list. Fewer rows of updates than the table's, then more,
+    // then a run or list of about 4230 rows beside short ones: past the first pass, whose
+    // walks share FOLD_STEPS between the parts (four walks of 4096 rows of Float16 products
+    // lost updates on lavapipe). In place too, in order.
+    let mut rng = Rng::new(88);
+    let shapes = [(64, 1024, 40, 9), (16, 1024, 60, 9), (1200, 512, 4700, 1)];
+    for data_type in [
+        DataType::Float16,
+        DataType::BFloat16,
+        DataType::Float32,
+        DataType::Float64,
+        DataType::Int8,
+    ] {
+        for reduction in [Reduction::Add, Reduction::Mul] {
+            for duplicates in [DuplicateMode::InOrder, DuplicateMode::AnyUpdate] {
+                for (table_rows, width, picked, pick_from) in shapes {
+                    let in_order = duplicates == DuplicateMode::InOrder;
+                    if !in_order && picked < 1000 {
+                        continue;
+                    }
+                    let desc = OperatorDesc::ScatterNd(
+                        ScatterNdDesc::new(
+                            TensorDesc::new(data_type, &[table_rows, width]),
+                            TensorDesc::new(DataType::Int32, &[picked, 1]),
+                            TensorDesc::new(data_type, &[picked, width]),
+                            TensorDesc::new(data_type, &[table_rows, width]),
+                            2,
+                            2,
+                        )
+                        .with_reduction(reduction)
+                        .with_duplicates(duplicates),
+                    );
+                    let mut inputs = common::random_inputs(&mut rng, &desc);
+                    let last = table_rows as i128 - 1;
+                    write_indices(&desc.inputs()[1].1, &mut inputs[1], |_| {
+                        if rng.chance(10) {
+                            last
+                        } else {
+                            rng.range(0, pick_from as u64 - 1) as i128
+                        }
+                    });
+                    if data_type.is_float() {
+                        let values = if in_order {
+                            Values::Numbers
+                        } else {
+                            Values::OrderFree
+                        };
+                        common::fill_scatter_floats(
+                            &mut rng,
+                            &desc,
+                            &mut inputs,
+                            values,
+                            reduction,
+                        );
+                    }
+                    if in_order {
+                        check_against_reference(&desc, &inputs);
+                        check_in_place(&desc, &inputs);
+                    } else {
+                        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+                        common::check_on(context(), &desc, &slices, Expect::ByMode)
+                            .expect("compile and record");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn out_of_range_rows_are_skipped_and_reported_whichever_the_folds_start_from() {
     rows_reduce_in_both_modes(81, 9, 40, 9, true);
     rows_reduce_in_both_modes(82, 48, 12, 5, true);

@@ -165,6 +165,7 @@ entries! {
     FoldSlices => "fold_slices", ScatterSliceRuns, [];
     FoldSliceColumns => "fold_slice_columns", ScatterSliceRuns, [];
     FoldSliceColumnsCopy => "fold_slice_columns_copy", ScatterSliceRuns, [CopyInput];
+    FoldSliceColumnsCopyWide => "fold_slice_columns_copy_wide", ScatterSliceRuns, [CopyInput];
     FoldSliceRuns => "fold_slice_runs", ScatterSliceRuns, [];
     LinkSlices => "link_slices", ScatterLists, [];
     FoldSliceLists => "fold_slice_lists", ScatterLists, [];

@@ -44,7 +44,8 @@ pub(super) fn in_place(scatter: &Scatter) -> InPlace {
 /// Whether a reduction by rows (lists, or sorted runs) or by sorted updates may copy
 /// `output = input` as it folds them (`fold_slice_list_copy`, `fold_slice_columns_copy`: a
 /// column fold over every block, the sorted runs' only where the first fold starts from the
-/// blocks; `fold_runs_copy`: a thread a unit): the input laid out as the output and without
+/// blocks or the rows are wide and the runs short, `scatter_plans::sorted_copy_pass`;
+/// `fold_runs_copy`: a thread a unit): the input laid out as the output and without
 /// gaps, so that each output unit's value is the input's unit at the same place; the blocks
 /// tiling the output; each thread's cells whole words (units of 4 and 8 bytes by updates).
 pub(super) fn copies_as_it_folds(scatter: &Scatter, map: &IndexMap, slice_units: u64) -> bool {

@@ -412,6 +412,61 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             "{updates} rows, strided {strided}: {lowered:?}"
         );
     }
+    // Float rows in order (Add: sorted runs) of 1 KiB or more (64 threads of 16 bytes a block) whose runs are short on
+    // average (at most 4 rows of updates a block): out of place, the sorted first fold copies
+    // as it folds, 16 bytes a thread, whether it starts from the blocks or the rows; narrower
+    // rows, 8-byte units (16 bytes are their column cells) and longer runs do not.
+    for (data_type, width, updates, wide) in [
+        (DataType::Float16, 512, 9, true),
+        (DataType::Float16, 512, 64, true),
+        (DataType::Float16, 1024, 9, true),
+        (DataType::Float32, 256, 24, true),
+        (DataType::Float16, 256, 9, false),
+        (DataType::Float32, 128, 24, false),
+        (DataType::Float64, 512, 24, false),
+        (DataType::Float32, 256, 65, false),
+    ] {
+        let rows = crate::ops::ScatterNdDesc::new(
+            TensorDesc::new(data_type, &[16, width]),
+            TensorDesc::new(DataType::Int64, &[updates, 1]),
+            TensorDesc::new(data_type, &[updates, width]),
+            TensorDesc::new(data_type, &[16, width]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add)
+        .with_duplicates(crate::DuplicateMode::InOrder);
+        let lowered = entries(&rows, &DEVICE);
+        let narrow = lowered.contains(&Entry::FoldSliceColumnsCopy);
+        assert!(
+            lowered.contains(&Entry::RadixCount)
+                && lowered.contains(&Entry::FoldSliceColumnsCopyWide) == wide
+                && (wide || narrow == (updates >= 16))
+                && lowered.iter().any(copies) == (!wide && !narrow),
+            "{data_type:?} rows of {width}, {updates} of them: {lowered:?}"
+        );
+    }
+    // The wide copy walks a run once a part (4 of them for Float16): its first pass walks a
+    // quarter of FOLD_STEPS slices, so a run of 1100 goes on in a pass of fold_slice_runs
+    // (in place too, the plain first fold walking as many), where the copy first walks 4096.
+    for (width, wide) in [(512, true), (256, false)] {
+        let rows = crate::ops::ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float16, &[300, width]),
+            TensorDesc::new(DataType::Int64, &[1100, 1]),
+            TensorDesc::new(DataType::Float16, &[1100, width]),
+            TensorDesc::new(DataType::Float16, &[300, width]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add)
+        .with_duplicates(crate::DuplicateMode::InOrder);
+        let lowered = entries(&rows, &DEVICE);
+        assert!(
+            lowered.contains(&Entry::FoldSliceColumnsCopyWide) == wide
+                && lowered.contains(&Entry::FoldSliceRuns) == wide,
+            "rows of {width}: {lowered:?}"
+        );
+    }
     // A workgroup that is no power of two: refused, naming the limit (no unbounded list
     // walks to fall back on).
     let odd = DeviceFacts {

@@ -38,10 +38,13 @@ pub(super) struct SortPlan {
     /// passes 1.. (after `fold_slices`' pass 0).
     fold_passes: u32,
     spans: FoldSpans,
-    /// Out of place, the first fold copies `output = input` as it folds
-    /// (`fold_slice_columns_copy`, a thread for `column_cells` cells of every block;
-    /// `fold_runs_copy`, a thread a unit): its threads; none where the copy goes first.
-    copy_threads: Option<u32>,
+    /// Slices of a run the first fold walks (by slices): [`first_fold_steps`].
+    first_steps: u32,
+    /// Out of place, the first fold copies `output = input` as it folds: its entry
+    /// (`fold_slice_columns_copy` or `_copy_wide`, a thread for `column_cells` or
+    /// `copy_cells` cells of every block: [`sorted_copy_pass`]; `fold_runs_copy`, a thread a
+    /// unit) and threads; none where the copy goes first.
+    copy_pass: Option<(Entry, u32)>,
     /// The updates of a target may fold in any order and grouping (the default duplicate
     /// mode, and order-free types): `fold_long_runs` folds a span on every thread of its
     /// workgroup (`FOLD_IN_ANY_ORDER`).
@@ -107,10 +110,19 @@ impl SortPlan {
         let rounds = (count / (workgroup * RADIX_TILES)).clamp(1, RADIX_ROUNDS);
         let tiles = count.div_ceil(workgroup * rounds);
         let spans = FoldSpans::new(workgroup, element_bytes);
+        let copy_pass = if !copies {
+            None
+        } else if slice_units == 1 {
+            // fold_runs_copy: a thread a unit, as fold_runs.
+            Some((Entry::FoldRunsCopy, units))
+        } else {
+            sorted_copy_pass(count, units, slice_units as u32, element_bytes)
+        };
+        let first_steps = first_fold_steps(copy_pass, element_bytes);
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             (
-                count / (FOLD_STEPS + 1),
-                count.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+                count / (first_steps + 1),
+                count.saturating_sub(first_steps).div_ceil(spans.slice_span),
             )
         } else {
             let capacity = count / (LONG_RUN + 1);
@@ -120,19 +132,6 @@ impl SortPlan {
                 0
             };
             (capacity, passes)
-        };
-        let copy_threads = if copies && slice_units == 1 {
-            // fold_runs_copy: a thread a unit, as fold_runs.
-            Some(units)
-        } else if copies && count >= units {
-            let lanes = column_lanes(
-                slice_units as u32,
-                units_per_word(element_bytes),
-                column_cells(element_bytes),
-            );
-            u32::try_from(units as u64 * lanes).ok()
-        } else {
-            None
         };
         let plan = SortPlan {
             count,
@@ -146,7 +145,8 @@ impl SortPlan {
             fold_capacity,
             fold_passes,
             spans,
-            copy_threads,
+            first_steps,
+            copy_pass,
             any_order: false,
         };
         Ok(plan)
@@ -154,7 +154,7 @@ impl SortPlan {
 
     /// Whether the first fold copies `output = input` out of place as it folds.
     pub fn copies(&self) -> bool {
-        self.copy_threads.is_some()
+        self.copy_pass.is_some()
     }
 
     /// Each key's run start and end, and each fold pass's list count (passes 0 to the last
@@ -197,6 +197,9 @@ impl SortPlan {
         if self.any_order {
             params.in_order.fold_flags |= FOLD_IN_ANY_ORDER;
         }
+        if self.first_steps < FOLD_STEPS {
+            params.in_order.fold_flags |= FOLD_WIDE_FIRST;
+        }
         let by_slices = self.slice_units > 1;
         let (first_fold, fold_threads) = if by_slices {
             slice_params(&mut params, map, self.slice_units, self.count);
@@ -220,9 +223,12 @@ impl SortPlan {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             } else if entry == Entry::FoldRunsCopy {
                 kernel = kernel.copying();
-            } else if entry == Entry::FoldSliceColumnsCopy {
-                // From the blocks, every one (as the plain first fold here: the plan copies
-                // only where the slices are at least as many as the blocks).
+            } else if matches!(
+                entry,
+                Entry::FoldSliceColumnsCopy | Entry::FoldSliceColumnsCopyWide
+            ) {
+                // From the blocks, every one (whether the plain first fold starts from the
+                // blocks or from the slices).
                 params.count = threads as u32;
                 params.in_order.fold_flags &= !FOLD_BY_SLICES;
                 kernel = kernel.copying();
@@ -279,16 +285,21 @@ impl SortPlan {
         // for pass p is longer than what the passes before it folded.
         let count = self.count as u64;
         if by_slices {
-            match self.copy_threads {
-                Some(threads) => {
-                    let copy = Entry::FoldSliceColumnsCopy;
+            match self.copy_pass {
+                Some((copy, threads)) => {
                     step(first_fold, sorted, 0, fold_threads, Placement::InPlace);
                     step(copy, sorted, 0, threads as u64, Placement::OutOfPlace);
                 }
                 None => step(first_fold, sorted, 0, fold_threads, Placement::Always),
             }
             for pass in 1..=self.fold_passes {
-                let groups = slice_pass_groups(self.count, self.fold_capacity, self.spans, pass);
+                let groups = slice_pass_groups(
+                    self.count,
+                    self.fold_capacity,
+                    self.first_steps,
+                    self.spans,
+                    pass,
+                );
                 step(
                     Entry::FoldSliceRuns,
                     sorted,
@@ -298,10 +309,9 @@ impl SortPlan {
                 );
             }
         } else {
-            match self.copy_threads {
-                Some(threads) => {
+            match self.copy_pass {
+                Some((copy, threads)) => {
                     step(first_fold, sorted, 0, fold_threads, Placement::InPlace);
-                    let copy = Entry::FoldRunsCopy;
                     step(copy, sorted, 0, threads as u64, Placement::OutOfPlace);
                 }
                 None => step(first_fold, sorted, 0, fold_threads, Placement::Always),
@@ -340,6 +350,9 @@ const FOLD_BY_SLICES: u32 = 1;
 /// `InOrderParams::fold_flags`: `fold_long_runs` may fold a run's updates in any order and
 /// grouping (`FOLD_IN_ANY_ORDER` in `shaders/scatter_slices.wgsl`).
 const FOLD_IN_ANY_ORDER: u32 = 2;
+/// `InOrderParams::fold_flags`: the sorted runs' first fold walks a part's share of
+/// `FOLD_STEPS` ([`first_fold_steps`]; `FOLD_WIDE_FIRST` in `shaders/scatter_slices.wgsl`).
+const FOLD_WIDE_FIRST: u32 = 4;
 
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
 /// where they are more than `column_cells` and the lists are on average at most this long:
@@ -410,11 +423,75 @@ fn copy_pass(
     Some((entry, threads))
 }
 
+/// The sorted runs' first fold copies as it folds with `copy_cells` a thread
+/// (`fold_slice_columns_copy_wide`) only where a block has at least this many threads of
+/// them (rows of 1 KiB or more): on an H200, Float16 index_add in order of 1024 to 4096
+/// rows of 1024 to 4096 units took 2.6 to 20.5 % less than the copy's pass and the fold by
+/// slices (rows of 512: the same), and rows of 16 units (2 threads a block) 15 % more
+/// (BENCHMARKS.md, issue 26's wide sorted copies).
+const COPY_WIDE_LANES: u64 = 64;
+
+/// The entry of the sorted runs' first pass that copies as it folds from the blocks, and its
+/// threads (none past u32): the wide one where a thread takes more cells than
+/// `column_cells`, the runs are short on average (as the lists', `COPY_WIDE_LISTS`) and the
+/// blocks wide (`COPY_WIDE_LANES`); else, where the slices are at least as many as the
+/// blocks, a thread for `column_cells` cells; else none (the copy goes first: copying a cell
+/// a thread, `fold_slice_columns_copy` took 37 to 54 % longer than the copy's pass and the
+/// fold by slices where the slices were fewer than the blocks).
+fn sorted_copy_pass(
+    slices: u32,
+    blocks: u32,
+    slice_units: u32,
+    element_bytes: u32,
+) -> Option<(Entry, u32)> {
+    let column = column_cells(element_bytes);
+    let wide_lanes = column_lanes(
+        slice_units,
+        units_per_word(element_bytes),
+        copy_cells(element_bytes),
+    );
+    let (entry, cells) = if copy_cells(element_bytes) > column
+        && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS
+        && wide_lanes >= COPY_WIDE_LANES
+    {
+        (Entry::FoldSliceColumnsCopyWide, copy_cells(element_bytes))
+    } else if slices >= blocks {
+        (Entry::FoldSliceColumnsCopy, column)
+    } else {
+        return None;
+    };
+    let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
+    let threads = u32::try_from(blocks as u64 * lanes).ok()?;
+    Some((entry, threads))
+}
+
+/// Slices of a run (or rows of a list) the first fold walks: `FOLD_STEPS`, or a part's share
+/// of them where the copy as it folds walks a run or list once for each `column_cells` of its
+/// thread's `copy_cells` (`fold_slice_columns_copy_wide`, `fold_slice_list_copy_wide`), so
+/// that its walks together stay within `FOLD_STEPS` (Mesa's loop bound: walking `FOLD_STEPS`
+/// a part, lavapipe folded Float16 products of runs and lists of about 3600 rows wrongly).
+/// The sorted runs' plain first fold (in place) walks as many (`FOLD_WIDE_FIRST`), as their
+/// later passes go on from there; the lists' go on from the node where the walk stopped.
+fn first_fold_steps(copy_pass: Option<(Entry, u32)>, element_bytes: u32) -> u32 {
+    match copy_pass {
+        Some((Entry::FoldSliceColumnsCopyWide | Entry::FoldSliceListCopyWide, _)) => {
+            FOLD_STEPS / (copy_cells(element_bytes) / column_cells(element_bytes))
+        }
+        _ => FOLD_STEPS,
+    }
+}
+
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
-/// folded (`FOLD_STEPS`, then `slice_span` a pass), and at most `capacity` are listed.
-fn slice_pass_groups(slices: u32, capacity: u32, spans: FoldSpans, pass: u32) -> u64 {
-    let folded = FOLD_STEPS as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+/// folded (`first_steps`, then `slice_span` a pass), and at most `capacity` are listed.
+fn slice_pass_groups(
+    slices: u32,
+    capacity: u32,
+    first_steps: u32,
+    spans: FoldSpans,
+    pass: u32,
+) -> u64 {
+    let folded = first_steps as u64 + (pass as u64 - 1) * spans.slice_span as u64;
     (slices as u64 / (folded + 1)).min(capacity as u64)
 }
 
@@ -428,9 +505,11 @@ pub(super) struct ListPlan {
     blocks: u32,
     slice_units: u32,
     /// Entries of each list of blocks that go on (at most this many lists are longer than
-    /// `FOLD_STEPS`), and the passes after the first.
+    /// the first pass walks), and the passes after the first.
     fold_capacity: u32,
     fold_passes: u32,
+    /// Rows of a list the first pass walks: [`first_fold_steps`].
+    first_steps: u32,
     spans: FoldSpans,
     /// Out of place, the first pass copies `output = input` as it folds, a thread for
     /// `column_cells` cells of every block (`fold_slice_list_copy`) or `copy_cells`
@@ -491,12 +570,16 @@ impl ListPlan {
         let copy_pass = copies
             .then(|| copy_pass(slices, blocks, slice_units, element_bytes))
             .flatten();
+        let first_steps = first_fold_steps(copy_pass, element_bytes);
         Ok(ListPlan {
             slices,
             blocks,
             slice_units,
-            fold_capacity: slices / (FOLD_STEPS + 1),
-            fold_passes: slices.saturating_sub(FOLD_STEPS).div_ceil(spans.slice_span),
+            fold_capacity: slices / (first_steps + 1),
+            fold_passes: slices
+                .saturating_sub(first_steps)
+                .div_ceil(spans.slice_span),
+            first_steps,
             spans,
             copy_pass,
             tie_units: 0,
@@ -600,7 +683,13 @@ impl ListPlan {
             None => step(first_fold, 0, fold_threads, Placement::Always),
         }
         for pass in 1..=self.fold_passes {
-            let groups = slice_pass_groups(self.slices, self.fold_capacity, self.spans, pass);
+            let groups = slice_pass_groups(
+                self.slices,
+                self.fold_capacity,
+                self.first_steps,
+                self.spans,
+                pass,
+            );
             step(
                 Entry::FoldSliceListRuns,
                 pass,
