@@ -88,7 +88,7 @@ fn wide_rows_copied_sixteen_bytes_a_thread_as_they_fold_walk_long_runs_and_lists
                     );
                     let mut inputs = common::random_inputs(&mut rng, &desc);
                     let last = table_rows as i128 - 1;
-                    write_indices(&desc.inputs()[1].1, &mut inputs[1], |_| {
+                    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
                         if rng.chance(10) {
                             last
                         } else {
