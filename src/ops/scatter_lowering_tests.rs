@@ -412,10 +412,11 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             "{updates} rows, strided {strided}: {lowered:?}"
         );
     }
-    // Float rows in order (Add: sorted runs) of 1 KiB or more (64 threads of 16 bytes a block) whose runs are short on
-    // average (at most 4 rows of updates a block): out of place, the sorted first fold copies
-    // as it folds, 16 bytes a thread, whether it starts from the blocks or the rows; narrower
-    // rows, 8-byte units (16 bytes are their column cells) and longer runs do not.
+    // Float rows in order (Add: sorted runs) of 1 KiB or more (64 threads of 16 bytes a
+    // block) whose runs are short on average (at most 4 rows of updates a block): out of
+    // place, the sorted first fold copies as it folds, 16 bytes a thread, whether it starts
+    // from the blocks or the rows; narrower rows, 8-byte units (16 bytes are their column
+    // cells) and longer runs do not.
     for (data_type, width, updates, wide) in [
         (DataType::Float16, 512, 9, true),
         (DataType::Float16, 512, 64, true),
@@ -448,7 +449,8 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
     }
     // The wide copy walks a run once a part (4 of them for Float16): its first pass walks a
     // quarter of FOLD_STEPS slices, so a run of 1100 goes on in a pass of fold_slice_runs
-    // (in place too, the plain first fold walking as many), where the copy first walks 4096.
+    // (in place too, the plain first fold walking as many), where the copy a cell a thread
+    // (rows of 256) walks 4096.
     for (width, wide) in [(512, true), (256, false)] {
         let rows = crate::ops::ScatterNdDesc::new(
             TensorDesc::new(DataType::Float16, &[300, width]),
