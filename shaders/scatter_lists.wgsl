@@ -268,9 +268,10 @@ fn fold_slice_list_copy(
 
 // The same where the lists are short and most blocks have none (narrow units): a thread
 // takes COPY_CELLS cells (more loads in flight), copied at once where its block has no list,
-// else folded COLUMN_CELLS at a time, each part walking the list: a part's share of
-// FOLD_STEPS rows each (WIDE_PARTS walks an invocation; the next pass goes on from the node
-// where they stop), so that an invocation's loops stay within Mesa's bound.
+// else folded COLUMN_CELLS at a time, each part walking the list (first_fold_steps() rows:
+// on a device that bounds loops, a part's share of FOLD_STEPS, so that the WIDE_PARTS walks
+// of an invocation stay within Mesa's bound; the next pass goes on from the node where they
+// stop).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_list_copy_wide(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -296,7 +297,7 @@ fn fold_slice_list_copy_wide(
         }
         load_input_columns(base, columns);
         locate_columns(columns);
-        fold_list_columns(share.group, first, columns, part == 0u, FOLD_STEPS / WIDE_PARTS);
+        fold_list_columns(share.group, first, columns, part == 0u, first_fold_steps());
         store_columns(base, columns);
     }
 }

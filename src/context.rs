@@ -51,6 +51,9 @@ pub struct Context {
     /// Whether written 2-byte outputs store an element by one 16-bit store (the device has
     /// `SHADER_F16` and the options allow).
     half_stores: bool,
+    /// Whether the device may end an invocation's loops after a budget of iterations
+    /// (`DeviceFacts::bounded_loops`).
+    bounded_loops: bool,
 }
 
 // In a browser wgpu's handles are not Send: one thread uses the context there.
@@ -141,7 +144,8 @@ impl Context {
     ) -> Context {
         let limits = device.limits();
         let device_features = device.features();
-        let vulkan = device.adapter_info().backend == wgpu::Backend::Vulkan;
+        let adapter = device.adapter_info();
+        let vulkan = adapter.backend == wgpu::Backend::Vulkan;
         let workgroup_size = WORKGROUP_SIZE
             .min(limits.max_compute_invocations_per_workgroup)
             .min(limits.max_compute_workgroup_size_x)
@@ -175,6 +179,10 @@ impl Context {
             half_stores: !options.without_half_stores
                 && vulkan
                 && device_features.contains(wgpu::Features::SHADER_F16),
+            bounded_loops: bounds_loops(
+                adapter.device_type,
+                [&adapter.name, &adapter.driver, &adapter.driver_info],
+            ),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),
@@ -509,6 +517,27 @@ const NO_ADAPTER_HINT: &str =
 const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium offers its CPU \
      adapter (SwiftShader) when started with --enable-unsafe-webgpu";
 
+/// Whether the adapter may end an invocation's loops after a budget of iterations in all
+/// (`DeviceFacts::bounded_loops`): Mesa's llvmpipe and lavapipe do (gallivm's loop limiter),
+/// and any adapter not known to be a GPU may (CPU adapters, and browsers, whose WebGPU does
+/// not say what the adapter is), so only a discrete or integrated GPU of another driver
+/// is taken not to.
+/// `names`: the adapter's name, driver and driver information.
+fn bounds_loops(device_type: wgpu::DeviceType, names: [&str; 3]) -> bool {
+    let gpu = matches!(
+        device_type,
+        wgpu::DeviceType::DiscreteGpu | wgpu::DeviceType::IntegratedGpu
+    );
+    let software = ["llvmpipe", "lavapipe", "softpipe", "swiftshader"]
+        .iter()
+        .any(|software| {
+            names
+                .iter()
+                .any(|name| name.to_lowercase().contains(software))
+        });
+    !gpu || software
+}
+
 // Native adapters (lavapipe in CI); the browser's tests are tests/web.rs.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
@@ -535,6 +564,47 @@ mod tests {
     fn contiguous_slice() -> OperatorDesc {
         let tensor = TensorDesc::new(DataType::UInt32, &[256]);
         SliceDesc::new(tensor.clone(), tensor, &[0], &[256], &[1]).into()
+    }
+
+    #[test]
+    fn only_gpus_of_drivers_other_than_mesas_software_ones_walk_loops_unbounded() {
+        use wgpu::DeviceType as D;
+        // lavapipe (Vulkan) and llvmpipe (GL) as wgpu reports them.
+        assert!(bounds_loops(
+            D::Cpu,
+            [
+                "llvmpipe (LLVM 15.0.6, 256 bits)",
+                "llvmpipe",
+                "Mesa 22.3.6 (LLVM 15.0.6)"
+            ]
+        ));
+        assert!(bounds_loops(
+            D::Cpu,
+            ["llvmpipe (LLVM 15.0.6, 256 bits)", "", ""]
+        ));
+        // A GPU the name calls software, a browser's adapter that says nothing, a virtual GPU.
+        assert!(bounds_loops(D::DiscreteGpu, ["SwiftShader Device", "", ""]));
+        assert!(bounds_loops(D::Other, ["", "", ""]));
+        assert!(bounds_loops(D::VirtualGpu, ["virgl", "", ""]));
+        assert!(!bounds_loops(
+            D::DiscreteGpu,
+            ["NVIDIA H200", "NVIDIA", "580.159.04"]
+        ));
+        assert!(!bounds_loops(
+            D::IntegratedGpu,
+            ["AMD Radeon Graphics (RADV RENOIR)", "radv", "Mesa 24.2"]
+        ));
+        // The adapter the tests run on.
+        let context = context(CopyMethod::Kernel);
+        let adapter = context.adapter_info();
+        let bounded = bounds_loops(
+            adapter.device_type,
+            [&adapter.name, &adapter.driver, &adapter.driver_info],
+        );
+        assert_eq!(context.bounded_loops, bounded);
+        if adapter.device_type == D::Cpu {
+            assert!(bounded, "{adapter:?}");
+        }
     }
 
     #[test]

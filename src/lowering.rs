@@ -75,6 +75,11 @@ pub(crate) struct DeviceFacts {
     /// Add in any order may add by one `atomicAdd` an update (after a screen of the output's
     /// values).
     pub float32_atomics: bool,
+    /// The device may end an invocation's loops after a number of iterations in all (Mesa's
+    /// llvmpipe and lavapipe: 65535 a SIMD vector, `src/kernels/in_order.rs`'s `FOLD_STEPS`),
+    /// or is not known to be a GPU that does not: the wide copies' first fold pass walks a
+    /// part's share of `FOLD_STEPS` (`first_fold_steps` in `src/ops/scatter_plans.rs`).
+    pub bounded_loops: bool,
     /// Only the entry points that handle one element at a time (where tensors are split
     /// into more windows than a dispatch binds, each element checks its windows). Lowering
     /// sets it where [`DeviceFacts::binds_partially`] says so.

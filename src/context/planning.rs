@@ -186,6 +186,7 @@ impl Context {
             int64_atomics: self.int64_atomics,
             hardware_float64: self.hardware_float64,
             float32_atomics: self.float32_atomics,
+            bounded_loops: self.bounded_loops,
             per_element: false,
             bindings: Some(BindingFacts {
                 bytes,

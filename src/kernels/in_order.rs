@@ -37,15 +37,14 @@ const LONG_LOADS: u32 = 8;
 /// 16384 lost updates (Float64 Add, lists of about 17000), so 4096 is half the largest bound
 /// seen whole. The wide copies as they fold (`fold_slice_list_copy_wide`,
 /// `fold_slice_columns_copy_wide`) walk a list or run once a part of their thread's cells, so
-/// their first pass walks a part's share (`first_fold_steps` in `src/ops/scatter_plans.rs`):
-/// four walks of 4096 lost updates of Float16 products on lavapipe (lists and runs of about
-/// 3600 rows). Longer runs and lists go on in the passes after it, whose workgroups split
-/// them into turns; where none can be longer (4096 rows of an index_add of Float64, whose
-/// copy is not wide), there is no such pass to dispatch. On an H200 against a first pass of
-/// 1024: `index_add_rows_f64` 0.0938 -> 0.0910 ms; `index_add_rows_f16` 0.0740 -> 0.0706 and
-/// 4096 rows of 512 Float32 -3.9 %, of Float16 -5.5 %, by the wide copy walking 4096 a part,
-/// which the part's share gives back (BENCHMARKS.md, issue 26's column cells, list ties and
-/// wide sorted copies).
+/// their first pass walks a part's share on a device that bounds loops (`first_fold_steps`
+/// in `src/ops/scatter_plans.rs`): four walks of 4096 lost updates of Float16 products on
+/// lavapipe (lists and runs of about 3600 rows). Longer runs and lists go on in the passes
+/// after it, whose workgroups split them into turns; where none can be longer (4096 rows of
+/// an index_add, the wide copies walking 4096 a part on a GPU), there is no such pass to
+/// dispatch. On an H200 against a first pass of 1024: `index_add_rows_f64` 0.0938 -> 0.0910
+/// ms; `index_add_rows_f16` 0.0740 -> 0.0706 and 4096 rows of 512 Float32 -3.9 %, of Float16
+/// -5.5 % (BENCHMARKS.md, issue 26's column cells, list ties and wide sorted copies).
 pub(crate) const FOLD_STEPS: u32 = 4096;
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart

@@ -18,6 +18,7 @@ pub(crate) const DEVICE: DeviceFacts = DeviceFacts {
     int64_atomics: crate::lowering::Int64Atomics::None,
     hardware_float64: false,
     float32_atomics: false,
+    bounded_loops: true,
     per_element: false,
     bindings: None,
 };

@@ -447,11 +447,30 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             "{data_type:?} rows of {width}, {updates} of them: {lowered:?}"
         );
     }
-    // The wide copy walks a run once a part (4 of them for Float16): its first pass walks a
-    // quarter of FOLD_STEPS slices, so a run of 1100 goes on in a pass of fold_slice_runs
-    // (in place too, the plain first fold walking as many), where the copy a cell a thread
-    // (rows of 256) walks 4096.
-    for (width, wide) in [(512, true), (256, false)] {
+    // The wide copy walks a run or list once a part (4 of them for Float16): where the device
+    // bounds loops, its first pass walks a quarter of FOLD_STEPS slices, so a run or list of
+    // 1100 goes on in a pass of fold_slice_runs or fold_slice_list_runs (in place too, the
+    // plain first fold walking as many), where the copy a cell a thread (rows of 256) walks
+    // 4096; on a GPU the wide copy walks 4096 a part, and no pass follows.
+    let gpu = DeviceFacts {
+        bounded_loops: false,
+        ..DEVICE
+    };
+    let sorted = (
+        crate::DuplicateMode::InOrder,
+        Entry::FoldSliceColumnsCopyWide,
+        Entry::FoldSliceRuns,
+    );
+    let lists = (
+        crate::DuplicateMode::AnyUpdate,
+        Entry::FoldSliceListCopyWide,
+        Entry::FoldSliceListRuns,
+    );
+    for (width, (duplicates, copy, runs), wide) in [
+        (512, sorted, true),
+        (256, sorted, false),
+        (256, lists, true),
+    ] {
         let rows = crate::ops::ScatterNdDesc::new(
             TensorDesc::new(DataType::Float16, &[300, width]),
             TensorDesc::new(DataType::Int64, &[1100, 1]),
@@ -460,14 +479,15 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             2,
             2,
         )
-        .with_reduction(Reduction::Add)
-        .with_duplicates(crate::DuplicateMode::InOrder);
-        let lowered = entries(&rows, &DEVICE);
-        assert!(
-            lowered.contains(&Entry::FoldSliceColumnsCopyWide) == wide
-                && lowered.contains(&Entry::FoldSliceRuns) == wide,
-            "rows of {width}: {lowered:?}"
-        );
+        .with_reduction(Reduction::Mul)
+        .with_duplicates(duplicates);
+        for (device, bounded) in [(&DEVICE, true), (&gpu, false)] {
+            let lowered = entries(&rows, device);
+            assert!(
+                lowered.contains(&copy) == wide && lowered.contains(&runs) == (wide && bounded),
+                "rows of {width}, {duplicates:?}, bounded loops {bounded}: {lowered:?}"
+            );
+        }
     }
     // A workgroup that is no power of two: refused, naming the limit (no unbounded list
     // walks to fall back on).

@@ -431,6 +431,7 @@ mod tests {
             int64_atomics: crate::lowering::Int64Atomics::None,
             hardware_float64: false,
             float32_atomics: false,
+            bounded_loops: true,
             per_element: false,
             bindings: None,
         }
