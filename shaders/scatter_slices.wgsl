@@ -8,12 +8,12 @@
 const FOLD_BY_SLICES: u32 = 1u;
 // fold_long_runs may fold a run's updates in any order and grouping (shaders/scatter_runs.wgsl).
 const FOLD_IN_ANY_ORDER: u32 = 2u;
-// The first fold pass walks FOLD_STEPS / WIDE_PARTS slices, not FOLD_STEPS, where the device
-// bounds loops (src/ops/scatter_plans.rs's first_fold_steps): out of place its threads take
-// COPY_CELLS cells and walk a block's run or list once for each COLUMN_CELLS of them
-// (fold_slice_columns_copy_wide, fold_slice_list_copy_wide), and their walks together stay
-// within FOLD_STEPS (Mesa's loop bound, src/kernels/in_order.rs); the sorted runs' later
-// passes go on from there, the lists' from the node where the walk stopped.
+// The sorted runs' first fold pass walks FOLD_STEPS / WIDE_PARTS slices, not FOLD_STEPS, where
+// the device bounds loops (src/ops/scatter_plans.rs's first_fold_steps): out of place its
+// threads take COPY_CELLS cells and walk a block's run once for each COLUMN_CELLS of them
+// (fold_slice_columns_copy_wide), and their walks together stay within FOLD_STEPS (Mesa's
+// loop bound, src/kernels/in_order.rs); the later passes go on from there. (The lists' wide
+// copy, fold_slice_list_copy_wide, walks as many a part.)
 const FOLD_WIDE_FIRST: u32 = 4u;
 const WIDE_PARTS: u32 = COPY_CELLS / COLUMN_CELLS;
 

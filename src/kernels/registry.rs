@@ -173,6 +173,8 @@ entries! {
     FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
     FoldSliceListCopy => "fold_slice_list_copy", ScatterLists, [CopyInput];
     FoldSliceListCopyWide => "fold_slice_list_copy_wide", ScatterLists, [CopyInput];
+    /// The same walking `FOLD_STEPS` rows a part, where the device does not bound loops.
+    FoldSliceListCopyWideLong => "fold_slice_list_copy_wide_long", ScatterLists, [CopyInput];
     /// Zeroes a reduction's heads before its passes.
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];

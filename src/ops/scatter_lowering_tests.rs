@@ -451,22 +451,29 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
     // bounds loops, its first pass walks a quarter of FOLD_STEPS slices, so a run or list of
     // 1100 goes on in a pass of fold_slice_runs or fold_slice_list_runs (in place too, the
     // plain first fold walking as many), where the copy a cell a thread (rows of 256) walks
-    // 4096; on a GPU the wide copy walks 4096 a part, and no pass follows.
+    // 4096; on a GPU the wide copy walks 4096 a part (the lists' by an entry of its own), and
+    // no pass follows.
     let gpu = DeviceFacts {
         bounded_loops: false,
         ..DEVICE
     };
     let sorted = (
         crate::DuplicateMode::InOrder,
-        Entry::FoldSliceColumnsCopyWide,
+        [
+            Entry::FoldSliceColumnsCopyWide,
+            Entry::FoldSliceColumnsCopyWide,
+        ],
         Entry::FoldSliceRuns,
     );
     let lists = (
         crate::DuplicateMode::AnyUpdate,
-        Entry::FoldSliceListCopyWide,
+        [
+            Entry::FoldSliceListCopyWide,
+            Entry::FoldSliceListCopyWideLong,
+        ],
         Entry::FoldSliceListRuns,
     );
-    for (width, (duplicates, copy, runs), wide) in [
+    for (width, (duplicates, copies, runs), wide) in [
         (512, sorted, true),
         (256, sorted, false),
         (256, lists, true),
@@ -481,10 +488,13 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
         )
         .with_reduction(Reduction::Mul)
         .with_duplicates(duplicates);
-        for (device, bounded) in [(&DEVICE, true), (&gpu, false)] {
+        for (device, copy, bounded) in [(&DEVICE, copies[0], true), (&gpu, copies[1], false)] {
             let lowered = entries(&rows, device);
+            let other = copies[usize::from(bounded)];
             assert!(
-                lowered.contains(&copy) == wide && lowered.contains(&runs) == (wide && bounded),
+                lowered.contains(&copy) == wide
+                    && (other == copy || !lowered.contains(&other))
+                    && lowered.contains(&runs) == (wide && bounded),
                 "rows of {width}, {duplicates:?}, bounded loops {bounded}: {lowered:?}"
             );
         }

@@ -350,9 +350,8 @@ const FOLD_BY_SLICES: u32 = 1;
 /// `InOrderParams::fold_flags`: `fold_long_runs` may fold a run's updates in any order and
 /// grouping (`FOLD_IN_ANY_ORDER` in `shaders/scatter_slices.wgsl`).
 const FOLD_IN_ANY_ORDER: u32 = 2;
-/// `InOrderParams::fold_flags`: the first fold walks a part's share of `FOLD_STEPS`
-/// ([`first_fold_steps`]; `FOLD_WIDE_FIRST` in `shaders/scatter_slices.wgsl`): the sorted
-/// runs' first folds and the lists' wide copy.
+/// `InOrderParams::fold_flags`: the sorted runs' first fold walks a part's share of
+/// `FOLD_STEPS` ([`first_fold_steps`]; `FOLD_WIDE_FIRST` in `shaders/scatter_slices.wgsl`).
 const FOLD_WIDE_FIRST: u32 = 4;
 
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
@@ -410,12 +409,18 @@ fn copy_pass(
     blocks: u32,
     slice_units: u32,
     element_bytes: u32,
+    device: &DeviceFacts,
 ) -> Option<(Entry, u32)> {
     let column = column_cells(element_bytes);
     let wide =
         copy_cells(element_bytes) > column && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
     let (entry, cells) = if wide {
-        (Entry::FoldSliceListCopyWide, copy_cells(element_bytes))
+        let entry = if device.bounded_loops {
+            Entry::FoldSliceListCopyWide
+        } else {
+            Entry::FoldSliceListCopyWideLong
+        };
+        (entry, copy_cells(element_bytes))
     } else {
         (Entry::FoldSliceListCopy, column)
     };
@@ -474,20 +479,19 @@ fn sorted_copy_pass(
 /// a part, lavapipe folded Float16 products of runs and lists of about 3600 rows wrongly).
 /// The sorted runs' plain first fold (in place) walks as many (`FOLD_WIDE_FIRST`), as their
 /// later passes go on from there; the lists' go on from the node where the walk stopped.
-/// A GPU walks `FOLD_STEPS` a part (four walks of 4096 slices at most an invocation, within a
-/// watchdog's time by far): a first pass of 4096 rows leaves no later pass to dispatch for
-/// tables of 4096 rows of updates (H200: `index_add_rows_f16` 0.0740 -> 0.0706 ms).
+/// A GPU walks `FOLD_STEPS` a part (`fold_slice_list_copy_wide_long`; four walks of 4096
+/// slices at most an invocation, within a watchdog's time by far): a first pass of 4096 rows
+/// leaves no later pass to dispatch for tables of 4096 rows of updates (H200:
+/// `index_add_rows_f16` 0.0740 -> 0.0706 ms).
 fn first_fold_steps(
     copy_pass: Option<(Entry, u32)>,
     element_bytes: u32,
     device: &DeviceFacts,
 ) -> u32 {
+    let share = FOLD_STEPS / (copy_cells(element_bytes) / column_cells(element_bytes));
     match copy_pass {
-        Some((Entry::FoldSliceColumnsCopyWide | Entry::FoldSliceListCopyWide, _))
-            if device.bounded_loops =>
-        {
-            FOLD_STEPS / (copy_cells(element_bytes) / column_cells(element_bytes))
-        }
+        Some((Entry::FoldSliceListCopyWide, _)) => share,
+        Some((Entry::FoldSliceColumnsCopyWide, _)) if device.bounded_loops => share,
         _ => FOLD_STEPS,
     }
 }
@@ -579,7 +583,7 @@ impl ListPlan {
         let spans = FoldSpans::new(workgroup, element_bytes);
         let slice_units = slice_units as u32;
         let copy_pass = copies
-            .then(|| copy_pass(slices, blocks, slice_units, element_bytes))
+            .then(|| copy_pass(slices, blocks, slice_units, element_bytes, device))
             .flatten();
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
         Ok(ListPlan {
@@ -654,9 +658,6 @@ impl ListPlan {
         params.in_order.fold_capacity = self.fold_capacity;
         // Within u32 where there are tie words (the lowering keeps them so).
         params.in_order.tie_words = self.tie_words() as u32;
-        if self.first_steps < FOLD_STEPS {
-            params.in_order.fold_flags |= FOLD_WIDE_FIRST;
-        }
         let (first_fold, fold_threads) = first_fold_pass(
             &mut params,
             [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
@@ -673,7 +674,9 @@ impl ListPlan {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             } else if matches!(
                 entry,
-                Entry::FoldSliceListCopy | Entry::FoldSliceListCopyWide
+                Entry::FoldSliceListCopy
+                    | Entry::FoldSliceListCopyWide
+                    | Entry::FoldSliceListCopyWideLong
             ) {
                 // From the blocks, every one.
                 params.count = threads as u32;
