@@ -482,7 +482,8 @@ fn sorted_copy_pass(
 /// A GPU walks `FOLD_STEPS` a part (`fold_slice_list_copy_wide_long`; four walks of 4096
 /// slices at most an invocation, within a watchdog's time by far): a first pass of 4096 rows
 /// leaves no later pass to dispatch for tables of 4096 rows of updates (H200:
-/// `index_add_rows_f16` 0.0740 -> 0.0706 ms).
+/// `index_add_rows_f16` 0.0734 -> 0.0701 ms, index_add of 4096 rows of 512 units 4 to 7 %
+/// faster; BENCHMARKS.md, issue 26's walks on GPUs).
 fn first_fold_steps(
     copy_pass: Option<(Entry, u32)>,
     element_bytes: u32,
@@ -528,8 +529,8 @@ pub(super) struct ListPlan {
     spans: FoldSpans,
     /// Out of place, the first pass copies `output = input` as it folds, a thread for
     /// `column_cells` cells of every block (`fold_slice_list_copy`) or `copy_cells`
-    /// (`fold_slice_list_copy_wide`): the entry and its threads; none where the copy goes
-    /// first.
+    /// (`fold_slice_list_copy_wide`, or `_long` on a GPU): the entry and its threads; none
+    /// where the copy goes first.
     copy_pass: Option<(Entry, u32)>,
     /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
     /// tie word in the heads after the pass counts and the tie list's count (written only where
