@@ -179,10 +179,12 @@ impl Context {
             half_stores: !options.without_half_stores
                 && vulkan
                 && device_features.contains(wgpu::Features::SHADER_F16),
-            bounded_loops: bounds_loops(
-                adapter.device_type,
-                [&adapter.name, &adapter.driver, &adapter.driver_info],
-            ),
+            bounded_loops: options.bounded_loops.unwrap_or_else(|| {
+                bounds_loops(
+                    adapter.device_type,
+                    [&adapter.name, &adapter.driver, &adapter.driver_info],
+                )
+            }),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),
@@ -307,6 +309,13 @@ impl Context {
     #[doc(hidden)]
     pub fn uses_half_stores(&self) -> bool {
         self.half_stores
+    }
+
+    /// Whether this context plans for a device that bounds loops (see
+    /// [`ContextOptions::with_bounded_loops`]). A test hook, not part of the API.
+    #[doc(hidden)]
+    pub fn bounds_loops(&self) -> bool {
+        self.bounded_loops
     }
 
     /// How many shader modules this context has built so far: one a kernel variant's entry
@@ -601,7 +610,7 @@ mod tests {
             adapter.device_type,
             [&adapter.name, &adapter.driver, &adapter.driver_info],
         );
-        assert_eq!(context.bounded_loops, bounded);
+        assert_eq!(context.bounds_loops(), bounded);
         if adapter.device_type == D::Cpu {
             assert!(bounded, "{adapter:?}");
         }

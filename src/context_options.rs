@@ -37,6 +37,9 @@ pub struct ContextOptions {
     /// Stores 2-byte elements by atomics on their words (see
     /// [`ContextOptions::with_half_stores`]).
     pub(crate) without_half_stores: bool,
+    /// Plans for a device that bounds loops, or not, whatever the adapter (see
+    /// [`ContextOptions::with_bounded_loops`]); `None`: as the adapter says.
+    pub(crate) bounded_loops: Option<bool>,
 }
 
 impl ContextOptions {
@@ -110,6 +113,23 @@ impl ContextOptions {
     /// less time with 16-bit stores than with the atomics.
     pub fn with_half_stores(mut self, enabled: bool) -> ContextOptions {
         self.without_half_stores = !enabled;
+        self
+    }
+
+    /// Whether the context plans for a device that may end an invocation's loops after a
+    /// budget of iterations in all, as Mesa's llvmpipe and lavapipe do (65535 a SIMD vector
+    /// of invocations, silently). By default the adapter decides: a discrete or integrated
+    /// GPU of another driver is taken not to; Mesa's software drivers, CPU adapters and
+    /// adapters that do not say what they are (browsers') are taken to. Where it does, the
+    /// reductions by rows that copy 16 bytes a thread as they fold walk a run or list of
+    /// updates at most 1024 rows (narrow units; 2048 for 4-byte ones) in their first pass,
+    /// the rest in later passes, and results are the same bits either way. `true` plans so
+    /// on any device (a pass more for tables of 1024 to 4096 rows of updates on a GPU);
+    /// `false` plans as for a GPU, walking up to 4096 rows a part: on a device that bounds
+    /// loops, runs and lists of more than about 1000 rows may then lose updates (for tests
+    /// and comparisons only).
+    pub fn with_bounded_loops(mut self, bounded: bool) -> ContextOptions {
+        self.bounded_loops = Some(bounded);
         self
     }
 

@@ -12,7 +12,8 @@ use common::{
     context, pooled_bytes, random_index, tie_pools, write_indices,
 };
 use dml_wgsl::{
-    DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterNdDesc, TensorDesc,
+    Context, ContextOptions, DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction,
+    ScatterNdDesc, TensorDesc,
 };
 
 #[test]
@@ -56,20 +57,46 @@ fn wide_rows_copied_sixteen_bytes_a_thread_as_they_fold_walk_long_runs_and_lists
     // Mul) or its list (the default mode, and integers), a thread's 16 bytes a part at a time,
     // each part walking the run or list. Fewer rows of updates than the table's, then more,
     // then a run or list of about 4230 rows beside short ones: past the first pass, whose
-    // walks share FOLD_STEPS between the parts (four walks of 4096 rows of Float16 products
-    // lost updates on lavapipe). In place too, in order.
-    let mut rng = Rng::new(88);
-    let shapes = [(64, 1024, 40, 9), (16, 1024, 60, 9), (1200, 512, 4700, 1)];
-    for data_type in [
+    // walks share FOLD_STEPS between the parts where the device bounds loops (four walks of
+    // 4096 rows of Float16 products lost updates on lavapipe). In place too, in order.
+    let types = [
         DataType::Float16,
         DataType::BFloat16,
         DataType::Float32,
         DataType::Float64,
         DataType::Int8,
-    ] {
+    ];
+    let shapes = [(64, 1024, 40, 9), (16, 1024, 60, 9), (1200, 512, 4700, 1)];
+    wide_rows_fold_on(context(), 88, &types, &shapes);
+}
+
+#[test]
+fn wide_rows_planned_as_on_a_gpu_walk_each_part_past_a_bounded_share_in_the_first_pass() {
+    // Planned as for a GPU whatever the adapter (`with_bounded_loops(false)`): the wide
+    // copies' first pass walks up to 4096 rows a part (the lists' by its own entry point), so
+    // a run or list of about 1260 rows, past the 1024 a part of a device that bounds loops
+    // (1- and 2-byte units), is folded whole there, no later pass dispatched; four walks of
+    // that length stay within Mesa's loop budget, so lavapipe and llvmpipe check it too.
+    let gpu_planned = common::context_with(ContextOptions::default().with_bounded_loops(false));
+    assert!(!gpu_planned.bounds_loops());
+    let types = [DataType::Float16, DataType::BFloat16, DataType::Int8];
+    wide_rows_fold_on(&gpu_planned, 89, &types, &[(400, 1024, 1400, 1)]);
+}
+
+/// ScatterND Add and Mul of `picked` rows of `width` units into `table_rows`, in order (also
+/// in place) and in the default mode (where `picked` is 1000 or more), on `context`: the
+/// rows pick among the table's first `pick_from` rows, and a tenth of them its last.
+fn wide_rows_fold_on(
+    context: &Context,
+    seed: u64,
+    types: &[DataType],
+    shapes: &[(u32, u32, u32, u32)],
+) {
+    let mut rng = Rng::new(seed);
+    for &data_type in types {
         for reduction in [Reduction::Add, Reduction::Mul] {
             for duplicates in [DuplicateMode::InOrder, DuplicateMode::AnyUpdate] {
-                for (table_rows, width, picked, pick_from) in shapes {
+                for &(table_rows, width, picked, pick_from) in shapes {
                     let in_order = duplicates == DuplicateMode::InOrder;
                     if !in_order && picked < 1000 {
                         continue;
@@ -109,13 +136,15 @@ fn wide_rows_copied_sixteen_bytes_a_thread_as_they_fold_walk_long_runs_and_lists
                             reduction,
                         );
                     }
-                    if in_order {
-                        check_against_reference(&desc, &inputs);
-                        check_in_place(&desc, &inputs);
+                    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+                    let expect = if in_order {
+                        Expect::Exact
                     } else {
-                        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-                        common::check_on(context(), &desc, &slices, Expect::ByMode)
-                            .expect("compile and record");
+                        Expect::ByMode
+                    };
+                    common::check_on(context, &desc, &slices, expect).expect("compile and record");
+                    if in_order {
+                        common::check_in_place_with(context, &desc, &inputs, Expect::Exact);
                     }
                 }
             }
