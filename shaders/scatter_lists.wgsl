@@ -277,11 +277,34 @@ fn fold_slice_list_copy_wide(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    copy_fold_wide_lists(invocation_index(workgroup, workgroups, local), FOLD_STEPS / WIDE_PARTS);
+    let t = invocation_index(workgroup, workgroups, local);
+    if t >= params.count {
+        return;
+    }
+    let share = copy_share(t);
+    let base = share.group * params.in_order.slice_units;
+    let cells = load_copy_cells(base, share);
+    let first = atomic_load_heads(share.group);
+    if first == 0u {
+        store_copy_cells(base, share, cells);
+        return;
+    }
+    for (var part = 0u; part < COPY_CELLS / COLUMN_CELLS; part += 1u) {
+        let columns = part_share(share, part);
+        if columns.units == 0u {
+            break;
+        }
+        load_input_columns(base, columns);
+        locate_columns(columns);
+        fold_list_columns(share.group, first, columns, part == 0u, FOLD_STEPS / WIDE_PARTS);
+        store_columns(base, columns);
+    }
 }
 
-// The same on a device that does not bound loops (a GPU): FOLD_STEPS rows a part. (Each
-// bound a constant: read from the uniforms, it cost a GPU's Float32 rows 1.3 %.)
+// The same on a device that does not bound loops (a GPU), for lists without ties: FOLD_STEPS
+// rows a part, a constant (read from the uniforms, it cost an H200's Float32 rows 1.3 %).
+// Its body is fold_slice_list_copy_wide's, through a function: that is the form measured on
+// the H200, and the form the ties' lists do not take (src/ops/scatter_lowering.rs).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slice_list_copy_wide_long(
     @builtin(workgroup_id) workgroup: vec3<u32>,

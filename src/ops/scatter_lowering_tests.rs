@@ -499,6 +499,29 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
             );
         }
     }
+    // Float Max in order (lists with ties) plans as for a device that bounds loops on a GPU
+    // too: the wide copy walking a part's share (1024 rows of Float16), and a later pass.
+    let ties = crate::ops::ScatterNdDesc::new(
+        TensorDesc::new(DataType::Float16, &[300, 64]),
+        TensorDesc::new(DataType::Int64, &[1100, 1]),
+        TensorDesc::new(DataType::Float16, &[1100, 64]),
+        TensorDesc::new(DataType::Float16, &[300, 64]),
+        2,
+        2,
+    )
+    .with_reduction(Reduction::Max)
+    .with_duplicates(crate::DuplicateMode::InOrder);
+    for device in [&DEVICE, &gpu] {
+        let lowered = entries(&ties, device);
+        assert!(
+            lowered.contains(&Entry::WriteListTies)
+                && lowered.contains(&Entry::FoldSliceListCopyWide)
+                && !lowered.contains(&Entry::FoldSliceListCopyWideLong)
+                && lowered.contains(&Entry::FoldSliceListRuns),
+            "ties, bounded loops {}: {lowered:?}",
+            device.bounded_loops
+        );
+    }
     // A workgroup that is no power of two: refused, naming the limit (no unbounded list
     // walks to fall back on).
     let odd = DeviceFacts {
