@@ -2,8 +2,9 @@
 // The in-order folds by slices (ScatterND's rows), after the sort (shaders/sort.wgsl): each
 // block's run of sorted slices folded into it, in order, FOLD_STEPS slices in the first
 // pass (a thread a unit, or a column fold; a WIDE_PARTS-th of them where its copy walks the
-// run in several parts on a device that bounds loops: FOLD_WIDE_FIRST), the rest in the passes after it, whose workgroups
-// take turns along the run (lists of runs that go on: shaders/scatter_runs.wgsl).
+// run in several parts on a device that bounds loops: FOLD_WIDE_FIRST), the rest in the
+// passes after it, whose workgroups take turns along the run (lists of runs that go on:
+// shaders/scatter_runs.wgsl).
 
 // `value` folded with the column `inner` of the slice at sorted position `b` (a
 // `sorted_position`), unless it is out of range.

@@ -179,12 +179,9 @@ impl Context {
             half_stores: !options.without_half_stores
                 && vulkan
                 && device_features.contains(wgpu::Features::SHADER_F16),
-            bounded_loops: options.bounded_loops.unwrap_or_else(|| {
-                bounds_loops(
-                    adapter.device_type,
-                    [&adapter.name, &adapter.driver, &adapter.driver_info],
-                )
-            }),
+            bounded_loops: options
+                .bounded_loops
+                .unwrap_or_else(|| adapter_bounds_loops(&adapter)),
         };
         match options.copy_method {
             Some(method) => context.copy_method.set(method),
@@ -531,7 +528,15 @@ const NO_ADAPTER_HINT: &str = "the browser offers no WebGPU adapter; Chromium of
 /// and any adapter not known to be a GPU may (CPU adapters, and browsers, whose WebGPU does
 /// not say what the adapter is), so only a discrete or integrated GPU of another driver
 /// is taken not to.
-/// `names`: the adapter's name, driver and driver information.
+fn adapter_bounds_loops(adapter: &wgpu::AdapterInfo) -> bool {
+    bounds_loops(
+        adapter.device_type,
+        [&adapter.name, &adapter.driver, &adapter.driver_info],
+    )
+}
+
+/// [`adapter_bounds_loops`] by the adapter's device type and `names`: its name, driver and
+/// driver information.
 fn bounds_loops(device_type: wgpu::DeviceType, names: [&str; 3]) -> bool {
     let gpu = matches!(
         device_type,
@@ -606,10 +611,7 @@ mod tests {
         // The adapter the tests run on.
         let context = context(CopyMethod::Kernel);
         let adapter = context.adapter_info();
-        let bounded = bounds_loops(
-            adapter.device_type,
-            [&adapter.name, &adapter.driver, &adapter.driver_info],
-        );
+        let bounded = adapter_bounds_loops(&adapter);
         assert_eq!(context.bounds_loops(), bounded);
         if adapter.device_type == D::Cpu {
             assert!(bounded, "{adapter:?}");

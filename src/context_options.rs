@@ -123,8 +123,9 @@ impl ContextOptions {
     /// adapters that do not say what they are (browsers') are taken to. Where it does, the
     /// reductions by rows that copy 16 bytes a thread as they fold walk a run or list of
     /// updates at most 1024 rows (narrow units; 2048 for 4-byte ones) in their first pass,
-    /// the rest in later passes, and results are the same bits either way. `true` plans so
-    /// on any device (a pass more for tables of 1024 to 4096 rows of updates on a GPU);
+    /// the rest in later passes (float Min and Max in order walk so on every device), and
+    /// results are the same bits either way. `true` plans so on any device (a pass more for
+    /// tables of 1024 to 4096 rows of updates on a GPU);
     /// `false` plans as for a GPU, walking up to 4096 rows a part: on a device that bounds
     /// loops, runs and lists of more than about 1000 rows may then lose updates (for tests
     /// and comparisons only).

@@ -127,7 +127,7 @@ enum Strategy {
     SortedRuns(SortPlan),
     /// A reduction by rows in any order: the rows of each output block linked into a list,
     /// each column folded along it; float Min and Max in order too, their zeros and NaNs
-    /// claiming their units by position (`ReduceOrder::ListTies`, [`ListPlan::with_ties`]).
+    /// claiming their units by position (`ReduceOrder::ListTies`, [`ListPlan::new`]'s tie units).
     RowLists(ListPlan),
 }
 
@@ -373,26 +373,18 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     } else if by_rows && (!ordered || list_ties) {
         // Rows in any order (the default mode, or order-free types) need no sort: lists.
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);
-        // Float Min and Max in order (the lists with ties) plan as for a device that bounds
-        // loops, on a GPU too: with their wide copy walking 4096 rows a part
-        // (`fold_slice_list_copy_wide_long`), or the bounded copy in that entry's form, an
-        // H200's in-order edge messages into 262,144 nodes, and 262,144 rows of 256 into
-        // 65,536, ran 12 to 15 % slower (BENCHMARKS.md, issue 26's walks on GPUs).
-        let list_device = DeviceFacts {
-            bounded_loops: device.bounded_loops || ordered,
-            ..*device
-        };
+        // `list_ties` keeps the output's units below 2^31 - 1 (as the updates').
+        let tie_units = ordered.then_some(output_units as u32);
         let plan = ListPlan::new(
             pairs,
             blocks,
             slice_units,
             element_bytes,
             copies,
-            &list_device,
+            tie_units,
+            device,
         )?;
         if ordered {
-            // `list_ties` keeps the output's units below 2^31 - 1 (as the updates').
-            let plan = plan.with_ties(output_units as u32);
             (Strategy::RowLists(plan), ReduceOrder::ListTies)
         } else {
             (Strategy::RowLists(plan), ReduceOrder::InOrder)

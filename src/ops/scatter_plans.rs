@@ -403,22 +403,23 @@ fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
 }
 
 /// The entry of the first pass that copies as it folds, and its threads (none past u32): the
-/// wide one where a thread takes more cells than `column_cells` and the lists are short.
+/// wide one where a thread takes more cells than `column_cells` and the lists are short
+/// (walking `FOLD_STEPS` rows a part where `long_walks`, see [`ListPlan::new`]).
 fn copy_pass(
     slices: u32,
     blocks: u32,
     slice_units: u32,
     element_bytes: u32,
-    device: &DeviceFacts,
+    long_walks: bool,
 ) -> Option<(Entry, u32)> {
     let column = column_cells(element_bytes);
     let wide =
         copy_cells(element_bytes) > column && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
     let (entry, cells) = if wide {
-        let entry = if device.bounded_loops {
-            Entry::FoldSliceListCopyWide
-        } else {
+        let entry = if long_walks {
             Entry::FoldSliceListCopyWideLong
+        } else {
+            Entry::FoldSliceListCopyWide
         };
         (entry, copy_cells(element_bytes))
     } else {
@@ -542,13 +543,19 @@ pub(super) struct ListPlan {
 impl ListPlan {
     /// `copies`: out of place, the first pass may copy as it folds (the input laid out as
     /// the output without gaps, blocks tiling it, whole words a cell); it does where its
-    /// threads fit u32.
+    /// threads fit u32. `tie_units`: float Min and Max in order, a tie word for each of
+    /// that many output units (`ReduceOrder::ListTies`). Their wide copy walks a part's
+    /// share of `FOLD_STEPS` on a GPU too: walking 4096 rows a part
+    /// (`fold_slice_list_copy_wide_long`), or the bounded copy in that entry's form, an
+    /// H200's in-order edge messages into 262,144 nodes, and 262,144 rows of 256 into
+    /// 65,536, ran 12 to 15 % slower (BENCHMARKS.md, issue 26's walks on GPUs).
     pub fn new(
         slices: u64,
         blocks: u64,
         slice_units: u64,
         element_bytes: u32,
         copies: bool,
+        tie_units: Option<u32>,
         device: &DeviceFacts,
     ) -> Result<ListPlan> {
         let workgroup = device.workgroup_size;
@@ -583,8 +590,9 @@ impl ListPlan {
             ))?;
         let spans = FoldSpans::new(workgroup, element_bytes);
         let slice_units = slice_units as u32;
+        let long_walks = !device.bounded_loops && tie_units.is_none();
         let copy_pass = copies
-            .then(|| copy_pass(slices, blocks, slice_units, element_bytes, device))
+            .then(|| copy_pass(slices, blocks, slice_units, element_bytes, long_walks))
             .flatten();
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
         Ok(ListPlan {
@@ -598,16 +606,8 @@ impl ListPlan {
             first_steps,
             spans,
             copy_pass,
-            tie_units: 0,
+            tie_units: tie_units.unwrap_or(0),
         })
-    }
-
-    /// The plan with a tie word for each of `output_units` (float Min and Max in order).
-    pub fn with_ties(self, output_units: u32) -> ListPlan {
-        ListPlan {
-            tie_units: output_units,
-            ..self
-        }
     }
 
     /// Where the tie words start in the heads: after the block heads, the pass counts and,
