@@ -29,7 +29,8 @@ struct InOrderParams {
     // Float Min and Max in order by lists: where the units' tie words start in the heads
     // (shaders/scatter_lists.wgsl).
     tie_words: u32,
-    padding_word: u32,
+    // The lists' later passes: rounds of SLICE_TURNS turns (fold_slice_list_runs).
+    fold_rounds: u32,
     padding: vec2<u32>,
 }
 
@@ -345,12 +346,9 @@ fn report_out_of_range_in(first: u32, bad: u32) {
     }
 }
 
-// One thread, after the main pass: the execution's report for the host (the first bad
-// unit, its tuple's bad component and raw value, so the host can name them exactly). The
-// first of the step's dispatches (one per slab of a partial windowing; each binds the
-// indices of its own) moves the running word to the report and zeroes it, so the next
-// execution starts clean without a clear command; the dispatch owning the bad tuple
-// describes it.
+// One thread, after the main pass: the execution's report for the host
+// (describe_first_bad_unit). The in-order reductions' passes after their last report do it
+// instead, saving a dispatch (shaders/scatter_slices.wgsl's describe_status_here).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn describe_status(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -359,6 +357,16 @@ fn describe_status(
     if local != 0u || any(workgroup != vec3<u32>(0u)) {
         return;
     }
+    describe_first_bad_unit();
+}
+
+// The execution's report for the host (the first bad unit, its tuple's bad component and
+// raw value, so the host can name them exactly), by one thread of a dispatch after every
+// report. The first of the step's dispatches (one per slab of a partial windowing; each binds
+// the indices of its own) moves the running word to the report and zeroes it, so the next
+// execution starts clean without a clear command; the dispatch owning the bad tuple
+// describes it.
+fn describe_first_bad_unit() {
     if first_slabs_status() {
         atomic_store_status(FIRST_BAD_UNIT, atomic_exchange_status(FOUND_BAD_UNIT, 0u));
         atomic_store_status(SCREENED, 0u);

@@ -157,6 +157,7 @@ fn fold_slice_lists(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
+    describe_status_here(t);
     if t >= params.count {
         return;
     }
@@ -198,6 +199,7 @@ fn fold_slice_list_columns(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
+    describe_status_here(t);
     if t >= params.count {
         return;
     }
@@ -252,6 +254,7 @@ fn fold_slice_list_copy(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
+    describe_status_here(t);
     if t >= params.count {
         return;
     }
@@ -278,6 +281,7 @@ fn fold_slice_list_copy_wide(
     @builtin(local_invocation_index) local: u32,
 ) {
     let t = invocation_index(workgroup, workgroups, local);
+    describe_status_here(t);
     if t >= params.count {
         return;
     }
@@ -311,7 +315,9 @@ fn fold_slice_list_copy_wide_long(
     @builtin(num_workgroups) workgroups: vec3<u32>,
     @builtin(local_invocation_index) local: u32,
 ) {
-    copy_fold_wide_lists(invocation_index(workgroup, workgroups, local), FOLD_STEPS);
+    let t = invocation_index(workgroup, workgroups, local);
+    describe_status_here(t);
+    copy_fold_wide_lists(t, FOLD_STEPS);
 }
 
 fn copy_fold_wide_lists(t: u32, steps: u32) {
@@ -340,9 +346,11 @@ fn copy_fold_wide_lists(t: u32, steps: u32) {
 // @copy-input-end
 
 // Passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns goes on along the
-// list, its SLICE_TURNS rows of threads taking turns of FOLD_STEPS slices; each row's first
-// thread hands the next node to the next row (two slots: a row reads one while the row
-// before it may still be writing the other).
+// list, its SLICE_TURNS rows of threads taking turns of FOLD_STEPS slices, params.in_order.
+// fold_rounds rounds of them (at most LIST_ROUNDS: an invocation's walks stay within a bound
+// of the library's); each row's first thread hands the next node to the next row (two slots:
+// a row reads one while the row before it may still be writing the other). The turns stop
+// where the list ends.
 var<workgroup> list_run: vec2<u32>;
 var<workgroup> list_nodes: array<u32, 2>;
 
@@ -371,11 +379,14 @@ fn fold_slice_list_runs(
         return;
     }
     let column = slice_column(run.x, tile, local);
-    for (var t = 0u; t < SLICE_TURNS; t += 1u) {
-        workgroupBarrier();
+    let turns = SLICE_TURNS * min(params.in_order.fold_rounds, LIST_ROUNDS);
+    var t = 0u;
+    // The node this turn starts from (0: the list ended), after the turn before it.
+    var node = workgroupUniformLoad(&list_nodes[0]);
+    while node != 0u && t < turns {
         // Lane 0 of every tile is in the slice: it carries the node on.
-        if column.turn == t && column.in_slice {
-            let fold = fold_list(column_values[column.lane], list_nodes[t % 2u], column.inner, FOLD_STEPS, 0u);
+        if column.turn == t % SLICE_TURNS && column.in_slice {
+            let fold = fold_list(column_values[column.lane], node, column.inner, FOLD_STEPS, 0u);
             column_values[column.lane] = fold.value;
             // @ties-begin
             if list_claim.rank != 0u {
@@ -386,10 +397,11 @@ fn fold_slice_list_runs(
                 list_nodes[(t + 1u) % 2u] = fold.node;
             }
         }
+        t += 1u;
+        node = workgroupUniformLoad(&list_nodes[t % 2u]);
     }
-    workgroupBarrier();
-    if local == 0u && tile == 0u && list_nodes[SLICE_TURNS % 2u] != 0u {
-        list_slice_block(fold_pass + 1u, run.x, list_nodes[SLICE_TURNS % 2u]);
+    if local == 0u && tile == 0u && node != 0u {
+        list_slice_block(fold_pass + 1u, run.x, node);
     }
     store_column(column);
 }

@@ -36,6 +36,7 @@ fn find_runs(
     @builtin(local_invocation_index) local: u32,
 ) {
     let j = invocation_index(workgroup, workgroups, local);
+    describe_status_here(j);
     if j >= params.in_order.sort_count {
         return;
     }

@@ -16,6 +16,18 @@ const FOLD_IN_ANY_ORDER: u32 = 2u;
 // copy, fold_slice_list_copy_wide, walks as many a part.)
 const FOLD_WIDE_FIRST: u32 = 4u;
 const WIDE_PARTS: u32 = COPY_CELLS / COLUMN_CELLS;
+// This pass's first thread describes the execution's status (describe_first_bad_unit,
+// shaders/index_map.wgsl): set on a pass after every report (the sorted runs' find_runs, the
+// lists' first fold), so that no dispatch of its own waits for the last pass (about 3 us on
+// an H200).
+const DESCRIBES_STATUS: u32 = 8u;
+
+// Where the pass describes the status (DESCRIBES_STATUS), its invocation 0 does.
+fn describe_status_here(t: u32) {
+    if t == 0u && (params.in_order.fold_flags & DESCRIBES_STATUS) != 0u {
+        describe_first_bad_unit();
+    }
+}
 
 // Slices of a run the first fold pass walks (FOLD_WIDE_FIRST).
 fn first_fold_steps() -> u32 {

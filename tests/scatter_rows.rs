@@ -83,9 +83,47 @@ fn wide_rows_planned_as_on_a_gpu_walk_each_part_past_a_bounded_share_in_the_firs
     wide_rows_fold_on(&gpu_planned, 89, &types, &[(400, 1024, 1400, 1)]);
 }
 
+#[test]
+fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu() {
+    // 140,000 rows of 64 Int32, nearly all onto the table's first row: its list outlives the
+    // first pass (4096 rows) and a round of the later pass's turns (32 rows of threads, 4096
+    // rows each, with 256 threads a workgroup). Planned as on a GPU the later pass walks up to
+    // eight rounds, so one pass folds it; planned as on a device that bounds loops, passes of
+    // one round each, two of them. Out of place (the first pass copying as it folds) and in
+    // place, both plans. Integer Add: no inner loop of software arithmetic, so an invocation's
+    // eight walks of 4096 stay within Mesa's loop budget and lavapipe checks the GPU's plan.
+    let gpu_planned = common::context_with(ContextOptions::default().with_bounded_loops(false));
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(DataType::Int32, &[4, 64]),
+            TensorDesc::new(DataType::Int32, &[140_000, 1]),
+            TensorDesc::new(DataType::Int32, &[140_000, 64]),
+            TensorDesc::new(DataType::Int32, &[4, 64]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Add),
+    );
+    let mut rng = Rng::new(90);
+    let mut inputs = common::random_inputs(&mut rng, &desc);
+    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+        if rng.chance(2) {
+            rng.range(1, 3) as i128
+        } else {
+            0
+        }
+    });
+    let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+    for context in [&gpu_planned, context()] {
+        common::check_on(context, &desc, &slices, Expect::Exact).expect("compile and record");
+        common::check_in_place_with(context, &desc, &inputs, Expect::Exact);
+    }
+}
+
 /// ScatterND Add and Mul of `picked` rows of `width` units into `table_rows`, in order (also
 /// in place) and in the default mode (where `picked` is 1000 or more), on `context`: the
-/// rows pick among the table's first `pick_from` rows, and a tenth of them its last.
+/// rows pick among the table's first `pick_from` rows, and a tenth of them its last; one
+/// row's index is out of range (skipped, and reported as the reference does, in place too).
 fn wide_rows_fold_on(
     context: &Context,
     seed: u64,
@@ -115,8 +153,11 @@ fn wide_rows_fold_on(
                     );
                     let mut inputs = common::random_inputs(&mut rng, &desc);
                     let last = table_rows as i128 - 1;
-                    write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
-                        if rng.chance(10) {
+                    let bad_row = rng.range(0, picked as u64 - 1) as u32;
+                    write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+                        if c[0] == bad_row {
+                            table_rows as i128 + 7
+                        } else if rng.chance(10) {
                             last
                         } else {
                             rng.range(0, pick_from as u64 - 1) as i128
@@ -217,6 +258,9 @@ fn rows_reduce_in_both_modes(seed: u64, rows: u32, picked: u32, pick_from: u32, 
             }
             if bad_index {
                 check_out_of_range(&desc, &inputs);
+                if k % 2 == 0 {
+                    check_in_place(&desc, &inputs);
+                }
                 continue;
             }
             let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();

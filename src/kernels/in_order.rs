@@ -46,6 +46,14 @@ const LONG_LOADS: u32 = 8;
 /// ms; `index_add_rows_f16` 0.0740 -> 0.0706 and 4096 rows of 512 Float32 -3.9 %, of Float16
 /// -5.5 % (BENCHMARKS.md, issue 26's column cells, list ties and wide sorted copies).
 pub(crate) const FOLD_STEPS: u32 = 4096;
+/// Rounds of turns a workgroup of the lists' later passes (`fold_slice_list_runs`) takes on a
+/// device that does not bound loops (`DeviceFacts::bounded_loops`; one elsewhere): a pass then
+/// walks this many times `SLICE_TURNS` times `FOLD_STEPS` rows of a list (an invocation
+/// `LIST_ROUNDS` times `FOLD_STEPS`), so that a table of a million rows of edge messages needs
+/// one such pass, not eight. Each pass cost about 2.6 us on an H200 however little it had to
+/// walk: `scatter_max_f32_edges` 0.2567 -> 0.2362 ms, in order 0.2761 -> 0.2577
+/// (BENCHMARKS.md, issue 26's fixed passes).
+pub(crate) const LIST_ROUNDS: u32 = 8;
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
 /// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
@@ -176,6 +184,7 @@ pub(super) fn sort_constants(
         ("SLICE_TILE", SLICE_TILE),
         ("SLICE_TURNS", spans.slice_turns),
         ("SLICE_SPAN", spans.slice_span),
+        ("LIST_ROUNDS", LIST_ROUNDS),
     ];
     let mut text: String = constants
         .iter()

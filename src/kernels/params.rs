@@ -139,7 +139,9 @@ parameters! {
         /// Float Min and Max in order by lists (`ReduceOrder::ListTies`): where the output
         /// units' tie words start in the heads.
         tie_words: u32,
-        padding_word: u32,
+        /// The lists' later passes: rounds of `SLICE_TURNS` turns a workgroup takes (1, or
+        /// `LIST_ROUNDS` on a device that does not bound loops).
+        fold_rounds: u32,
         padding: [u32; 2],
     }
 }

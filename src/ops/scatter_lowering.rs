@@ -767,7 +767,10 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             plan.push_steps(&mut steps, kernel, &map, output_units, &device)
         }
     }
-    steps.push(map.describe_step(kernel));
+    // The sorted runs' and the lists' passes describe the status themselves.
+    if !matches!(strategy, Strategy::SortedRuns(_) | Strategy::RowLists(_)) {
+        steps.push(map.describe_step(kernel));
+    }
     Ok(Lowered {
         steps,
         scratch_bytes,

@@ -6,8 +6,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
-    SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
+    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LIST_ROUNDS, LONG_RUN, RADIX_ROUNDS,
+    RADIX_TILES, SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -219,6 +219,9 @@ impl SortPlan {
             params.in_order.radix_shift = shift;
             params.in_order.fold_pass = pass;
             let mut kernel = kernel;
+            if entry == Entry::FindRuns {
+                params.in_order.fold_flags |= DESCRIBES_STATUS;
+            }
             if by_slices && entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             } else if entry == Entry::FoldRunsCopy {
@@ -297,7 +300,7 @@ impl SortPlan {
                     self.count,
                     self.fold_capacity,
                     self.first_steps,
-                    self.spans,
+                    self.spans.slice_span,
                     pass,
                 );
                 step(
@@ -353,6 +356,13 @@ const FOLD_IN_ANY_ORDER: u32 = 2;
 /// `InOrderParams::fold_flags`: the sorted runs' first fold walks a part's share of
 /// `FOLD_STEPS` ([`first_fold_steps`]; `FOLD_WIDE_FIRST` in `shaders/scatter_slices.wgsl`).
 const FOLD_WIDE_FIRST: u32 = 4;
+/// `InOrderParams::fold_flags`: the pass's first thread describes the status
+/// (`DESCRIBES_STATUS` in `shaders/scatter_slices.wgsl`), so that the plan needs no
+/// `describe_status` dispatch after its last pass: set on a pass after every report (the
+/// sorted runs' `find_runs`, the lists' first fold). On an H200 the dispatch cost 1 to 4 %
+/// of these plans' time (`index_add_rows_f64` 0.0929 -> 0.0909 ms; BENCHMARKS.md, issue 26's
+/// fixed passes).
+const DESCRIBES_STATUS: u32 = 8;
 
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
 /// where they are more than `column_cells` and the lists are on average at most this long:
@@ -500,15 +510,9 @@ fn first_fold_steps(
 
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
-/// folded (`first_steps`, then `slice_span` a pass), and at most `capacity` are listed.
-fn slice_pass_groups(
-    slices: u32,
-    capacity: u32,
-    first_steps: u32,
-    spans: FoldSpans,
-    pass: u32,
-) -> u64 {
-    let folded = first_steps as u64 + (pass as u64 - 1) * spans.slice_span as u64;
+/// folded (`first_steps`, then `span` a pass), and at most `capacity` are listed.
+fn slice_pass_groups(slices: u32, capacity: u32, first_steps: u32, span: u32, pass: u32) -> u64 {
+    let folded = first_steps as u64 + (pass as u64 - 1) * span as u64;
     (slices as u64 / (folded + 1)).min(capacity as u64)
 }
 
@@ -527,7 +531,11 @@ pub(super) struct ListPlan {
     fold_passes: u32,
     /// Rows of a list the first pass walks: [`first_fold_steps`].
     first_steps: u32,
-    spans: FoldSpans,
+    /// Rows of a list each later pass walks (`fold_slice_list_runs`): `rounds` rounds of
+    /// turns of its rows of threads, each turn `FOLD_STEPS` rows (`FoldSpans::slice_span` a
+    /// round). `LIST_ROUNDS` where the device does not bound loops, else 1.
+    span: u32,
+    rounds: u32,
     /// Out of place, the first pass copies `output = input` as it folds, a thread for
     /// `column_cells` cells of every block (`fold_slice_list_copy`) or `copy_cells`
     /// (`fold_slice_list_copy_wide`, or `_long` on a GPU): the entry and its threads; none
@@ -595,16 +603,17 @@ impl ListPlan {
             .then(|| copy_pass(slices, blocks, slice_units, element_bytes, long_walks))
             .flatten();
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
+        let rounds = if device.bounded_loops { 1 } else { LIST_ROUNDS };
+        let span = spans.slice_span.saturating_mul(rounds);
         Ok(ListPlan {
             slices,
             blocks,
             slice_units,
             fold_capacity: slices / (first_steps + 1),
-            fold_passes: slices
-                .saturating_sub(first_steps)
-                .div_ceil(spans.slice_span),
+            fold_passes: slices.saturating_sub(first_steps).div_ceil(span),
             first_steps,
-            spans,
+            span,
+            rounds,
             copy_pass,
             tie_units: tie_units.unwrap_or(0),
         })
@@ -659,6 +668,7 @@ impl ListPlan {
         params.in_order.fold_capacity = self.fold_capacity;
         // Within u32 where there are tie words (the lowering keeps them so).
         params.in_order.tie_words = self.tie_words() as u32;
+        params.in_order.fold_rounds = self.rounds;
         let (first_fold, fold_threads) = first_fold_pass(
             &mut params,
             [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
@@ -671,6 +681,10 @@ impl ListPlan {
             let mut params = params;
             params.in_order.fold_pass = pass;
             let mut kernel = kernel;
+            if pass == 0 && entry != Entry::LinkSlices {
+                // The first fold, in place or copying.
+                params.in_order.fold_flags |= DESCRIBES_STATUS;
+            }
             if entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
             } else if matches!(
@@ -705,7 +719,7 @@ impl ListPlan {
                 self.slices,
                 self.fold_capacity,
                 self.first_steps,
-                self.spans,
+                self.span,
                 pass,
             );
             step(
@@ -731,3 +745,7 @@ impl ListPlan {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "scatter_plans_tests.rs"]
+mod tests;

@@ -434,7 +434,7 @@ pub async fn check_in_place_expecting(
 ) {
     use wgpu::util::DeviceExt;
     let device = context.device();
-    let expected = reference::run(desc, inputs).expect("reference");
+    let (expected, status) = reference::run_with_status(desc, inputs).expect("reference");
     let operator = context.compile(desc).expect("compile");
     let guard = guard_size_on(context) as usize;
     let mut data = vec![SENTINEL; guard * 2 + inputs[0].len()];
@@ -475,6 +475,11 @@ pub async fn check_in_place_expecting(
     encoder.copy_buffer_to_buffer(&tensor, 0, &readback, 0, data.len() as u64);
     context.queue().submit([encoder.finish()]);
     let got = read_back(device, &readback).await;
+    assert_eq!(
+        operator.check_status().await,
+        status,
+        "check_status after record in place for {desc:?}"
+    );
     assert!(
         got[..guard]
             .iter()

@@ -1,0 +1,154 @@
+//! Plan tests of the in-order sorted runs and the lists (`src/ops/scatter_plans.rs`): their
+//! passes and what each is told to do.
+
+use super::{DESCRIBES_STATUS, LIST_ROUNDS};
+use crate::kernels::Entry;
+use crate::kernels::params::{IndexParams, Parameters};
+use crate::lowering::{DeviceFacts, Placement, Step};
+use crate::ops::index_map::tests::DEVICE;
+use crate::ops::{DuplicateMode, Operator, Reduction, ScatterElementsDesc, ScatterNdDesc};
+use crate::tensor::{DataType, TensorDesc};
+
+fn index_params(step: &Step) -> &IndexParams {
+    match &step.params {
+        Parameters::Index(params) => params,
+        Parameters::StridedCopy(_) => panic!("a copy's parameters"),
+    }
+}
+
+/// Float32 `reduction` of `edges` rows of 64 into a table of `nodes` rows (ScatterND).
+fn edge_messages(
+    edges: u32,
+    nodes: u32,
+    reduction: Reduction,
+    mode: DuplicateMode,
+) -> ScatterNdDesc {
+    ScatterNdDesc::new(
+        TensorDesc::new(DataType::Float32, &[nodes, 64]),
+        TensorDesc::new(DataType::Int64, &[edges, 1]),
+        TensorDesc::new(DataType::Float32, &[edges, 64]),
+        TensorDesc::new(DataType::Float32, &[nodes, 64]),
+        2,
+        2,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(mode)
+}
+
+/// Float32 `reduction` of a 64 x 64 tensor of updates along its outer axis (ScatterElements).
+fn elements(reduction: Reduction, mode: DuplicateMode) -> ScatterElementsDesc {
+    let floats = TensorDesc::new(DataType::Float32, &[64, 64]);
+    ScatterElementsDesc::new(
+        floats.clone(),
+        TensorDesc::new(DataType::Int32, &[64, 64]),
+        floats.clone(),
+        floats,
+        0,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(mode)
+}
+
+#[test]
+fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
+    // A million rows into 65,536 (a list could hold them all): past the first pass's 4096 rows,
+    // a later pass walks 32 turns (256 threads, 8 a row) of 4096 rows a round: eight passes of
+    // one round where the device bounds loops, one of eight rounds on a GPU. Ties too (float
+    // Max in order), whose first pass stays bounded.
+    let gpu = DeviceFacts {
+        bounded_loops: false,
+        ..DEVICE
+    };
+    for (reduction, mode) in [
+        (Reduction::Add, DuplicateMode::AnyUpdate),
+        (Reduction::Max, DuplicateMode::InOrder),
+    ] {
+        let desc = edge_messages(1 << 20, 65536, reduction, mode);
+        for (device, passes, rounds) in [(&DEVICE, 8, 1), (&gpu, 1, LIST_ROUNDS)] {
+            let lowered = desc.lower(device).expect("lowered");
+            let later: Vec<&Step> = lowered
+                .steps
+                .iter()
+                .filter(|step| step.entry == Entry::FoldSliceListRuns)
+                .collect();
+            let label = format!("{reduction:?}, bounded loops {}", device.bounded_loops);
+            assert_eq!(later.len(), passes, "{label}");
+            assert!(
+                later
+                    .iter()
+                    .all(|step| index_params(step).in_order.fold_rounds == rounds),
+                "{label}"
+            );
+        }
+    }
+}
+
+#[test]
+fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
+    // No describe_status dispatch: the sorted runs' find_runs (after the sort, which reports)
+    // or the lists' first fold (after link_slices), in place and copying, describes it. Other
+    // plans end with describe_status (here an any-order Max of elements).
+    let lists = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
+    let sorted = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::InOrder);
+    let sorted_elements = elements(Reduction::Add, DuplicateMode::InOrder);
+    let copies = [
+        Entry::FoldSliceListCopy,
+        Entry::FoldSliceListCopyWide,
+        Entry::FoldSliceListCopyWideLong,
+    ];
+    let cases: [(&dyn Operator, &str, &[Entry]); 3] = [
+        (
+            &lists,
+            "lists",
+            &[Entry::FoldSliceListColumns, Entry::FoldSliceLists],
+        ),
+        (&sorted, "sorted rows", &[Entry::FindRuns]),
+        (&sorted_elements, "sorted elements", &[Entry::FindRuns]),
+    ];
+    for (desc, label, hosts) in cases {
+        let lowered = desc.lower(&DEVICE).expect("lowered");
+        let describing: Vec<(Entry, Placement)> = lowered
+            .steps
+            .iter()
+            .filter(|step| index_params(step).in_order.fold_flags & DESCRIBES_STATUS != 0)
+            .map(|step| (step.entry, step.placement))
+            .collect();
+        let last_report = lowered
+            .steps
+            .iter()
+            .rposition(|step| matches!(step.entry, Entry::LinkSlices | Entry::RadixCount))
+            .expect("a reporting pass");
+        let first_describing = lowered
+            .steps
+            .iter()
+            .position(|step| index_params(step).in_order.fold_flags & DESCRIBES_STATUS != 0)
+            .expect("a describing pass");
+        assert!(first_describing > last_report, "{label}: {describing:?}");
+        assert!(
+            !lowered
+                .steps
+                .iter()
+                .any(|step| step.entry == Entry::DescribeStatus),
+            "{label}"
+        );
+        // One pass whatever the placement: an in-place one, a copying one, or one always.
+        let placements: Vec<Placement> = describing.iter().map(|&(_, p)| p).collect();
+        assert!(
+            placements == [Placement::Always]
+                || placements == [Placement::InPlace, Placement::OutOfPlace],
+            "{label}: {describing:?}"
+        );
+        assert!(
+            describing
+                .iter()
+                .all(|(entry, _)| hosts.contains(entry) || copies.contains(entry)),
+            "{label}: {describing:?}"
+        );
+    }
+    let any_order = elements(Reduction::Max, DuplicateMode::AnyUpdate);
+    let lowered = any_order.lower(&DEVICE).expect("lowered");
+    assert_eq!(
+        lowered.steps.last().map(|step| step.entry),
+        Some(Entry::DescribeStatus)
+    );
+}
