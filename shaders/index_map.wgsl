@@ -24,7 +24,8 @@ struct InOrderParams {
     fold_pass: u32,
     fold_capacity: u32,
     fold_tiles: u32,
-    // FOLD_BY_SLICES, FOLD_IN_ANY_ORDER, FOLD_WIDE_FIRST (shaders/scatter_slices.wgsl).
+    // FOLD_BY_SLICES, FOLD_IN_ANY_ORDER, FOLD_WIDE_FIRST, DESCRIBES_STATUS
+    // (shaders/scatter_slices.wgsl).
     fold_flags: u32,
     // Float Min and Max in order by lists: where the units' tie words start in the heads
     // (shaders/scatter_lists.wgsl).

@@ -5,8 +5,10 @@
 //!   unit `u` (of the updates or the gather's output) whose tuple was out of range; 0 means
 //!   none. `atomicMax` over that encoding keeps the lowest unit: the first bad tuple in the
 //!   indices' row-major order.
-//! * The execution's last pass (`describe_status`) moves it to `FIRST_BAD_UNIT`, the report
-//!   the host reads, and zeroes it again; where a tuple was out of range it fills
+//! * A pass after the execution's last report moves it to `FIRST_BAD_UNIT`, the report the
+//!   host reads, and zeroes it again (`describe_status`, the last pass; or, in the sorted
+//!   runs' and the lists' plans, thread 0 of the pass after their reports:
+//!   `DESCRIBES_STATUS`); where a tuple was out of range it fills
 //!   `BAD_COMPONENT` (the tuple component out of range) and `VALUE_LOW`, `VALUE_HIGH` (its raw
 //!   value's words, sign-extended for Int32). So every execution starts from the zero it left
 //!   (a new slot's buffer is zeroed by wgpu) and no clear command precedes the kernels: a
@@ -16,7 +18,7 @@
 //!   raises it to `SCREENED_UPDATES` where an update's value needs the compare-exchange path,
 //!   to `SCREENED_ALL` where an output value does; Float32 Min and Max's sign atomics
 //!   (`shaders/scatter_reduce.wgsl`) raise it the same way for the NaNs they would replace;
-//!   `describe_status` zeroes it too.
+//!   the describing pass zeroes it too.
 //!
 //! The registry declares the word indices to the shaders under these names
 //! ([`wgsl_constants`]), so both sides read one definition.

@@ -90,8 +90,10 @@ fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu(
     // rows each, with 256 threads a workgroup). Planned as on a GPU the later pass walks up to
     // eight rounds, so one pass folds it; planned as on a device that bounds loops, passes of
     // one round each, two of them. Out of place (the first pass copying as it folds) and in
-    // place, both plans. Integer Add: no inner loop of software arithmetic, so an invocation's
-    // eight walks of 4096 stay within Mesa's loop budget and lavapipe checks the GPU's plan.
+    // place, both plans. Mesa counts a loop's iterations per vector of up to 16 invocations
+    // (two rows of turns): this list's walk, a round and one turn of the next, keeps each
+    // vector far within its 65,535 (eight full rounds would not), and integer Add has no inner
+    // loop of software arithmetic, so lavapipe and llvmpipe check the GPU's plan.
     let gpu_planned = common::context_with(ContextOptions::default().with_bounded_loops(false));
     let desc = OperatorDesc::ScatterNd(
         ScatterNdDesc::new(
@@ -122,8 +124,9 @@ fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu(
 
 /// ScatterND Add and Mul of `picked` rows of `width` units into `table_rows`, in order (also
 /// in place) and in the default mode (where `picked` is 1000 or more), on `context`: the
-/// rows pick among the table's first `pick_from` rows, and a tenth of them its last; one
-/// row's index is out of range (skipped, and reported as the reference does, in place too).
+/// rows pick among the table's first `pick_from` rows, and a tenth of them its last; Mul's
+/// cases have one row's index out of range (skipped, and reported as the reference does, in
+/// place too), Add's none.
 fn wide_rows_fold_on(
     context: &Context,
     seed: u64,
@@ -153,9 +156,10 @@ fn wide_rows_fold_on(
                     );
                     let mut inputs = common::random_inputs(&mut rng, &desc);
                     let last = table_rows as i128 - 1;
-                    let bad_row = rng.range(0, picked as u64 - 1) as u32;
+                    let bad_row = (reduction == Reduction::Mul)
+                        .then(|| rng.range(0, picked as u64 - 1) as u32);
                     write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
-                        if c[0] == bad_row {
+                        if Some(c[0]) == bad_row {
                             table_rows as i128 + 7
                         } else if rng.chance(10) {
                             last

@@ -52,7 +52,11 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// `LIST_ROUNDS` times `FOLD_STEPS`), so that a table of a million rows of edge messages needs
 /// one such pass, not eight. Each pass cost about 2.6 us on an H200 however little it had to
 /// walk: `scatter_max_f32_edges` 0.2567 -> 0.2362 ms, in order 0.2761 -> 0.2577
-/// (BENCHMARKS.md, issue 26's fixed passes).
+/// (BENCHMARKS.md, issue 26's fixed passes). Not on Mesa's CPU drivers: they count a loop's
+/// iterations per vector of up to 16 invocations, two rows of turns, and eight full rounds
+/// would take such a vector to 16 walks of 4096, past their 65,535. A workgroup's walk along
+/// a list is sequential: one list holding every row makes a pass walk up to 8 x 32 x 4096
+/// rows one after another (a million; eight times a pass's walk before the rounds).
 pub(crate) const LIST_ROUNDS: u32 = 8;
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart

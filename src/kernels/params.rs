@@ -133,8 +133,8 @@ parameters! {
         fold_pass: u32,
         fold_capacity: u32,
         fold_tiles: u32,
-        /// The folds' flags (`FOLD_BY_SLICES`, `FOLD_IN_ANY_ORDER`, `FOLD_WIDE_FIRST`:
-        /// `shaders/scatter_slices.wgsl`).
+        /// The folds' flags (`FOLD_BY_SLICES`, `FOLD_IN_ANY_ORDER`, `FOLD_WIDE_FIRST`,
+        /// `DESCRIBES_STATUS`: `shaders/scatter_slices.wgsl`).
         fold_flags: u32,
         /// Float Min and Max in order by lists (`ReduceOrder::ListTies`): where the output
         /// units' tie words start in the heads.

@@ -16,6 +16,14 @@ fn index_params(step: &Step) -> &IndexParams {
     }
 }
 
+/// Whether `step` describes the status (a copy's dispatch never does).
+fn describes_status(step: &Step) -> bool {
+    match &step.params {
+        Parameters::Index(params) => params.in_order.fold_flags & DESCRIBES_STATUS != 0,
+        Parameters::StridedCopy(_) => false,
+    }
+}
+
 /// Float32 `reduction` of `edges` rows of 64 into a table of `nodes` rows (ScatterND).
 fn edge_messages(
     edges: u32,
@@ -85,10 +93,18 @@ fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
 
 #[test]
 fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
-    // No describe_status dispatch: the sorted runs' find_runs (after the sort, which reports)
-    // or the lists' first fold (after link_slices), in place and copying, describes it. Other
-    // plans end with describe_status (here an any-order Max of elements).
+    // No describe_status dispatch: the sorted runs' find_runs (after the sort, whose first
+    // radix_count reports) or the lists' first fold (after link_slices), in place and
+    // copying, describes it; on a device that bounds loops and on a GPU (the lists' copy by
+    // their long entry), ties too, short lists (the wide copy) and long ones. Other plans end
+    // with describe_status (here an any-order Max of elements).
+    let gpu = DeviceFacts {
+        bounded_loops: false,
+        ..DEVICE
+    };
     let lists = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
+    let long_lists = edge_messages(65536, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
+    let ties = edge_messages(4096, 1024, Reduction::Max, DuplicateMode::InOrder);
     let sorted = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::InOrder);
     let sorted_elements = elements(Reduction::Add, DuplicateMode::InOrder);
     let copies = [
@@ -96,23 +112,28 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
         Entry::FoldSliceListCopyWide,
         Entry::FoldSliceListCopyWideLong,
     ];
-    let cases: [(&dyn Operator, &str, &[Entry]); 3] = [
-        (
-            &lists,
-            "lists",
-            &[Entry::FoldSliceListColumns, Entry::FoldSliceLists],
-        ),
+    let list_folds: &[Entry] = &[Entry::FoldSliceListColumns, Entry::FoldSliceLists];
+    let cases: [(&dyn Operator, &str, &[Entry]); 5] = [
+        (&lists, "lists", list_folds),
+        (&long_lists, "long lists", list_folds),
+        (&ties, "lists with ties", list_folds),
         (&sorted, "sorted rows", &[Entry::FindRuns]),
         (&sorted_elements, "sorted elements", &[Entry::FindRuns]),
     ];
-    for (desc, label, hosts) in cases {
-        let lowered = desc.lower(&DEVICE).expect("lowered");
+    let mut long_copies = 0;
+    for ((desc, case, hosts), device) in cases.into_iter().flat_map(|c| [(c, &DEVICE), (c, &gpu)]) {
+        let label = format!("{case}, bounded loops {}", device.bounded_loops);
+        let lowered = desc.lower(device).expect("lowered");
         let describing: Vec<(Entry, Placement)> = lowered
             .steps
             .iter()
-            .filter(|step| index_params(step).in_order.fold_flags & DESCRIBES_STATUS != 0)
+            .filter(|step| describes_status(step))
             .map(|step| (step.entry, step.placement))
             .collect();
+        long_copies += describing
+            .iter()
+            .filter(|(entry, _)| *entry == Entry::FoldSliceListCopyWideLong)
+            .count();
         let last_report = lowered
             .steps
             .iter()
@@ -121,7 +142,7 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
         let first_describing = lowered
             .steps
             .iter()
-            .position(|step| index_params(step).in_order.fold_flags & DESCRIBES_STATUS != 0)
+            .position(describes_status)
             .expect("a describing pass");
         assert!(first_describing > last_report, "{label}: {describing:?}");
         assert!(
@@ -145,6 +166,7 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
             "{label}: {describing:?}"
         );
     }
+    assert_eq!(long_copies, 1, "the short lists' long copy on a GPU");
     let any_order = elements(Reduction::Max, DuplicateMode::AnyUpdate);
     let lowered = any_order.lower(&DEVICE).expect("lowered");
     assert_eq!(
