@@ -23,6 +23,12 @@ pub(crate) const DEVICE: DeviceFacts = DeviceFacts {
     bindings: None,
 };
 
+/// `DEVICE` as a GPU: loops unbounded (`DeviceFacts::bounded_loops`).
+pub(crate) const GPU: DeviceFacts = DeviceFacts {
+    bounded_loops: false,
+    ..DEVICE
+};
+
 pub(crate) fn entries(operator: &dyn Operator, device: &DeviceFacts) -> Vec<Entry> {
     operator
         .lower(device)

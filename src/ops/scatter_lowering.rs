@@ -8,7 +8,7 @@ use super::scatter_bins::{
 };
 use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
 use super::scatter_float_add::{FLOAT_ADD_KERNEL, float_atomics_steps};
-use super::scatter_plans::{ListPlan, SortPlan};
+use super::scatter_plans::{ListPlan, SortPlan, describes_status};
 use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
 use crate::kernels::{
@@ -767,8 +767,8 @@ fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             plan.push_steps(&mut steps, kernel, &map, output_units, &device)
         }
     }
-    // The sorted runs' and the lists' passes describe the status themselves.
-    if !matches!(strategy, Strategy::SortedRuns(_) | Strategy::RowLists(_)) {
+    // Unless a pass after the reports describes the status (the sorted runs', the lists').
+    if !steps.iter().any(describes_status) {
         steps.push(map.describe_step(kernel));
     }
     Ok(Lowered {

@@ -3,7 +3,7 @@
 
 use crate::kernels::Entry;
 use crate::lowering::{DeviceFacts, Placement};
-use crate::ops::index_map::tests::{DEVICE, entries, scatter_rows};
+use crate::ops::index_map::tests::{DEVICE, GPU, entries, scatter_rows};
 use crate::ops::{Operator, ScatterElementsDesc};
 use crate::tensor::{DataType, TensorDesc};
 
@@ -453,10 +453,6 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
     // plain first fold walking as many), where the copy a cell a thread (rows of 256) walks
     // 4096; on a GPU the wide copy walks 4096 a part (the lists' by an entry of its own), and
     // no pass follows.
-    let gpu = DeviceFacts {
-        bounded_loops: false,
-        ..DEVICE
-    };
     let sorted = (
         crate::DuplicateMode::InOrder,
         [
@@ -488,7 +484,7 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
         )
         .with_reduction(Reduction::Mul)
         .with_duplicates(duplicates);
-        for (device, copy, bounded) in [(&DEVICE, copies[0], true), (&gpu, copies[1], false)] {
+        for (device, copy, bounded) in [(&DEVICE, copies[0], true), (&GPU, copies[1], false)] {
             let lowered = entries(&rows, device);
             let other = copies[usize::from(bounded)];
             assert!(
@@ -511,7 +507,7 @@ fn in_order_reductions_sort_by_target_settle_ties_or_are_refused() {
     )
     .with_reduction(Reduction::Max)
     .with_duplicates(crate::DuplicateMode::InOrder);
-    for device in [&DEVICE, &gpu] {
+    for device in [&DEVICE, &GPU] {
         let lowered = entries(&ties, device);
         assert!(
             lowered.contains(&Entry::WriteListTies)

@@ -364,6 +364,14 @@ const FOLD_WIDE_FIRST: u32 = 4;
 /// fixed passes).
 const DESCRIBES_STATUS: u32 = 8;
 
+/// Whether `step` describes the status (`DESCRIBES_STATUS`; a copy's dispatch never does).
+pub(super) fn describes_status(step: &Step) -> bool {
+    match &step.params {
+        Parameters::Index(params) => params.in_order.fold_flags & DESCRIBES_STATUS != 0,
+        Parameters::StridedCopy(_) => false,
+    }
+}
+
 /// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
 /// where they are more than `column_cells` and the lists are on average at most this long:
 /// a listed block's thread then walks its list once for each `column_cells` of them, which

@@ -1,11 +1,11 @@
 //! Plan tests of the in-order sorted runs and the lists (`src/ops/scatter_plans.rs`): their
 //! passes and what each is told to do.
 
-use super::{DESCRIBES_STATUS, LIST_ROUNDS};
+use super::{LIST_ROUNDS, describes_status};
 use crate::kernels::Entry;
 use crate::kernels::params::{IndexParams, Parameters};
-use crate::lowering::{DeviceFacts, Placement, Step};
-use crate::ops::index_map::tests::DEVICE;
+use crate::lowering::{Placement, Step};
+use crate::ops::index_map::tests::{DEVICE, GPU};
 use crate::ops::{DuplicateMode, Operator, Reduction, ScatterElementsDesc, ScatterNdDesc};
 use crate::tensor::{DataType, TensorDesc};
 
@@ -13,14 +13,6 @@ fn index_params(step: &Step) -> &IndexParams {
     match &step.params {
         Parameters::Index(params) => params,
         Parameters::StridedCopy(_) => panic!("a copy's parameters"),
-    }
-}
-
-/// Whether `step` describes the status (a copy's dispatch never does).
-fn describes_status(step: &Step) -> bool {
-    match &step.params {
-        Parameters::Index(params) => params.in_order.fold_flags & DESCRIBES_STATUS != 0,
-        Parameters::StridedCopy(_) => false,
     }
 }
 
@@ -63,16 +55,12 @@ fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
     // a later pass walks 32 turns (256 threads, 8 a row) of 4096 rows a round: eight passes of
     // one round where the device bounds loops, one of eight rounds on a GPU. Ties too (float
     // Max in order), whose first pass stays bounded.
-    let gpu = DeviceFacts {
-        bounded_loops: false,
-        ..DEVICE
-    };
     for (reduction, mode) in [
         (Reduction::Add, DuplicateMode::AnyUpdate),
         (Reduction::Max, DuplicateMode::InOrder),
     ] {
         let desc = edge_messages(1 << 20, 65536, reduction, mode);
-        for (device, passes, rounds) in [(&DEVICE, 8, 1), (&gpu, 1, LIST_ROUNDS)] {
+        for (device, passes, rounds) in [(&DEVICE, 8, 1), (&GPU, 1, LIST_ROUNDS)] {
             let lowered = desc.lower(device).expect("lowered");
             let later: Vec<&Step> = lowered
                 .steps
@@ -98,10 +86,6 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
     // copying, describes it; on a device that bounds loops and on a GPU (the lists' copy by
     // their long entry), ties too, short lists (the wide copy) and long ones. Other plans end
     // with describe_status (here an any-order Max of elements).
-    let gpu = DeviceFacts {
-        bounded_loops: false,
-        ..DEVICE
-    };
     let lists = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
     let long_lists = edge_messages(65536, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
     let ties = edge_messages(4096, 1024, Reduction::Max, DuplicateMode::InOrder);
@@ -121,7 +105,7 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
         (&sorted_elements, "sorted elements", &[Entry::FindRuns]),
     ];
     let mut long_copies = 0;
-    for ((desc, case, hosts), device) in cases.into_iter().flat_map(|c| [(c, &DEVICE), (c, &gpu)]) {
+    for ((desc, case, hosts), device) in cases.into_iter().flat_map(|c| [(c, &DEVICE), (c, &GPU)]) {
         let label = format!("{case}, bounded loops {}", device.bounded_loops);
         let lowered = desc.lower(device).expect("lowered");
         let describing: Vec<(Entry, Placement)> = lowered
