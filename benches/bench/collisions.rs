@@ -33,6 +33,8 @@
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
+//! | sweep_few_{f32,f16,f64}_add_RxL_into_T | Add of rows into few targets: R x L = 65536 x 64 and 4096 x 1024 into T ∈ {1, 4, 16, 64, 256} table rows, Float32, Float16 and Float64; Float16 also `_in_order` |
+//! | sweep_hub_{f32_add,f16_add,f64_add,f32_max}_262144x64_into_65536 | rows of 64 into 65,536 rows, a quarter of them onto row 0 (a hub), the rest uniform; Float32 Max also `_in_order` |
 //! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
 //! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
@@ -66,13 +68,15 @@ enum Shape {
         indices: Indices,
     },
     /// ScatterND of whole rows: `update_rows` rows of `row_length` elements into a table of
-    /// `table_rows` rows, indices [update_rows, 1] uniform over the table.
+    /// `table_rows` rows, indices [update_rows, 1] uniform over the table (with `hub`, a
+    /// quarter of them onto its row 0 instead).
     Rows {
         data_type: DataType,
         reduction: Reduction,
         table_rows: u32,
         row_length: u32,
         update_rows: u32,
+        hub: bool,
     },
 }
 
@@ -94,6 +98,7 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
         table_rows: size(table_rows),
         row_length,
         update_rows: size(update_rows),
+        hub: false,
     };
     vec![
         Workload {
@@ -162,6 +167,9 @@ const EDGE_SHAPES: [(DataType, u32, u32, u32); 7] = [
     (DataType::Float32, 1 << 20, 16, 65_536),
     (DataType::Float16, 1 << 20, 64, 65_536),
 ];
+
+/// The few-targets rows' shapes (update rows, row length), each into 1, 4, 16, 64 and 256 rows.
+const FEW_TARGET_ROWS: [(u32, u32); 2] = [(65_536, 64), (4096, 1024)];
 
 /// The single-element sweep's targets: one (every update collides), a few, just past the
 /// workgroup bins (16,384 units), many, and as many as the updates.
@@ -248,11 +256,63 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
                     table_rows,
                     row_length,
                     update_rows,
+                    hub: false,
                 },
                 in_order: data_type == DataType::Float16,
                 buffers,
             });
         }
+    }
+    // Rows into few targets (every row of a target collides with hundreds to thousands): Add
+    // of three float types, Float16 in order too.
+    for (update_rows, row_length) in FEW_TARGET_ROWS {
+        let update_rows = shrink(quick, update_rows);
+        for table_rows in [1, 4, 16, 64, 256] {
+            for (data_type, element) in [
+                (DataType::Float32, "f32"),
+                (DataType::Float16, "f16"),
+                (DataType::Float64, "f64"),
+            ] {
+                shapes.push(Workload {
+                    name: format!(
+                        "sweep_few_{element}_add_{update_rows}x{row_length}_into_{table_rows}"
+                    ),
+                    shape: Shape::Rows {
+                        data_type,
+                        reduction: Reduction::Add,
+                        table_rows,
+                        row_length,
+                        update_rows,
+                        hub: false,
+                    },
+                    in_order: data_type == DataType::Float16,
+                    buffers,
+                });
+            }
+        }
+    }
+    // A hub: a quarter of 262,144 rows of 64 onto one of 65,536 rows, the rest uniform
+    // (the mean is low, one target's rows are many).
+    for (data_type, reduction, name) in [
+        (DataType::Float32, Reduction::Add, "f32_add"),
+        (DataType::Float16, Reduction::Add, "f16_add"),
+        (DataType::Float64, Reduction::Add, "f64_add"),
+        (DataType::Float32, Reduction::Max, "f32_max"),
+    ] {
+        let (update_rows, table_rows) = (shrink(quick, 262_144), shrink(quick, 65_536));
+        shapes.push(Workload {
+            name: format!("sweep_hub_{name}_{update_rows}x64_into_{table_rows}"),
+            shape: Shape::Rows {
+                data_type,
+                reduction,
+                table_rows,
+                row_length: 64,
+                update_rows,
+                hub: true,
+            },
+            in_order: reduction == Reduction::Max,
+            buffers,
+        });
     }
     for (data_type, edges, row_length, nodes) in EDGE_SHAPES {
         let (edges, nodes) = (shrink(quick, edges), shrink(quick, nodes));
@@ -269,6 +329,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
                 table_rows: nodes,
                 row_length,
                 update_rows: edges,
+                hub: false,
             },
             in_order: true,
             buffers,
@@ -358,6 +419,7 @@ impl Workload {
                 table_rows,
                 row_length,
                 update_rows,
+                hub,
             } => {
                 let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
                 let desc = ScatterNdDesc::new(
@@ -370,7 +432,14 @@ impl Workload {
                 )
                 .with_reduction(reduction);
                 let table = values(rng, data_type, table_rows as usize * row_length as usize);
-                let index = uniform_indices(rng, update_rows as usize, table_rows);
+                let mut index = uniform_indices(rng, update_rows as usize, table_rows);
+                if hub {
+                    for row in index.chunks_exact_mut(8) {
+                        if rng.range(0, 3) == 0 {
+                            row.fill(0);
+                        }
+                    }
+                }
                 let rows = values(rng, data_type, update_rows as usize * row_length as usize);
                 (desc.into(), table, index, rows)
             }
