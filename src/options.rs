@@ -39,10 +39,13 @@ pub enum DuplicateMode {
     /// without them 8-byte elements take the `InOrder` path's sort here too, but a target's
     /// run of more than 64 updates is folded on a workgroup's threads, each every 256th
     /// update or so, and their results in a tree (grouped, not one after another: Float64 Add
-    /// and Mul round as that grouping does). So do rows of 64 or more units sharing one
-    /// index tuple that land on aligned blocks of the output (ScatterND's rows,
-    /// `index_add_`): reduced by rows, that is faster than a compare-exchange an update, and
-    /// gives the in-order result.
+    /// and Mul round as that grouping does). Rows of 64 or more units sharing one index
+    /// tuple that land on aligned blocks of the output (ScatterND's rows, `index_add_`;
+    /// 8-byte rows of two or more units where the device has no 64-bit atomics) are reduced
+    /// by rows: each block's rows linked into a list and folded along it, one row after
+    /// another in the list's (unspecified) order, which is faster than a compare-exchange an
+    /// update; but where the rows average more than 512 a block they go element by element as
+    /// above (a list is walked one row at a time).
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as

@@ -84,8 +84,19 @@ fn wide_rows_planned_as_on_a_gpu_walk_each_part_past_a_bounded_share_in_the_firs
 }
 
 #[test]
+fn crowded_rows_in_any_order_reduce_unit_by_unit() {
+    // More than 512 rows a table row on average: in any order by the element path (bins onto
+    // 4 rows of 64, 8-byte slots for Float64; Float32 Add onto 64 rows, past the bins, by the
+    // f32 atomics where the device has them), not the lists; in order (and in place) sorted.
+    let types = [DataType::Float16, DataType::Float64, DataType::Int8];
+    wide_rows_fold_on(context(), 91, &types, &[(4, 64, 2100, 4)]);
+    wide_rows_fold_on(context(), 92, &[DataType::Float32], &[(64, 64, 33_000, 64)]);
+}
+
+#[test]
 fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu() {
-    // 140,000 rows of 64 Int32, nearly all onto the table's first row: its list outlives the
+    // 140,000 rows of 64 Int32, nearly all onto the table's first row (273 a row on average
+    // over the table's 512: lists, not the crowded rows' element path): its list outlives the
     // first pass (4096 rows) and a round of the later pass's turns (32 rows of threads, 4096
     // rows each, with 256 threads a workgroup). Planned as on a GPU the later pass walks up to
     // eight rounds, so one pass folds it; planned as on a device that bounds loops, passes of
@@ -97,10 +108,10 @@ fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu(
     let gpu_planned = common::context_with(ContextOptions::default().with_bounded_loops(false));
     let desc = OperatorDesc::ScatterNd(
         ScatterNdDesc::new(
-            TensorDesc::new(DataType::Int32, &[4, 64]),
+            TensorDesc::new(DataType::Int32, &[512, 64]),
             TensorDesc::new(DataType::Int32, &[140_000, 1]),
             TensorDesc::new(DataType::Int32, &[140_000, 64]),
-            TensorDesc::new(DataType::Int32, &[4, 64]),
+            TensorDesc::new(DataType::Int32, &[512, 64]),
             2,
             2,
         )
@@ -110,7 +121,7 @@ fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu(
     let mut inputs = common::random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
         if rng.chance(2) {
-            rng.range(1, 3) as i128
+            rng.range(1, 511) as i128
         } else {
             0
         }

@@ -12,6 +12,7 @@ mod scatter_copies;
 mod scatter_float_add;
 mod scatter_lowering;
 mod scatter_plans;
+mod scatter_steps;
 pub mod slice;
 mod strided_copy;
 pub mod tensor_scatter;

@@ -1,20 +1,16 @@
-//! How a scatter runs: [`Strategy`], chosen once from the operator and the device, and one
-//! function a strategy that emits its finished steps.
+//! How a scatter runs: [`Strategy`], chosen once from the operator and the device
+//! (`ops/scatter_steps.rs` emits its steps).
 
 use super::index_map::{Grouping, IndexMap, optimised};
-use super::scatter_any_update::{RowSteps, any_update_steps, scatter_grouping};
-use super::scatter_bins::{
-    BIN_RANGES, Bins, NATIVE_BIN_RANGES, PartialFold, WideSlots, bins_step, spread,
-};
+use super::scatter_any_update::scatter_grouping;
+use super::scatter_bins::{BIN_RANGES, Bins, NATIVE_BIN_RANGES, WideSlots};
 use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
-use super::scatter_float_add::{FLOAT_ADD_KERNEL, float_atomics_steps};
-use super::scatter_plans::{ListPlan, SortPlan, describes_status};
-use crate::error::{Error, Result};
-use crate::kernels::params::Parameters;
-use crate::kernels::{
-    BIN_CAPACITY, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
-};
-use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Lowered, Placement, Step};
+use super::scatter_float_add::FLOAT_ADD_KERNEL;
+use super::scatter_plans::{ListPlan, SortPlan};
+use super::scatter_steps::emit;
+use crate::error::Result;
+use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
+use crate::lowering::{DeviceFacts, Int64Atomics, Lowered, Placement};
 use crate::options::{DuplicateMode, Reduction};
 use crate::tensor::{DataType, TensorDesc};
 
@@ -39,6 +35,19 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
     if unit_bytes < 4 { 64 } else { 32 }
 }
 
+/// Rows in any order go unit by unit, not by the lists, where they average more than this
+/// many a block: a block's list is walked one row after another, a dependent load a row
+/// (about 0.3 us each on an H200 in the first pass's walks), where the unit path combines a
+/// crowded output's units in workgroup bins or by atomics. Measured on an H200 against
+/// main's lists (BENCHMARKS.md, issue 26's crowded rows): 65,536 rows of 64 and 4096 of 1024
+/// Float16, Float32 and Float64 Add into 1 to 64 rows (1024 to 65,536 rows a block) 5 to 580
+/// times faster unit by unit (Float32 65,536 x 64 into one row 19.0 -> 0.039 ms, into 64
+/// 0.585 -> 0.073); at 256 rows a block Float16 and Float64 faster by the lists (0.23
+/// against 0.32 to 0.38 ms) and Float32 by the f32 atomics (0.026 against 0.18); at 64 and
+/// fewer, the lists (or the f32 atomics) as fast or faster. The mean does not see a skew:
+/// one block's list may still hold most rows.
+const CROWDED_LIST_ROWS: u64 = 512;
+
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
 /// edges).
@@ -50,13 +59,6 @@ const LIST_TIES_MEAN_ROWS: u64 = 64;
 /// are now only written for lists that go on past the first pass, but they are still reserved
 /// scratch, 4 bytes an output unit: this bounds them by the updates.
 const LIST_TIE_WORDS: u64 = 4;
-/// `BinParams::claims`: the any-order pass claims float ties as it places updates
-/// (`CLAIMS_AS_PLACED` in `shaders/scatter_reduce.wgsl`).
-const CLAIMS_AS_PLACED: u32 = 1;
-/// `BinParams::sign_atomics`: Float32 Min and Max's fast pass, and the pass after it for the
-/// NaNs it refused (`shaders/scatter_reduce.wgsl`).
-const SIGN_ATOMICS_PASS: u32 = 1;
-const REFUSED_NANS_PASS: u32 = 2;
 /// The most updates an output unit where Float32 Min and Max take the sign atomics. On an H200
 /// (BENCHMARKS.md, issue 26's sign atomics): one an output unit, 16 Mi of them, 8 to 17 %
 /// faster than the loop alone; sixteen (1 Mi edge messages of 16 units into 65536 nodes), 14 %
@@ -82,7 +84,7 @@ pub(super) struct Scatter<'a> {
 }
 
 /// How a scatter runs, with the facts that chose it.
-enum Strategy {
+pub(super) enum Strategy {
     /// No reduction, any update wins: one pass shaped by the rows (`grouping`).
     /// ScatterElements along an inner axis may take a workgroup a row instead: out of place
     /// copying each output row as it scatters into it (`copy_rows`: the rows and their
@@ -132,20 +134,20 @@ enum Strategy {
 }
 
 /// What every strategy shares: the optimised map, the kernel, and the output's units.
-struct Chosen {
-    strategy: Strategy,
-    map: IndexMap,
-    kernel: Kernel,
+pub(super) struct Chosen {
+    pub strategy: Strategy,
+    pub map: IndexMap,
+    pub kernel: Kernel,
     /// The output's units (its bytes, gaps of strided layouts included): the keys of an
     /// in-order reduction, or its blocks' units by rows.
-    output_units: u64,
+    pub output_units: u64,
     /// The device facts the steps are made for (`per_element` settled).
-    device: DeviceFacts,
+    pub device: DeviceFacts,
 }
 
 impl Strategy {
     /// Scratch bytes (`Role::Winners` or `Role::Heads`) and links bytes (`Role::Links`).
-    fn scratch(&self, output_units: u64) -> (u64, u64) {
+    pub fn scratch(&self, output_units: u64) -> (u64, u64) {
         match self {
             Strategy::AnyOrderReduction {
                 wide: Some(wide), ..
@@ -350,8 +352,16 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             .invocations()
             .saturating_mul(sparse_rows_share(element_bytes))
             <= output_units;
+    // Rows many against the output's blocks in any order go unit by unit (CROWDED_LIST_ROWS):
+    // a block's list is walked one row after another.
+    let crowded_rows = reducing
+        && !ordered
+        && slice_units >= 2
+        && map.invocations() / slice_units
+            > CROWDED_LIST_ROWS.saturating_mul(output_units.div_ceil(slice_units));
     let by_rows = reducing
         && !sparse_rows
+        && !crowded_rows
         && slice_units >= 2
         && map.slices_fill_blocks()
         && ((in_order && !ties)
@@ -410,36 +420,13 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                 hardware_float64: false,
             }
             .combines_natively();
-        // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
-        // few times that a range at a time where the reduction is by compare-exchange, and
-        // NATIVE_BIN_RANGES times where the integers' own atomics combine and the bins leave
-        // partials (past them, the workgroup slots).
-        let ranges = |most: u64| {
-            element_bytes <= 4
-                && output_units > BIN_CAPACITY as u64
-                && output_units <= most * BIN_CAPACITY as u64
-        };
-        let bins = if element_bytes <= 4 && output_units <= BIN_CAPACITY as u64 {
-            let partials = exchanges_narrow && !ties;
-            Some(Bins::new(map.invocations(), output_units, partials, device))
-        } else if exchanges_narrow && ranges(BIN_RANGES) {
-            Some(Bins::new(map.invocations(), output_units, !ties, device))
-        } else if !ties && ranges(NATIVE_BIN_RANGES) {
-            Some(Bins::new(map.invocations(), output_units, true, device))
-                .filter(|bins| bins.partial_groups > 0)
-        } else {
-            None
-        };
-        // Bins that leave partials bind the heads: a kernel of their own.
-        let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
         // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
         // past the bins, where the updates are at least a quarter of the output's units (so
         // that the screen costs less than the exchanges it spares), no tensor in windows.
-        let float_atomics = device.float32_atomics
+        let float_atomics_fit = device.float32_atomics
             && data_type == DataType::Float32
             && scatter.reduction == Reduction::Add
             && !ties
-            && bins.is_none()
             && !device.per_element
             && 4 * map.invocations() >= output_units
             // The screen's invocations, a workgroup past them within u32 (as every count).
@@ -452,6 +439,35 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                     && bindings.max_storage_buffers_per_shader_stage as usize
                         >= FLOAT_ADD_KERNEL.bindings().len()
             });
+        // Rows of units (each update row onto a block of neighbouring units) take the f32
+        // atomics rather than the bins' ranges: a warp's atomics land on neighbouring words,
+        // and a range's workgroups re-read every update's index. On an H200 (BENCHMARKS.md,
+        // issue 26's crowded rows) 65,536 rows of 64 and 4096 of 1024 Float32 into 16,384
+        // units 0.16 and 0.13 ms -> 0.026.
+        let rows_by_float_atomics = float_atomics_fit && map.slice_units() >= SLICES_IN_ANY_ORDER;
+        // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
+        // few times that a range at a time where the reduction is by compare-exchange, and
+        // NATIVE_BIN_RANGES times where the integers' own atomics combine and the bins leave
+        // partials (past them, the workgroup slots); not rows that take the f32 atomics.
+        let ranges = |most: u64| {
+            element_bytes <= 4
+                && output_units > BIN_CAPACITY as u64
+                && output_units <= most * BIN_CAPACITY as u64
+        };
+        let bins = if element_bytes <= 4 && output_units <= BIN_CAPACITY as u64 {
+            let partials = exchanges_narrow && !ties;
+            Some(Bins::new(map.invocations(), output_units, partials, device))
+        } else if exchanges_narrow && ranges(BIN_RANGES) && !rows_by_float_atomics {
+            Some(Bins::new(map.invocations(), output_units, !ties, device))
+        } else if !ties && ranges(NATIVE_BIN_RANGES) && !rows_by_float_atomics {
+            Some(Bins::new(map.invocations(), output_units, true, device))
+                .filter(|bins| bins.partial_groups > 0)
+        } else {
+            None
+        };
+        // Bins that leave partials bind the heads: a kernel of their own.
+        let partials = bins.is_some_and(|bins| bins.partial_groups > 0);
+        let float_atomics = float_atomics_fit && bins.is_none();
         let order = if ties {
             ReduceOrder::FirstTie
         } else if float_atomics {
@@ -543,246 +559,6 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         kernel,
         output_units,
         device: *device,
-    })
-}
-
-/// The chosen strategy's steps, whole.
-fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
-    let Chosen {
-        strategy,
-        map,
-        kernel,
-        output_units,
-        device,
-    } = chosen;
-    let (scratch_bytes, links_bytes) = strategy.scratch(output_units);
-    // The scratch zeroed by a dispatch in the compute pass, CLEAR_WORDS words a thread, its
-    // words addressed by u32 (as every kernel addresses them).
-    let words = scratch_bytes / 4;
-    let scratch_words = u32::try_from(words).map_err(|_| Error::LimitExceeded {
-        what: "a scatter's scratch (4 bytes an output unit or more)",
-        needed: scratch_bytes,
-        limit_name: "u32 word indices",
-        limit: 4 * u32::MAX as u64,
-    })?;
-    let mut steps = Vec::new();
-    // The words zeroed (or, for `write_unit_ties`, settled): the whole scratch, but for the
-    // lists' tie words.
-    let cleared_words = match &strategy {
-        Strategy::RowLists(plan) => plan.cleared_heads_words().min(words) as u32,
-        _ => scratch_words,
-    };
-    let clear = |entry| {
-        let mut params = map.params(1);
-        params.count = cleared_words;
-        Step {
-            kernel,
-            entry,
-            params: Parameters::Index(params),
-            grid: Grid::Flat((cleared_words as u64).div_ceil(CLEAR_WORDS as u64)),
-            placement: Placement::Always,
-        }
-    };
-    // Ties claimed as placed: the inputs' claims fill the heads (`screen_output`, below).
-    match &strategy {
-        Strategy::InOrder => steps.push(clear(Entry::ClearWinners)),
-        Strategy::AnyOrderReduction {
-            claims_as_placed: true,
-            ..
-        } => {}
-        Strategy::AnyOrderReduction { ties: true, .. }
-        | Strategy::SortedRuns(_)
-        | Strategy::RowLists(_) => steps.push(clear(Entry::ClearHeads)),
-        Strategy::AnyUpdate { .. } | Strategy::AnyOrderReduction { ties: false, .. } => {}
-    }
-    // Out of place, `output = input` first (unless the scatter copies rows itself, or the
-    // first fold of the lists or sorted runs copies as it folds).
-    let copies_itself = match &strategy {
-        Strategy::AnyUpdate { copy_rows, .. } => copy_rows.is_some(),
-        Strategy::RowLists(plan) => plan.copies(),
-        Strategy::SortedRuns(plan) => plan.copies(),
-        Strategy::AnyOrderReduction { screen_copies, .. } => *screen_copies,
-        _ => false,
-    };
-    if !copies_itself {
-        steps.extend(
-            output_copy(scatter.input, scatter.output).steps(&device, Placement::OutOfPlace),
-        );
-    }
-    if let Strategy::AnyOrderReduction {
-        claims_as_placed,
-        sign_atomics,
-        screen_copies,
-        ..
-    } = strategy
-        && (claims_as_placed || sign_atomics)
-    {
-        // One read of the output's units (CLEAR_WORDS a thread: they fit u32, by `choose`)
-        // for the inputs' tie claims (in place of clearing the heads) and the sign atomics'
-        // screen; out of place, maybe the copy too.
-        let mut params = map.params(1);
-        params.bins.units = output_units as u32;
-        if claims_as_placed {
-            params.bins.claims = CLAIMS_AS_PLACED;
-        }
-        if sign_atomics {
-            params.bins.sign_atomics = SIGN_ATOMICS_PASS;
-        }
-        let screen = Step {
-            kernel,
-            entry: Entry::ScreenOutput,
-            params: Parameters::Index(params),
-            grid: Grid::Flat(output_units.div_ceil(CLEAR_WORDS as u64)),
-            placement: Placement::Always,
-        };
-        steps.extend(screen.copying_out_of_place(screen_copies));
-    }
-    let single = |entry| Grouping {
-        entry,
-        units_per_thread: 1,
-        group_units: 1,
-    };
-    match &strategy {
-        Strategy::AnyUpdate {
-            grouping,
-            copy_rows,
-            rows_in_place,
-        } => {
-            let rows = RowSteps {
-                copy_rows: *copy_rows,
-                rows_in_place: *rows_in_place,
-            };
-            any_update_steps(&mut steps, &map, kernel, *grouping, rows, &device)
-        }
-        Strategy::InOrder => {
-            steps.push(map.dispatch(kernel, single(Entry::ClaimTargets), Placement::Always));
-            steps.push(map.dispatch(kernel, single(Entry::WriteWinners), Placement::Always));
-        }
-        Strategy::AnyOrderReduction {
-            ties,
-            claims_as_placed,
-            sign_atomics,
-            screen_copies,
-            bins,
-            wide,
-            float_atomics,
-        } => {
-            if *ties && !*claims_as_placed {
-                steps.push(map.dispatch(kernel, single(Entry::ClaimTies), Placement::Always));
-            }
-            if *float_atomics {
-                float_atomics_steps(&mut steps, &map, output_units, *screen_copies);
-            }
-            let mut step = if let Some(bins) = bins {
-                bins_step(&map, kernel, bins)
-            } else {
-                // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
-                // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread
-                // (`wide`'s onto a small output: BIN_GROUP).
-                let entry = if map.element_bytes == 8 {
-                    Entry::ScatterReduceWide
-                } else {
-                    Entry::ScatterReduce
-                };
-                let mut params = map.params(1);
-                let (per_thread, threads, invocations) = match wide {
-                    Some(wide) => {
-                        params.bins.units = wide.slots;
-                        params.bins.partial_groups = wide.partial_groups;
-                        (wide.per_thread, wide.threads, wide.invocations)
-                    }
-                    None => {
-                        let (per_thread, threads) = spread(map.invocations(), REDUCE_GROUP);
-                        (per_thread, threads, threads)
-                    }
-                };
-                params.bins.per_thread = per_thread;
-                params.bins.threads = threads as u32;
-                Step {
-                    kernel,
-                    entry,
-                    params: Parameters::Index(params),
-                    grid: Grid::Flat(invocations),
-                    placement: Placement::Always,
-                }
-            };
-            if let Parameters::Index(params) = &mut step.params {
-                if *claims_as_placed {
-                    params.bins.claims = CLAIMS_AS_PLACED;
-                }
-                if *sign_atomics {
-                    params.bins.sign_atomics = SIGN_ATOMICS_PASS;
-                }
-            }
-            if *sign_atomics {
-                // The fast pass (after the screen, above), then the pass for the NaNs it
-                // refused.
-                let mut refused = step.clone();
-                if let Parameters::Index(params) = &mut refused.params {
-                    params.bins.sign_atomics = REFUSED_NANS_PASS;
-                }
-                steps.push(step);
-                steps.push(refused);
-            } else {
-                steps.push(step);
-            }
-            // The bins' or the 8-byte slots' partials: one fold serves both.
-            let folds = [
-                bins.map(|bins| (bins.units, bins.partial_groups)),
-                wide.map(|wide| (wide.slots, wide.partial_groups)),
-            ];
-            for (units, partial_groups) in folds.into_iter().flatten() {
-                if partial_groups == 0 {
-                    continue;
-                }
-                let fold = PartialFold::new(units, device.workgroup_size);
-                let mut params = map.params(1);
-                params.bins.units = units;
-                params.bins.partial_groups = partial_groups;
-                params.bins.fold_units = fold.units;
-                steps.push(Step {
-                    kernel,
-                    entry: Entry::FoldPartials,
-                    params: Parameters::Index(params),
-                    grid: Grid::Flat(fold.invocations(units, device.workgroup_size)),
-                    placement: Placement::Always,
-                });
-            }
-            if *claims_as_placed {
-                // The claims' positions count update units: rows of one unit.
-                let mut step = clear(Entry::WriteUnitTies);
-                if let Parameters::Index(params) = &mut step.params {
-                    params.in_order.slice_units = 1;
-                    params.in_order.slice_rank = 0;
-                }
-                steps.push(step);
-            } else if *ties {
-                steps.push(map.dispatch(kernel, single(Entry::WriteTies), Placement::Always));
-            }
-        }
-        Strategy::SortedRuns(plan) => {
-            plan.push_steps(&mut steps, kernel, &map, output_units, &device)
-        }
-        Strategy::RowLists(plan) => {
-            plan.push_steps(&mut steps, kernel, &map, output_units, &device)
-        }
-    }
-    // Unless a pass after the reports describes the status (the sorted runs', the lists').
-    if !steps.iter().any(describes_status) {
-        steps.push(map.describe_step(kernel));
-    }
-    Ok(Lowered {
-        steps,
-        scratch_bytes,
-        links_bytes,
-        index_report: Some(scatter.map.report(
-            &map,
-            &scatter.updates.sizes,
-            scatter.positions.clone(),
-            scatter.tuples,
-        )),
-        in_place: in_place(scatter),
-        zero_indices_bytes: 0,
     })
 }
 

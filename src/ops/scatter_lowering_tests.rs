@@ -768,3 +768,88 @@ fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
         );
     }
 }
+
+#[test]
+fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins() {
+    use crate::lowering::Int64Atomics;
+    use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
+    // Rows of 64 units in any order: up to 512 rows a table row on average by the lists,
+    // more by the element path (bins onto 4 and 16 table rows, 8-byte slots for Float64);
+    // in order, the sort either way (Float32 Max's tie claims too: the lists only below 64 a
+    // row).
+    let device = DeviceFacts {
+        int64_atomics: Int64Atomics::All,
+        float32_atomics: true,
+        ..GPU
+    };
+    let rows = |data_type, table: u32, updates: u32, reduction, duplicates| {
+        ScatterNdDesc::new(
+            TensorDesc::new(data_type, &[table, 64]),
+            TensorDesc::new(DataType::Int64, &[updates, 1]),
+            TensorDesc::new(data_type, &[updates, 64]),
+            TensorDesc::new(data_type, &[table, 64]),
+            2,
+            2,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(duplicates)
+    };
+    let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
+    let (add, max) = (Reduction::Add, Reduction::Max);
+    for (data_type, reduction, table, unit_entry) in [
+        (DataType::Float16, add, 4, Entry::ScatterReduceBins),
+        (DataType::Float32, max, 16, Entry::ScatterReduceBins),
+        (DataType::Int32, add, 4, Entry::ScatterReduceBins),
+        (DataType::Float64, add, 4, Entry::ScatterReduceWide),
+    ] {
+        let case = format!("{data_type:?} {reduction:?} into {table}");
+        let at_most = entries(
+            &rows(data_type, table, 512 * table, reduction, any),
+            &device,
+        );
+        assert!(
+            at_most.contains(&Entry::LinkSlices) && !at_most.contains(&unit_entry),
+            "{case}, 512 rows a row: {at_most:?}"
+        );
+        let past = entries(
+            &rows(data_type, table, 512 * table + 1, reduction, any),
+            &device,
+        );
+        assert!(
+            past.contains(&unit_entry)
+                && !past.contains(&Entry::LinkSlices)
+                && !past.contains(&Entry::RadixCount),
+            "{case}, past 512 rows a row: {past:?}"
+        );
+        if data_type.is_float() {
+            let in_order = entries(
+                &rows(data_type, table, 512 * table + 1, reduction, ordered),
+                &device,
+            );
+            assert!(
+                in_order.contains(&Entry::RadixCount),
+                "{case} in order: {in_order:?}"
+            );
+        }
+    }
+    // Float32 Add of rows past the bins (64 and 256 table rows: 4096 and 16,384 units, within
+    // the bins' ranges) by the f32 atomics where the device has them, else by the ranges.
+    for table in [64, 256] {
+        let desc = rows(DataType::Float32, table, 600 * table, add, any);
+        let atomics = entries(&desc, &device);
+        assert!(
+            atomics.contains(&Entry::ScatterAddFloatAtomics)
+                && !atomics.contains(&Entry::ScatterReduceBins),
+            "into {table}: {atomics:?}"
+        );
+        let without = DeviceFacts {
+            float32_atomics: false,
+            ..device
+        };
+        let ranges = entries(&desc, &without);
+        assert!(
+            ranges.contains(&Entry::ScatterReduceBins),
+            "into {table} without f32 atomics: {ranges:?}"
+        );
+    }
+}
