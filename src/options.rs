@@ -44,8 +44,9 @@ pub enum DuplicateMode {
     /// 8-byte rows of two or more units where the device has no 64-bit atomics) are reduced
     /// by rows: each block's rows linked into a list and folded along it, one row after
     /// another in the list's (unspecified) order, which is faster than a compare-exchange an
-    /// update; but where the rows average more than 512 a block they go element by element as
-    /// above (a list is walked one row at a time).
+    /// update; but where the rows average more than 512 a block (16 for Float32 Add that the
+    /// f32 atomics take) they go element by element as above (a list is walked one row at a
+    /// time).
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as

@@ -47,6 +47,12 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// fewer, the lists (or the f32 atomics) as fast or faster. The mean does not see a skew:
 /// one block's list may still hold most rows.
 const CROWDED_LIST_ROWS: u64 = 512;
+/// ... and this many where the rows are Float32 Add that the f32 atomics may take, a warp's
+/// atomics onto neighbouring words (H200, the same run: 4096 rows of 1024 into 64 rows, 64 a
+/// block, 0.053 -> 0.026 ms, 65,536 rows of 64 into 256, 256 a block, 0.187 -> 0.026; at 16
+/// a block the same either way, 0.027; at 2 a block, `scatter_add_rows`, 0.27 by the lists
+/// against 0.38, and 4096 rows of 4096 into 16,384, a quarter a block, 0.203 against 0.217).
+const CROWDED_ATOMIC_ROWS: u64 = 16;
 
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
@@ -352,13 +358,38 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             .invocations()
             .saturating_mul(sparse_rows_share(element_bytes))
             <= output_units;
-    // Rows many against the output's blocks in any order go unit by unit (CROWDED_LIST_ROWS):
-    // a block's list is walked one row after another.
+    // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
+    // past the bins, where the updates are at least a quarter of the output's units (so
+    // that the screen costs less than the exchanges it spares), no tensor in windows.
+    let float_atomics_fit = device.float32_atomics
+        && data_type == DataType::Float32
+        && scatter.reduction == Reduction::Add
+        && !ties
+        && !device.per_element
+        && 4 * map.invocations() >= output_units
+        // The screen's invocations, a workgroup past them within u32 (as every count).
+        && output_units + device.workgroup_size as u64 <= u32::MAX as u64
+        && device.bindings.is_none_or(|bindings| {
+            bindings
+                .bytes
+                .iter()
+                .all(|&bytes| bytes <= bindings.max_storage_buffer_binding_size)
+                && bindings.max_storage_buffers_per_shader_stage as usize
+                    >= FLOAT_ADD_KERNEL.bindings().len()
+        });
+    // Rows many against the output's blocks in any order go unit by unit (CROWDED_LIST_ROWS,
+    // and fewer, CROWDED_ATOMIC_ROWS, where the f32 atomics take them): a block's list is
+    // walked one row after another.
+    let crowd = if float_atomics_fit {
+        CROWDED_ATOMIC_ROWS
+    } else {
+        CROWDED_LIST_ROWS
+    };
     let crowded_rows = reducing
         && !ordered
         && slice_units >= 2
         && map.invocations() / slice_units
-            > CROWDED_LIST_ROWS.saturating_mul(output_units.div_ceil(slice_units));
+            > crowd.saturating_mul(output_units.div_ceil(slice_units));
     let by_rows = reducing
         && !sparse_rows
         && !crowded_rows
@@ -420,25 +451,6 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
                 hardware_float64: false,
             }
             .combines_natively();
-        // Float32 Add by the device's f32 atomics (after a screen that reads the output once):
-        // past the bins, where the updates are at least a quarter of the output's units (so
-        // that the screen costs less than the exchanges it spares), no tensor in windows.
-        let float_atomics_fit = device.float32_atomics
-            && data_type == DataType::Float32
-            && scatter.reduction == Reduction::Add
-            && !ties
-            && !device.per_element
-            && 4 * map.invocations() >= output_units
-            // The screen's invocations, a workgroup past them within u32 (as every count).
-            && output_units + device.workgroup_size as u64 <= u32::MAX as u64
-            && device.bindings.is_none_or(|bindings| {
-                bindings
-                    .bytes
-                    .iter()
-                    .all(|&bytes| bytes <= bindings.max_storage_buffer_binding_size)
-                    && bindings.max_storage_buffers_per_shader_stage as usize
-                        >= FLOAT_ADD_KERNEL.bindings().len()
-            });
         // Rows of units (each update row onto a block of neighbouring units) take the f32
         // atomics rather than the bins' ranges: a warp's atomics land on neighbouring words,
         // and a range's workgroups re-read every update's index. On an H200 (BENCHMARKS.md,

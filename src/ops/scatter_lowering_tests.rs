@@ -832,6 +832,23 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
             );
         }
     }
+    // Float32 Add of rows that the f32 atomics may take: more than 16 rows a table row by the
+    // element path (here past the bins, 16,384 units: the atomics), not the lists; without
+    // f32 atomics the lists up to 512.
+    let without = DeviceFacts {
+        float32_atomics: false,
+        ..device
+    };
+    let at_most = entries(&rows(DataType::Float32, 256, 16 * 256, add, any), &device);
+    let past = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &device);
+    let listed = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &without);
+    assert!(
+        at_most.contains(&Entry::LinkSlices)
+            && past.contains(&Entry::ScatterAddFloatAtomics)
+            && !past.contains(&Entry::LinkSlices)
+            && listed.contains(&Entry::LinkSlices),
+        "16 rows a row: {at_most:?}; 17: {past:?}; 17 without f32 atomics: {listed:?}"
+    );
     // Float32 Add of rows past the bins (64 and 256 table rows: 4096 and 16,384 units, within
     // the bins' ranges) by the f32 atomics where the device has them, else by the ranges.
     for table in [64, 256] {
@@ -842,10 +859,6 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
                 && !atomics.contains(&Entry::ScatterReduceBins),
             "into {table}: {atomics:?}"
         );
-        let without = DeviceFacts {
-            float32_atomics: false,
-            ..device
-        };
         let ranges = entries(&desc, &without);
         assert!(
             ranges.contains(&Entry::ScatterReduceBins),
