@@ -39,8 +39,8 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// many a block: a block's list is walked one row after another, a dependent load a row
 /// (about 0.3 us each on an H200 in the first pass's walks), where the unit path combines a
 /// crowded output's units in workgroup bins or by atomics. Measured on an H200 against
-/// main's lists (BENCHMARKS.md, issue 26's crowded rows): 65,536 rows of 64 and 4096 of 1024
-/// Float16, Float32 and Float64 Add into 1 to 64 rows (1024 to 65,536 rows a block) 5 to 580
+/// main's lists (BENCHMARKS.md, issue 26's rows into few targets): 65,536 rows of 64 and 4096 of 1024
+/// Float16, Float32 and Float64 Add into 1 to 64 rows (1024 to 65,536 rows a block) 7 to 590
 /// times faster unit by unit (Float32 65,536 x 64 into one row 19.0 -> 0.039 ms, into 64
 /// 0.585 -> 0.073); at 256 rows a block Float16 and Float64 faster by the lists (0.23
 /// against 0.32 to 0.38 ms) and Float32 by the f32 atomics (0.026 against 0.18); at 64 and
@@ -454,7 +454,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // Rows of units (each update row onto a block of neighbouring units) take the f32
         // atomics rather than the bins' ranges: a warp's atomics land on neighbouring words,
         // and a range's workgroups re-read every update's index. On an H200 (BENCHMARKS.md,
-        // issue 26's crowded rows) 65,536 rows of 64 and 4096 of 1024 Float32 into 16,384
+        // issue 26's rows into few targets) 65,536 rows of 64 and 4096 of 1024 Float32 into 16,384
         // units 0.16 and 0.13 ms -> 0.026.
         let rows_by_float_atomics = float_atomics_fit && map.slice_units() >= SLICES_IN_ANY_ORDER;
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
