@@ -664,7 +664,7 @@ fn float32_min_and_max_take_the_sign_atomics_where_the_updates_are_not_crowded()
 #[test]
 fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
     use crate::lowering::Int64Atomics;
-    use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
+    use crate::ops::{DuplicateMode, Reduction};
     // Rows of 64 units into a table past the bins: where the updates' units are at most a
     // 32nd of the output's (units of 4 and 8 bytes) or a 64th (narrower), no lists: the
     // copy, then the element path (Float32 Min and Max by the loop, no screen); one row more,
@@ -674,18 +674,7 @@ fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
         int64_atomics: Int64Atomics::All,
         ..DEVICE
     };
-    let rows = |data_type, table: u32, updates: u32, reduction, duplicates| {
-        ScatterNdDesc::new(
-            TensorDesc::new(data_type, &[table, 64]),
-            TensorDesc::new(DataType::Int64, &[updates, 1]),
-            TensorDesc::new(data_type, &[updates, 64]),
-            TensorDesc::new(data_type, &[table, 64]),
-            2,
-            2,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(duplicates)
-    };
+    let rows = rows_of_64;
     let copies = |lowered: &[Entry]| lowered.iter().any(|e| e.name().starts_with("strided_copy"));
     let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
     let (float16, float32, float64) = (DataType::Float16, DataType::Float32, DataType::Float64);
@@ -772,7 +761,7 @@ fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
 #[test]
 fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins() {
     use crate::lowering::Int64Atomics;
-    use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
+    use crate::ops::{DuplicateMode, Reduction};
     // Rows of 64 units in any order: up to 512 rows a table row on average by the lists,
     // more by the element path (bins onto 4 and 16 table rows, 8-byte slots for Float64);
     // in order, the sort either way (Float32 Max's tie claims too: the lists only below 64 a
@@ -782,18 +771,7 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
         float32_atomics: true,
         ..GPU
     };
-    let rows = |data_type, table: u32, updates: u32, reduction, duplicates| {
-        ScatterNdDesc::new(
-            TensorDesc::new(data_type, &[table, 64]),
-            TensorDesc::new(DataType::Int64, &[updates, 1]),
-            TensorDesc::new(data_type, &[updates, 64]),
-            TensorDesc::new(data_type, &[table, 64]),
-            2,
-            2,
-        )
-        .with_reduction(reduction)
-        .with_duplicates(duplicates)
-    };
+    let rows = rows_of_64;
     let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
     let (add, max) = (Reduction::Add, Reduction::Max);
     for (data_type, reduction, table, unit_entry) in [
@@ -865,4 +843,24 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
             "into {table} without f32 atomics: {ranges:?}"
         );
     }
+}
+
+/// ScatterND of `updates` rows of 64 units (Int64 indices) into a table of `table` rows.
+fn rows_of_64(
+    data_type: DataType,
+    table: u32,
+    updates: u32,
+    reduction: crate::ops::Reduction,
+    duplicates: crate::ops::DuplicateMode,
+) -> crate::ops::ScatterNdDesc {
+    crate::ops::ScatterNdDesc::new(
+        TensorDesc::new(data_type, &[table, 64]),
+        TensorDesc::new(DataType::Int64, &[updates, 1]),
+        TensorDesc::new(data_type, &[updates, 64]),
+        TensorDesc::new(data_type, &[table, 64]),
+        2,
+        2,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
 }
