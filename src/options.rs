@@ -26,8 +26,8 @@ pub enum DuplicateMode {
     /// other reduction by compare-exchange, onto at most 16,384 units, combine a thread's
     /// consecutive updates of one element first, bin a range of the output a workgroup, and
     /// where the workgroups are at most 2048 (and times the units at most 2^22) combine their
-    /// bins with each other, in a tree, before the element; Float32 Add onto larger outputs,
-    /// where the device has f32 atomics, adds each update by one `atomicAdd` and the updates
+    /// bins with each other, in a tree, before the element; Float32 Add onto larger outputs
+    /// (rows of 64 or more units onto more than 2048), where the device has f32 atomics, adds each update by one `atomicAdd` and the updates
     /// whose values those may get wrong after all the others: see
     /// [`crate::ContextOptions::with_float32_atomics`]). 8-byte elements take 64-bit
     /// atomics where the device has them (see [`crate::ContextOptions::with_int64_atomics`]):
@@ -44,9 +44,9 @@ pub enum DuplicateMode {
     /// 8-byte rows of two or more units where the device has no 64-bit atomics) are reduced
     /// by rows: each block's rows linked into a list and folded along it, one row after
     /// another in the list's (unspecified) order, which is faster than a compare-exchange an
-    /// update; but where the rows average more than 512 a block (16 for Float32 Add that the
-    /// f32 atomics take) they go element by element as above (a list is walked one row at a
-    /// time).
+    /// update; but where the rows average more than 512 a block onto at most 4096 units (more
+    /// than 16 for Float32 Add that the f32 atomics take, onto any output) they go element by
+    /// element as above (a list is walked one row at a time).
     #[default]
     AnyUpdate,
     /// The updates apply in the updates tensor's row-major order, exactly as

@@ -1,6 +1,6 @@
 //! Scatter reductions by rows (ScatterND rows sharing an index, as index_add): lists of rows
 //! in any order and sorted runs in order (unit by unit where the rows are few against the
-//! table), every type and reduction, out of place (where the first fold copies the input as
+//! table, or crowded onto a few rows), every type and reduction, out of place (where the first fold copies the input as
 //! it folds) and in place, tables with more and fewer rows than the updates, out-of-range
 //! rows, and in-order ties of zeros and NaNs; bit for bit against the reference.
 #![cfg(not(target_arch = "wasm32"))] // native adapters; the browser has tests/web.rs
@@ -87,7 +87,8 @@ fn wide_rows_planned_as_on_a_gpu_walk_each_part_past_a_bounded_share_in_the_firs
 fn crowded_rows_in_any_order_reduce_unit_by_unit() {
     // More than 512 rows a table row on average: in any order by the element path (bins onto
     // 4 rows of 64, 8-byte slots for Float64; Float32 Add onto 64 rows, past the bins, by the
-    // f32 atomics where the device has them), not the lists; in order (and in place) sorted.
+    // f32 atomics where the device has them), not the lists; in order (and in place) the
+    // floats sorted, Int8 (order-free) by the element path too.
     let types = [DataType::Float16, DataType::Float64, DataType::Int8];
     wide_rows_fold_on(context(), 91, &types, &[(4, 64, 2100, 4)]);
     wide_rows_fold_on(context(), 92, &[DataType::Float32], &[(64, 64, 33_000, 64)]);

@@ -6,7 +6,7 @@ use super::scatter_any_update::scatter_grouping;
 use super::scatter_bins::{BIN_RANGES, Bins, NATIVE_BIN_RANGES, WideSlots};
 use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
 use super::scatter_float_add::FLOAT_ADD_KERNEL;
-use super::scatter_plans::{ListPlan, SortPlan};
+use super::scatter_plans::{ListPlan, SORT_MOST_UPDATES, SortPlan};
 use super::scatter_steps::emit;
 use crate::error::Result;
 use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
@@ -37,22 +37,31 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 
 /// Rows in any order go unit by unit, not by the lists, where they average more than this
 /// many a block: a block's list is walked one row after another, a dependent load a row
-/// (about 0.3 us each on an H200 in the first pass's walks), where the unit path combines a
-/// crowded output's units in workgroup bins or by atomics. Measured on an H200 against
-/// main's lists (BENCHMARKS.md, issue 26's rows into few targets): 65,536 rows of 64 and 4096 of 1024
-/// Float16, Float32 and Float64 Add into 1 to 64 rows (1024 to 65,536 rows a block) 7 to 590
-/// times faster unit by unit (Float32 65,536 x 64 into one row 19.0 -> 0.039 ms, into 64
-/// 0.585 -> 0.073); at 256 rows a block Float16 and Float64 faster by the lists (0.23
-/// against 0.32 to 0.38 ms) and Float32 by the f32 atomics (0.026 against 0.18); at 64 and
-/// fewer, the lists (or the f32 atomics) as fast or faster. The mean does not see a skew:
-/// one block's list may still hold most rows.
+/// (about 0.3 us each on an H200 in the first pass's walks), where the element path combines
+/// a small output's units in workgroup bins or slots (or the element sort orders them, for
+/// 8-byte units without 64-bit atomics). Measured on an H200 (BENCHMARKS.md, issue 26's rows
+/// into few targets): 65,536 rows of 64 into 1 to 64 rows and 4096 of 1024 into 1 or 4 (1024
+/// to 65,536 rows a block) 7 to 590 times faster unit by unit (Float32 65,536 x 64 into one
+/// row 19.0 -> 0.039 ms, into 64 0.585 -> 0.073); at 256 rows a block Float16 and Float64
+/// faster by the lists (65,536 x 64 into 256: 0.23 against 0.32 to 0.38 ms), Float32 by the
+/// f32 atomics (0.026 against 0.18); at 64 and fewer, the lists as fast or faster. The mean
+/// does not see a skew: one block's list may still hold most rows.
 const CROWDED_LIST_ROWS: u64 = 512;
-/// ... and this many where the rows are Float32 Add that the f32 atomics may take, a warp's
-/// atomics onto neighbouring words (H200, the same run: 4096 rows of 1024 into 64 rows, 64 a
-/// block, 0.053 -> 0.026 ms, 65,536 rows of 64 into 256, 256 a block, 0.187 -> 0.026; at 16
-/// a block the same either way, 0.027; at 2 a block, `scatter_add_rows`, 0.27 by the lists
-/// against 0.38, and 4096 rows of 4096 into 16,384, a quarter a block, 0.203 against 0.217).
+/// ... and this many where the rows are Float32 Add that the f32 atomics may take (onto
+/// outputs past the bins; onto smaller ones the bins take them), a warp's atomics onto
+/// neighbouring words (H200: 4096 rows of 1024 into 64 rows, 64 a block, 0.053 -> 0.026 ms,
+/// 65,536 rows of 64 into 256, 256 a block, 0.187 -> 0.026; at 16 a block the same either
+/// way, 0.027 and 0.026; at 2 a block, `scatter_add_rows`, 0.278 by the lists against 0.384,
+/// and 4096 rows of 4096 into 16,384, a quarter a block, 0.203 against 0.217).
 const CROWDED_ATOMIC_ROWS: u64 = 16;
+/// ... and onto outputs of at most this many units (any, where the f32 atomics take them):
+/// past them the element path's bins go a range at a time, re-reading every update, or
+/// compare-exchange at each crowded unit. 262,144 rows of 256 (H200, the same section) into
+/// 1, 4 and 16 rows (256 to 4096 units) 1.0 to 17 times faster unit by unit (Float16 into 16
+/// 10.8 both ways), into 64 (16,384 units) Float16 3.5 against 3.9 ms but Float64 5.6 against
+/// 4.8 and by the element sort 8.7 against 4.8 (Float32 without f32 atomics 2.1 against 4.1),
+/// into 256 (65,536 units) Float16 2.4 against 1.1 and by the sort 11.3 against 1.3.
+const CROWDED_OUTPUT_UNITS: u64 = 4096;
 
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
@@ -379,7 +388,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         });
     // Rows many against the output's blocks in any order go unit by unit (CROWDED_LIST_ROWS,
     // and fewer, CROWDED_ATOMIC_ROWS, where the f32 atomics take them): a block's list is
-    // walked one row after another.
+    // walked one row after another. Only onto small outputs (CROWDED_OUTPUT_UNITS) but by the
+    // f32 atomics; 8-byte units without 64-bit atomics where the element sort takes them.
     let crowd = if float_atomics_fit {
         CROWDED_ATOMIC_ROWS
     } else {
@@ -388,6 +398,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     let crowded_rows = reducing
         && !ordered
         && slice_units >= 2
+        && (float_atomics_fit || output_units <= CROWDED_OUTPUT_UNITS)
+        && (!in_order || (sortable && map.invocations() <= SORT_MOST_UPDATES as u64))
         && map.invocations() / slice_units
             > crowd.saturating_mul(output_units.div_ceil(slice_units));
     let by_rows = reducing
@@ -577,3 +589,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
 #[cfg(test)]
 #[path = "scatter_lowering_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "scatter_lowering_rows_tests.rs"]
+mod rows_tests;

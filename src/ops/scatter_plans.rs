@@ -51,6 +51,10 @@ pub(super) struct SortPlan {
     any_order: bool,
 }
 
+/// The most updates (or slices) the sort takes: four words of links each, addressed by u32
+/// word indices.
+pub(super) const SORT_MOST_UPDATES: u32 = 1 << 28;
+
 impl SortPlan {
     /// The plan, or why the device cannot take it: a workgroup of a power of two of at least
     /// 32 threads (a digit a thread, 32-bit masks), and word indices into the scratch within
@@ -87,7 +91,7 @@ impl SortPlan {
         };
         let count = u32::try_from(count)
             .ok()
-            .filter(|&n| n <= 1 << 28)
+            .filter(|&n| n <= SORT_MOST_UPDATES)
             .ok_or(links_limit)?;
         let units =
             u32::try_from(units)

@@ -14,12 +14,13 @@ use crate::kernels::{CLEAR_WORDS, Entry, REDUCE_GROUP};
 use crate::lowering::{Grid, Lowered, Placement, Step};
 
 /// `BinParams::claims`: the any-order pass claims float ties as it places updates
-/// (`CLAIMS_AS_PLACED` in `shaders/scatter_reduce.wgsl`).
+/// (`CLAIMS_AS_PLACED` in `shaders/units.wgsl`).
 const CLAIMS_AS_PLACED: u32 = 1;
 /// `BinParams::sign_atomics`: Float32 Min and Max's fast pass, and the pass after it for the
 /// NaNs it refused (`shaders/scatter_reduce.wgsl`).
 const SIGN_ATOMICS_PASS: u32 = 1;
 const REFUSED_NANS_PASS: u32 = 2;
+
 /// The chosen strategy's steps, whole.
 pub(super) fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
     let Chosen {

@@ -1,0 +1,242 @@
+//! Lowering tests of the scatter reductions by rows: where rows go unit by unit (few against
+//! the output, or crowded onto it), the lists' ties (`src/ops/scatter_lowering.rs`,
+//! `scatter_plans.rs`).
+
+use crate::kernels::Entry;
+use crate::lowering::DeviceFacts;
+use crate::ops::Operator;
+use crate::ops::index_map::tests::{DEVICE, GPU, entries};
+use crate::tensor::{DataType, TensorDesc};
+
+#[test]
+fn sparse_rows_go_unit_by_unit_where_the_output_dwarfs_them() {
+    use crate::lowering::Int64Atomics;
+    use crate::ops::{DuplicateMode, Reduction};
+    // Rows of 64 units into a table past the bins: where the updates' units are at most a
+    // 32nd of the output's (units of 4 and 8 bytes) or a 64th (narrower), no lists: the
+    // copy, then the element path (Float32 Min and Max by the loop, no screen); one row more,
+    // by rows (the lists, or the sort where Float16's in-order ties would need more tie
+    // words than the lists keep). Additions in order of Float16 sort either way.
+    let wide_atomics = DeviceFacts {
+        int64_atomics: Int64Atomics::All,
+        ..DEVICE
+    };
+    let rows = rows_of_64;
+    let copies = |lowered: &[Entry]| lowered.iter().any(|e| e.name().starts_with("strided_copy"));
+    let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
+    let (float16, float32, float64) = (DataType::Float16, DataType::Float32, DataType::Float64);
+    let (add, min, max) = (Reduction::Add, Reduction::Min, Reduction::Max);
+    // (type, table rows, the most rows of updates that go unit by unit, reduction, mode, an
+    // entry of the element path)
+    for (data_type, table, sparse, reduction, duplicates, unit_entry) in [
+        (float32, 4096, 128, max, any, Entry::ScatterReduce),
+        (float32, 4096, 128, min, ordered, Entry::WriteTies),
+        (float32, 4096, 128, add, any, Entry::ScatterReduce),
+        (float16, 4096, 64, add, any, Entry::ScatterReduce),
+        (float16, 4096, 64, max, ordered, Entry::WriteTies),
+        (float64, 4096, 128, add, any, Entry::ScatterReduceWide),
+    ] {
+        let case = format!("{data_type:?} {reduction:?} {duplicates:?}");
+        let lowered = entries(
+            &rows(data_type, table, sparse, reduction, duplicates),
+            &wide_atomics,
+        );
+        assert!(
+            lowered.contains(&unit_entry)
+                && !lowered.contains(&Entry::LinkSlices)
+                && !lowered.contains(&Entry::RadixCount)
+                && !lowered.contains(&Entry::ScreenOutput)
+                && copies(&lowered),
+            "{case}, {sparse} rows into {table}: {lowered:?}"
+        );
+        let lowered = entries(
+            &rows(data_type, table, sparse + 1, reduction, duplicates),
+            &wide_atomics,
+        );
+        assert!(
+            (lowered.contains(&Entry::LinkSlices) || lowered.contains(&Entry::RadixCount))
+                && !lowered.contains(&unit_entry),
+            "{case}, {} rows into {table}: {lowered:?}",
+            sparse + 1
+        );
+    }
+    let lowered = entries(&rows(float16, 4096, 8, add, ordered), &wide_atomics);
+    assert!(lowered.contains(&Entry::RadixCount), "{lowered:?}");
+}
+
+#[test]
+fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
+    use crate::kernels::params::Parameters;
+    use crate::lowering::Grid;
+    use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
+    // Float32 Max in order of rows of 64 into a table of 1024 rows: the lists. Where no list
+    // can be longer than the first pass, no pass settles ties after it; where one can, the
+    // units of at most `slices / 4097` blocks are settled (a thread each). The clear stops
+    // before the tie words (4 bytes an output unit), which only the first pass writes.
+    for (updates, tie_threads) in [(512u32, None), (8192, Some(64u64))] {
+        let desc = ScatterNdDesc::new(
+            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            TensorDesc::new(DataType::Int64, &[updates, 1]),
+            TensorDesc::new(DataType::Float32, &[updates, 64]),
+            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            2,
+            2,
+        )
+        .with_reduction(Reduction::Max)
+        .with_duplicates(DuplicateMode::InOrder);
+        let lowered = desc.lower(&DEVICE).expect("lowered");
+        let find = |entry| lowered.steps.iter().find(|step| step.entry == entry);
+        assert!(find(Entry::LinkSlices).is_some(), "{updates} rows");
+        assert!(find(Entry::WriteUnitTies).is_none(), "{updates} rows");
+        let settled = find(Entry::WriteListTies).map(|step| match step.grid {
+            Grid::Flat(threads) => threads,
+            Grid::Planes(_) => panic!("planes"),
+        });
+        assert_eq!(settled, tie_threads, "{updates} rows");
+        let cleared = match &find(Entry::ClearHeads).expect("clear").params {
+            Parameters::Index(params) => params.count as u64,
+            Parameters::StridedCopy(_) => panic!("a copy's parameters"),
+        };
+        assert_eq!(
+            cleared * 4 + 1024 * 64 * 4,
+            lowered.scratch_bytes,
+            "{updates} rows"
+        );
+    }
+}
+
+#[test]
+fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins() {
+    use crate::lowering::Int64Atomics;
+    use crate::ops::{DuplicateMode, Reduction};
+    // Rows of 64 units in any order: up to 512 rows a table row on average by the lists,
+    // more by the element path (bins onto 4 and 16 table rows, 8-byte slots for Float64);
+    // in order, the sort either way (Float32 Max's tie claims too: the lists only below 64 a
+    // row).
+    let device = DeviceFacts {
+        int64_atomics: Int64Atomics::All,
+        float32_atomics: true,
+        ..GPU
+    };
+    let rows = rows_of_64;
+    let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
+    let (add, max) = (Reduction::Add, Reduction::Max);
+    for (data_type, reduction, table, unit_entry) in [
+        (DataType::Float16, add, 4, Entry::ScatterReduceBins),
+        (DataType::Float32, max, 16, Entry::ScatterReduceBins),
+        (DataType::Int32, add, 4, Entry::ScatterReduceBins),
+        (DataType::Float64, add, 4, Entry::ScatterReduceWide),
+    ] {
+        let case = format!("{data_type:?} {reduction:?} into {table}");
+        let at_most = entries(
+            &rows(data_type, table, 512 * table, reduction, any),
+            &device,
+        );
+        assert!(
+            at_most.contains(&Entry::LinkSlices) && !at_most.contains(&unit_entry),
+            "{case}, 512 rows a row: {at_most:?}"
+        );
+        let past = entries(
+            &rows(data_type, table, 512 * table + 1, reduction, any),
+            &device,
+        );
+        assert!(
+            past.contains(&unit_entry)
+                && !past.contains(&Entry::LinkSlices)
+                && !past.contains(&Entry::RadixCount),
+            "{case}, past 512 rows a row: {past:?}"
+        );
+        if data_type.is_float() {
+            let in_order = entries(
+                &rows(data_type, table, 512 * table + 1, reduction, ordered),
+                &device,
+            );
+            assert!(
+                in_order.contains(&Entry::RadixCount),
+                "{case} in order: {in_order:?}"
+            );
+        }
+    }
+    // Past 4096 output units (here 8192) the lists stay, however crowded; 8-byte rows without
+    // 64-bit atomics take the element sort where the device can sort, else the lists.
+    let wide = entries(&rows(DataType::Float16, 128, 600 * 128, add, any), &device);
+    assert!(
+        wide.contains(&Entry::LinkSlices),
+        "onto 8192 units: {wide:?}"
+    );
+    let without_atomics = DeviceFacts {
+        int64_atomics: Int64Atomics::None,
+        ..device
+    };
+    let sorted = entries(
+        &rows(DataType::Float64, 4, 600 * 4, add, any),
+        &without_atomics,
+    );
+    assert!(
+        sorted.contains(&Entry::RadixCount) && !sorted.contains(&Entry::LinkSlices),
+        "Float64 without 64-bit atomics: {sorted:?}"
+    );
+    let unsortable = DeviceFacts {
+        workgroup_size: 48,
+        ..without_atomics
+    };
+    let listed = entries(&rows(DataType::Float64, 4, 600 * 4, add, any), &unsortable);
+    assert!(
+        listed.contains(&Entry::LinkSlices),
+        "Float64 without 64-bit atomics, a workgroup of 48: {listed:?}"
+    );
+    // Float32 Add of rows that the f32 atomics may take: more than 16 rows a table row by the
+    // element path (here past the bins, 16,384 units: the atomics), not the lists; without
+    // f32 atomics the lists up to 512.
+    let without = DeviceFacts {
+        float32_atomics: false,
+        ..device
+    };
+    let at_most = entries(&rows(DataType::Float32, 256, 16 * 256, add, any), &device);
+    let past = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &device);
+    let listed = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &without);
+    assert!(
+        at_most.contains(&Entry::LinkSlices)
+            && past.contains(&Entry::ScatterAddFloatAtomics)
+            && !past.contains(&Entry::LinkSlices)
+            && listed.contains(&Entry::LinkSlices),
+        "16 rows a row: {at_most:?}; 17: {past:?}; 17 without f32 atomics: {listed:?}"
+    );
+    // Float32 Add of rows past the bins (64 and 256 table rows: 4096 and 16,384 units, within
+    // the bins' ranges) by the f32 atomics where the device has them; without them onto 4096
+    // units by the ranges, onto 16,384 (past CROWDED_OUTPUT_UNITS) by the lists.
+    for (table, without_them) in [(64, Entry::ScatterReduceBins), (256, Entry::LinkSlices)] {
+        let desc = rows(DataType::Float32, table, 600 * table, add, any);
+        let atomics = entries(&desc, &device);
+        assert!(
+            atomics.contains(&Entry::ScatterAddFloatAtomics)
+                && !atomics.contains(&Entry::ScatterReduceBins),
+            "into {table}: {atomics:?}"
+        );
+        let lowered = entries(&desc, &without);
+        assert!(
+            lowered.contains(&without_them),
+            "into {table} without f32 atomics: {lowered:?}"
+        );
+    }
+}
+
+/// ScatterND of `updates` rows of 64 units (Int64 indices) into a table of `table` rows.
+fn rows_of_64(
+    data_type: DataType,
+    table: u32,
+    updates: u32,
+    reduction: crate::ops::Reduction,
+    duplicates: crate::ops::DuplicateMode,
+) -> crate::ops::ScatterNdDesc {
+    crate::ops::ScatterNdDesc::new(
+        TensorDesc::new(data_type, &[table, 64]),
+        TensorDesc::new(DataType::Int64, &[updates, 1]),
+        TensorDesc::new(data_type, &[updates, 64]),
+        TensorDesc::new(data_type, &[table, 64]),
+        2,
+        2,
+    )
+    .with_reduction(reduction)
+    .with_duplicates(duplicates)
+}
