@@ -43,8 +43,8 @@ R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values uni
 sweep_index_add_{f16,f32,f64,i16}_Kx1024_into_32768
 (K in 16, 1024, 2048: a few rows into a large table, a 32nd and a 16th of it), and `_in_order`
 for the f16 rows;
-sweep_few_{f32,f16,f64}_add_RxL_into_T (rows into few targets: 65536x64 and 4096x1024 into T in 1, 4,
-16, 64, 256 rows), `_in_order` for f16;
+sweep_few_{f32,f16,f64}_add_RxL_into_T (rows into few targets: 65536x64, 4096x1024 and
+262144x256 into T in 1, 4, 16, 64, 256 rows), `_in_order` for f16;
 sweep_hub_{f32_add,f16_add,f64_add,f32_max}_262144x64_into_65536 (a quarter of the rows onto row 0,
 the rest uniform), `_in_order` for f32_max;
 sweep_edges_{f32,f16}_max_ExL_into_N (Max of E edge messages of L elements into N nodes:
@@ -61,7 +61,7 @@ from torch_timing import Results, gpu_median_ms
 SWEEP_TABLE_BYTES = 256 << 20
 # The few-targets rows' shapes (as FEW_TARGET_ROWS in collisions.rs): update rows, row length,
 # each into 1, 4, 16, 64 and 256 rows.
-FEW_TARGET_ROWS = [(65536, 64), (4096, 1024)]
+FEW_TARGET_ROWS = [(65536, 64), (4096, 1024), (262144, 256)]
 
 # The edge sweep's shapes (as EDGE_SHAPES in collisions.rs): type, edges, row length, nodes.
 EDGE_SHAPES = [
@@ -176,14 +176,16 @@ class Collisions:
 
         self.time(name, run, reduction_bytes(inp, upd, idx))
 
-    def rows(self, name, dtype, reduce, table_rows, row_length, update_rows, in_order, hub=False):
+    def rows(self, name, dtype, reduce, table_rows, row_length, update_rows, in_order,
+             hub=False):
         """Rows of updates added (index_add_) or maxed (scatter_reduce_) into a table; also
         under deterministic algorithms as `<name>_in_order` when `in_order`; with `hub`, a
         quarter of the rows onto row 0."""
         table = self.values((table_rows, row_length), dtype)
         idx = self.indices(table_rows, update_rows)
         if hub:
-            onto_hub = torch.randint(0, 4, (update_rows,), device=self.cuda, generator=self.gen) == 0
+            quarter = torch.randint(0, 4, (update_rows,), device=self.cuda, generator=self.gen)
+            onto_hub = quarter == 0
             idx = torch.where(onto_hub, torch.zeros_like(idx), idx)
         upd = self.values((update_rows, row_length), dtype)
         out = table if self.in_place else torch.empty_like(table)
@@ -242,10 +244,12 @@ class Collisions:
                     name = f"sweep_few_{element}_add_{update_rows}x{row_length}_into_{table_rows}"
                     self.rows(name, dtype, "sum", table_rows, row_length, update_rows,
                               dtype == torch.float16)
-        for dtype, reduce, name in [(torch.float32, "sum", "f32_add"), (torch.float16, "sum", "f16_add"),
-                                    (torch.float64, "sum", "f64_add"), (torch.float32, "amax", "f32_max")]:
-            self.rows(f"sweep_hub_{name}_262144x64_into_65536", dtype, reduce, 65536, 64, 262144,
-                      reduce == "amax", hub=True)
+        for dtype, reduce, name in [(torch.float32, "sum", "f32_add"),
+                                    (torch.float16, "sum", "f16_add"),
+                                    (torch.float64, "sum", "f64_add"),
+                                    (torch.float32, "amax", "f32_max")]:
+            self.rows(f"sweep_hub_{name}_262144x64_into_65536", dtype, reduce, 65536, 64,
+                      262144, reduce == "amax", hub=True)
         for dtype, element, edges, row_length, nodes in EDGE_SHAPES:
             name = f"sweep_edges_{element}_max_{edges}x{row_length}_into_{nodes}"
             self.rows(name, dtype, "amax", nodes, row_length, edges, True)

@@ -33,7 +33,7 @@
 //! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
-//! | sweep_few_{f32,f16,f64}_add_RxL_into_T | Add of rows into few targets: R x L = 65536 x 64 and 4096 x 1024 into T ∈ {1, 4, 16, 64, 256} table rows, Float32, Float16 and Float64; Float16 also `_in_order` |
+//! | sweep_few_{f32,f16,f64}_add_RxL_into_T | Add of rows into few targets: R update rows of L elements, R x L = 65536 x 64, 4096 x 1024 and 262144 x 256 into T ∈ {1, 4, 16, 64, 256} table rows, Float32, Float16 and Float64; Float16 also `_in_order` |
 //! | sweep_hub_{f32_add,f16_add,f64_add,f32_max}_262144x64_into_65536 | rows of 64 into 65,536 rows, a quarter of them onto row 0 (a hub), the rest uniform; Float32 Max also `_in_order` |
 //! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
@@ -169,7 +169,7 @@ const EDGE_SHAPES: [(DataType, u32, u32, u32); 7] = [
 ];
 
 /// The few-targets rows' shapes (update rows, row length), each into 1, 4, 16, 64 and 256 rows.
-const FEW_TARGET_ROWS: [(u32, u32); 2] = [(65_536, 64), (4096, 1024)];
+const FEW_TARGET_ROWS: [(u32, u32); 3] = [(65_536, 64), (4096, 1024), (262_144, 256)];
 
 /// The single-element sweep's targets: one (every update collides), a few, just past the
 /// workgroup bins (16,384 units), many, and as many as the updates.
@@ -434,9 +434,10 @@ impl Workload {
                 let table = values(rng, data_type, table_rows as usize * row_length as usize);
                 let mut index = uniform_indices(rng, update_rows as usize, table_rows);
                 if hub {
-                    for row in index.chunks_exact_mut(8) {
+                    // A quarter of the Int64 indices onto row 0.
+                    for row_index in index.chunks_exact_mut(8) {
                         if rng.range(0, 3) == 0 {
-                            row.fill(0);
+                            row_index.fill(0);
                         }
                     }
                 }
