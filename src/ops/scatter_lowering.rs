@@ -12,6 +12,7 @@ use crate::error::Result;
 use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
 use crate::lowering::{DeviceFacts, Int64Atomics, Lowered, Placement};
 use crate::options::{DuplicateMode, Reduction};
+use crate::status::IndexReport;
 use crate::tensor::{DataType, TensorDesc};
 
 /// Slices at least this wide are reduced by slices in any order too (see [`Strategy`]).
@@ -96,6 +97,18 @@ pub(super) struct Scatter<'a> {
     /// No two updates can aim at one element (TensorScatter): plain stores of any width
     /// cannot interleave, so 8-byte elements need no in-order pass.
     pub distinct_targets: bool,
+}
+
+impl Scatter<'_> {
+    /// How the status's out-of-range position decodes, for the steps lowered with `map`.
+    pub fn index_report(&self, map: &IndexMap) -> IndexReport {
+        self.map.report(
+            map,
+            &self.updates.sizes,
+            self.positions.clone(),
+            self.tuples,
+        )
+    }
 }
 
 /// How a scatter runs, with the facts that chose it.
@@ -249,12 +262,7 @@ fn index_check_only(scatter: &Scatter, device: &DeviceFacts) -> Lowered {
         ],
         scratch_bytes: 0,
         links_bytes: 0,
-        index_report: Some(scatter.map.report(
-            &map,
-            &scatter.updates.sizes,
-            scatter.positions.clone(),
-            scatter.tuples,
-        )),
+        index_report: Some(scatter.index_report(&map)),
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
     }

@@ -250,12 +250,7 @@ pub(super) fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
         steps,
         scratch_bytes,
         links_bytes,
-        index_report: Some(scatter.map.report(
-            &map,
-            &scatter.updates.sizes,
-            scatter.positions.clone(),
-            scatter.tuples,
-        )),
+        index_report: Some(scatter.index_report(&map)),
         in_place: in_place(scatter),
         zero_indices_bytes: 0,
     })
