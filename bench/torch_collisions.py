@@ -36,8 +36,10 @@ PyTorch has no deterministic implementation and raises, the row is left out and 
 `--sweep` runs the collision sweep instead, named as ours (`--collision-sweep`):
 sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
-sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 4096,
-16385, 65536, 131072, 1048576, 4194304, uniform),
+sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 2049, 4096,
+8192, 16384, 16385, 65536, 131072, 1048576, 4194304, uniform),
+sweep_many_{f16,f32,f64}_add_67108864_to_T (Float16, Float32 and Float64 Add, T in 256, 4096,
+16384, uniform: many more updates than a GPU's threads),
 sweep_index_add_{f16,f32,f64,i16}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into
 R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values uniform over the type),
 sweep_index_add_{f16,f32,f64,i16}_Kx1024_into_32768
@@ -62,6 +64,8 @@ SWEEP_TABLE_BYTES = 256 << 20
 # The few-targets rows' shapes (as FEW_TARGET_ROWS in collisions.rs): update rows, row length,
 # each into 1, 4, 16, 64 and 256 rows.
 FEW_TARGET_ROWS = [(65536, 64), (4096, 1024), (262144, 256)]
+# The many-updates sweep's targets (as MANY_UPDATE_TARGETS in collisions.rs).
+MANY_UPDATE_TARGETS = [256, 4096, 16384]
 
 # The edge sweep's shapes (as EDGE_SHAPES in collisions.rs): type, edges, row length, nodes.
 EDGE_SHAPES = [
@@ -222,9 +226,16 @@ class Collisions:
                 self.elements(f"sweep_segments_i64_min_{updates}_to_{targets}_{pattern}",
                               torch.int64, "amin", targets, updates, pattern)
         for dtype, element in [(torch.float32, "f32"), (torch.float64, "f64")]:
-            for targets in [1, 1000, 4096, 16385, 65536, 131072, 1 << 20, 1 << 22]:
+            for targets in [1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1 << 20,
+                            1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
                               targets, updates, "uniform")
+        many = 1 << 26
+        for targets in MANY_UPDATE_TARGETS:
+            for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"),
+                                   (torch.float64, "f64")]:
+                self.elements(f"sweep_many_{element}_add_{many}_to_{targets}", dtype, "sum",
+                              targets, many, "uniform")
         for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64"),
                                (torch.int16, "i16")]:
             width = torch.tensor([], dtype=dtype).element_size()

@@ -30,7 +30,8 @@
 //! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
-//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 4096, 16385, 65536, 131072, 1048576, 4194304} targets |
+//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1048576, 4194304} targets |
+//! | sweep_many_{f16,f32,f64}_add_M_to_T | Float16, Float32 and Float64 Add, M = 67108864 updates uniform over T ∈ {256, 4096, 16384} targets |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
 //! | sweep_few_{f32,f16,f64}_add_RxL_into_T | Add of rows into few targets: R update rows of L elements, R x L = 65536 x 64, 4096 x 1024 and 262144 x 256 into T ∈ {1, 4, 16, 64, 256} table rows, Float32, Float16 and Float64; Float16 also `_in_order` |
@@ -171,9 +172,25 @@ const EDGE_SHAPES: [(DataType, u32, u32, u32); 7] = [
 /// The few-targets rows' shapes (update rows, row length), each into 1, 4, 16, 64 and 256 rows.
 const FEW_TARGET_ROWS: [(u32, u32); 3] = [(65_536, 64), (4096, 1024), (262_144, 256)];
 
-/// The single-element sweep's targets: one (every update collides), a few, just past the
-/// workgroup bins (16,384 units), many, and as many as the updates.
-const ELEMENT_TARGETS: [u32; 8] = [1, 1000, 4096, 16_385, 65_536, 131_072, 1 << 20, 1 << 22];
+/// The single-element sweep's targets: one (every update collides), a few, the workgroup
+/// bins' ranges (2049 to 16,384 units) and just past them, many, and as many as the updates.
+const ELEMENT_TARGETS: [u32; 11] = [
+    1,
+    1000,
+    2049,
+    4096,
+    8192,
+    16_384,
+    16_385,
+    65_536,
+    131_072,
+    1 << 20,
+    1 << 22,
+];
+
+/// The many-updates sweep's updates and targets (`sweep_many_*`).
+const MANY_UPDATES: u32 = 1 << 26;
+const MANY_UPDATE_TARGETS: [u32; 3] = [256, 4096, 16_384];
 
 /// The shapes of the module's second table, in the peer's order. Every shape's buffers share
 /// names: the caller drops the buffers of the shape before.
@@ -211,22 +228,35 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
             });
         }
     }
-    // Float32 and Float64 Add of single elements: one target (every update collides), a
-    // few, many.
+    // Float Add of single elements, uniform over the targets.
+    let float_add = |class: &str, element: &str, data_type, updates, targets| Workload {
+        name: format!("sweep_{class}_{element}_add_{updates}_to_{targets}"),
+        shape: Shape::Elements {
+            data_type,
+            reduction: Reduction::Add,
+            targets,
+            updates,
+            indices: Indices::Uniform,
+        },
+        in_order: false,
+        buffers,
+    };
+    // Float32 and Float64: one target (every update collides), a few, many.
     for (data_type, element) in [(DataType::Float32, "f32"), (DataType::Float64, "f64")] {
         for targets in ELEMENT_TARGETS {
-            shapes.push(Workload {
-                name: format!("sweep_elements_{element}_add_{updates}_to_{targets}"),
-                shape: Shape::Elements {
-                    data_type,
-                    reduction: Reduction::Add,
-                    targets,
-                    updates,
-                    indices: Indices::Uniform,
-                },
-                in_order: false,
-                buffers,
-            });
+            shapes.push(float_add("elements", element, data_type, updates, targets));
+        }
+    }
+    // Many more updates than a GPU has threads (a thread takes dozens) onto a few
+    // targets: the workgroup bins' and slots' partials at their limits.
+    let many = shrink(quick, MANY_UPDATES);
+    for targets in MANY_UPDATE_TARGETS {
+        for (data_type, element) in [
+            (DataType::Float16, "f16"),
+            (DataType::Float32, "f32"),
+            (DataType::Float64, "f64"),
+        ] {
+            shapes.push(float_add("many", element, data_type, many, targets));
         }
     }
     for (data_type, element) in [
