@@ -13,7 +13,7 @@
 // params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit that lands
 // on it (the unit modulo the slots); onto an output of at most 8 times WIDE_SLOTS units a slot
 // an output unit (a range of WIDE_SLOTS units a workgroup), so that no update misses, and
-// BIN_GROUP updates a thread: a crowded target takes one global loop a workgroup. The native ones need no slots (the hardware serialises
+// up to BIN_GROUP updates a thread: a crowded target takes one global loop a workgroup. The native ones need no slots (the hardware serialises
 // their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
 // memory).
 

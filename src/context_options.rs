@@ -80,7 +80,8 @@ impl ContextOptions {
     /// them (the default, `true`): wgpu's `SHADER_FLOAT32_ATOMIC` (Vulkan's
     /// `VK_EXT_shader_atomic_float`, Metal), requested by [`Context::new`] and read from the
     /// device by [`Context::from_device`]. Taken where the output is past the workgroup bins
-    /// (more than 16,384 elements; for rows of 64 or more elements, more than 2048), the
+    /// (more than 4096 elements, where four ranges of bins measured slower than the atomics;
+    /// for rows of 64 or more elements, more than 2048), the
     /// updates are at least a quarter of its elements, and no tensor is split into windows. Values safe for the device's atomic add are zeros and
     /// finite numbers of at least 2^-102 in magnitude: every sum of them is zero or a normal
     /// number, and the device's correctly rounded sum of those is the IEEE bits of the

@@ -23,10 +23,12 @@ pub enum DuplicateMode {
     /// combined with each other first, then into the element: `x + (u1 + u2)`, each step
     /// rounded as the type says; where the output has at most 2048 units, a workgroup's
     /// updates are combined in bins of the whole output first; float Add and Mul, and every
-    /// other reduction by compare-exchange, onto at most 16,384 units, combine a thread's
+    /// other reduction by compare-exchange, onto at most 16,384 units (Float32 Add that the
+    /// f32 atomics take, 4096), combine a thread's
     /// consecutive updates of one element first, bin a range of the output a workgroup, and
     /// where the workgroups are at most 2048 (and times the units at most 2^22) combine their
-    /// bins with each other, in a tree, before the element; Float32 Add onto larger outputs
+    /// bins with each other, in a tree, before the element (where more would, a thread takes
+    /// more updates); Float32 Add onto larger outputs
     /// (rows of 64 or more units onto more than 2048), where the device has f32 atomics, adds each update by one `atomicAdd` and the updates
     /// whose values those may get wrong after all the others: see
     /// [`crate::ContextOptions::with_float32_atomics`]). 8-byte elements take 64-bit

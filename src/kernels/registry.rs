@@ -218,8 +218,10 @@ pub(crate) const REDUCE_GROUP: u32 = 16;
 pub(crate) const BIN_CAPACITY: u32 = 2048;
 
 /// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`), and of
-/// `scatter_reduce_wide` by compare-exchange where it has a slot an output unit.
-pub(crate) const BIN_GROUP: u32 = 64;
+/// `scatter_reduce_wide` by compare-exchange where it has a slot an output unit: 64 as a
+/// rule, more only where fewer would make more workgroups than `fold_partials` folds (the
+/// lowering's `BIN_SPREAD`).
+pub(crate) const BIN_GROUP: u32 = 1024;
 
 /// The workgroup slots of `scatter_reduce_wide` by compare-exchange: a slot an output unit
 /// onto up to `BIN_RANGES` times this many units (a range of them a workgroup; no update

@@ -15,10 +15,10 @@ use crate::tensor::DataType;
 
 /// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
 /// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
-/// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then `BIN_GROUP` updates a thread, and,
-/// where a range's workgroups are at most `WIDE_PARTIAL_GROUPS` and the partials at most
-/// `BIN_PARTIALS`, their slots stored as partials for `fold_partials`), else the
-/// workgroup's width.
+/// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then updates a thread as
+/// [`spread_bins`] gives them, and, where a range's workgroups are at most
+/// `WIDE_PARTIAL_GROUPS` and the partials at most `BIN_PARTIALS`, their slots stored as
+/// partials for `fold_partials`), else the workgroup's width.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct WideSlots {
     pub slots: u32,
@@ -36,13 +36,14 @@ impl WideSlots {
         // A slot an output unit, `BIN_RANGES` ranges of WIDE_SLOTS units at most (a range a
         // workgroup, as the bins), or slots shared by units.
         let few_units = output_units <= BIN_RANGES * WIDE_SLOTS as u64;
-        let group = if few_units { BIN_GROUP } else { REDUCE_GROUP };
-        let (per_thread, threads) = spread(updates, group);
+        let partials = few_units && !device.per_element;
+        let (per_thread, threads) = if few_units {
+            spread_bins(updates, output_units, partials, device.workgroup_size)
+        } else {
+            spread(updates, REDUCE_GROUP)
+        };
         let groups = threads.div_ceil(device.workgroup_size as u64);
-        let partials = few_units
-            && !device.per_element
-            && groups <= WIDE_PARTIAL_GROUPS as u64
-            && groups * output_units <= BIN_PARTIALS;
+        let partials = partials && partials_fit(groups, output_units);
         // As the kernel counts them (wide_ranges).
         let ranges = if few_units {
             output_units.div_ceil(WIDE_SLOTS as u64).max(1)
@@ -116,7 +117,10 @@ pub(super) const BIN_RANGES: u64 = 8;
 /// atomics (Add, Min, Max) take at most, leaving partials (else the workgroup slots serve).
 /// 4 Mi Int32 Add updates on an H200: onto 2049 units 0.206 -> 0.069 ms, onto 4096 0.204 ->
 /// 0.095, onto 8192 (four ranges) 0.120 -> 0.135, where each range's second read of the
-/// indices costs more than the slots' atomics.
+/// indices costs more than the slots' atomics. The same for Float32 Add where the f32
+/// atomics could take it (past them, they do): 4 Mi updates onto 2049 and 4096 units by the
+/// bins 0.087 and 0.106 ms against the atomics' 0.238 and 0.244, onto 8192 and 16,384 0.169
+/// and 0.259 against 0.138 and 0.110 (64 Mi onto 16,384: 3.23 against 1.36).
 pub(super) const NATIVE_BIN_RANGES: u64 = 2;
 
 /// Partials (units times workgroups) the bins or the 8-byte slots leave at most: 32 or 48 MiB
@@ -125,8 +129,8 @@ const BIN_PARTIALS: u64 = 1 << 22;
 
 /// The pass into workgroup bins (`scatter_reduce_bins`, onto an output of at most
 /// `BIN_CAPACITY` units, or by compare-exchange `BIN_RANGES` times that and by the integers'
-/// own atomics `NATIVE_BIN_RANGES` times, a range a workgroup): up to `BIN_GROUP` updates a
-/// thread; where partials are asked for, its chunks' workgroups at most
+/// own atomics `NATIVE_BIN_RANGES` times, a range a workgroup): updates a thread as
+/// [`spread_bins`] gives them; where partials are asked for, its chunks' workgroups at most
 /// `WIDE_PARTIAL_GROUPS` and the partials at most `BIN_PARTIALS`, each workgroup's bins
 /// stored as partials for `fold_partials` (two words a unit a chunk) rather than combined
 /// into the output.
@@ -143,8 +147,6 @@ pub(super) struct Bins {
 
 impl Bins {
     pub fn new(updates: u64, output_units: u64, partials: bool, device: &DeviceFacts) -> Bins {
-        let (per_thread, threads) = spread(updates, BIN_GROUP);
-        let groups = threads.div_ceil(device.workgroup_size as u64);
         // The partials' kernel binds the heads too, a fifth storage buffer: downlevel devices
         // (4 a stage) combine the bins into the output instead, as they did before.
         let partials_kernel = Kernel::ScatterReduce {
@@ -158,11 +160,11 @@ impl Bins {
             bindings.max_storage_buffers_per_shader_stage as usize
                 >= partials_kernel.bindings().len()
         });
-        let partials = partials
-            && storage_fits
-            && !device.per_element
-            && groups <= WIDE_PARTIAL_GROUPS as u64
-            && groups * output_units <= BIN_PARTIALS;
+        let partials = partials && storage_fits && !device.per_element;
+        let (per_thread, threads) =
+            spread_bins(updates, output_units, partials, device.workgroup_size);
+        let groups = threads.div_ceil(device.workgroup_size as u64);
+        let partials = partials && partials_fit(groups, output_units);
         // As the kernel counts them.
         let ranges = output_units.div_ceil(BIN_CAPACITY as u64).max(1);
         Bins {
@@ -192,6 +194,46 @@ const SPREAD_THREADS: u64 = 1 << 17;
 pub(super) fn spread(count: u64, group: u32) -> (u32, u64) {
     let per_thread = count.div_ceil(SPREAD_THREADS).clamp(1, group as u64);
     (per_thread as u32, count.div_ceil(per_thread))
+}
+
+/// The most updates a thread of the bins or the 8-byte slots takes where that leaves their
+/// workgroups' partials within `fold_partials`' reach.
+const BIN_SPREAD: u32 = 64;
+
+/// Whether `groups` workgroups (of a range) of the bins or slots may leave partials of
+/// `units` units for `fold_partials`.
+fn partials_fit(groups: u64, units: u64) -> bool {
+    groups <= WIDE_PARTIAL_GROUPS as u64 && groups.saturating_mul(units) <= BIN_PARTIALS
+}
+
+/// Updates a thread of the bins or the 8-byte slots takes, and its threads: [`spread`]'s up
+/// to `BIN_SPREAD`, or, where `partials` are wanted and that would make more workgroups than
+/// [`partials_fit`] allows, as many more (up to `BIN_GROUP`) as bring them within it. Past
+/// it, every workgroup exchanges its bins into the same few units: 64 Mi Float16 updates
+/// onto 256 units (4096 workgroups of 64 a thread) took an H200 9.4 ms that way, 0.59 in
+/// 2048 workgroups of 128 a thread, against PyTorch's 2.8 (BENCHMARKS.md, issue 26's many
+/// updates).
+pub(super) fn spread_bins(
+    updates: u64,
+    units: u64,
+    partials: bool,
+    workgroup_size: u32,
+) -> (u32, u64) {
+    let (per_thread, threads) = spread(updates, BIN_SPREAD);
+    let workgroup_size = workgroup_size.max(1) as u64;
+    if !partials || partials_fit(threads.div_ceil(workgroup_size), units) {
+        return (per_thread, threads);
+    }
+    let most_groups = (BIN_PARTIALS / units.max(1)).min(WIDE_PARTIAL_GROUPS as u64);
+    let wanted = updates.div_ceil(most_groups.max(1).saturating_mul(workgroup_size));
+    // Only where each workgroup's bins would take an update each on average: sparser, the
+    // workgroups' exchanges rarely meet, and writing and folding every bin costs more.
+    let crowded = updates / units.max(1) >= most_groups;
+    if most_groups == 0 || !crowded || wanted > BIN_GROUP as u64 {
+        return (per_thread, threads);
+    }
+    let wanted = wanted.max(per_thread as u64);
+    (wanted as u32, updates.div_ceil(wanted))
 }
 
 /// The reduction into workgroup bins (`bins.units` of them, at most `BIN_CAPACITY` a range).
@@ -239,5 +281,56 @@ mod tests {
         // Workgroups not a power of two: the derived threads a unit at least those chosen.
         assert_eq!(PartialFold::new(4096, 100).slices(100), 16);
         assert_eq!(PartialFold::new(1000, 100).slices(100), 100);
+    }
+
+    #[test]
+    fn crowded_bins_take_more_updates_a_thread_to_keep_their_partials() {
+        use super::{BIN_PARTIALS, Bins, WideSlots, spread_bins};
+        use crate::kernels::{BIN_GROUP, WIDE_PARTIAL_GROUPS};
+        use crate::ops::index_map::tests::DEVICE;
+        let wave = 1u64 << 17;
+        // (updates, units, partials wanted) -> (updates a thread, threads).
+        for (updates, units, partials, expected) in [
+            // Within the partials' reach: 64 a thread at most, as any reduction spreads.
+            (4 * wave, 256, true, (4, wave)),
+            (64 * wave, 2048, true, (64, wave)),
+            // 64 Mi updates onto 256 units: 2048 workgroups of 128 a thread, not 4096 of 64.
+            (1 << 26, 256, true, (128, 1 << 19)),
+            (1 << 26, 1024, true, (128, 1 << 19)),
+            // Onto 4096 units, BIN_PARTIALS / 4096 = 1024 workgroups.
+            (1 << 26, 4096, true, (256, 1 << 18)),
+            // Partials not wanted (or not possible): as before.
+            (1 << 26, 256, false, (64, 1 << 20)),
+            // Too sparse for every bin to take updates: the exchanges rarely meet.
+            (2 * wave, 16_384, true, (2, wave)),
+            // More than BIN_GROUP a thread would take: as before.
+            (1 << 32, 256, true, (64, 1 << 26)),
+        ] {
+            let label = format!("{updates} updates onto {units} units, partials {partials}");
+            let (per_thread, threads) = spread_bins(updates, units, partials, 256);
+            assert_eq!((per_thread, threads), expected, "{label}");
+            assert!(per_thread <= BIN_GROUP, "{label}");
+            assert!(per_thread as u64 * threads >= updates, "{label}");
+        }
+        // The bins and the 8-byte slots keep their partials at 64 Mi updates.
+        for units in [256, 1024, 4096] {
+            let bins = Bins::new(1 << 26, units, true, &DEVICE);
+            let groups = bins.threads.div_ceil(256);
+            assert_eq!(bins.partial_groups as u64, groups, "{units} units");
+            assert!(groups <= WIDE_PARTIAL_GROUPS as u64 && groups * units <= BIN_PARTIALS);
+            let wide = WideSlots::new(1 << 26, units, &DEVICE);
+            assert_eq!(
+                (wide.per_thread, wide.partial_groups as u64),
+                (bins.per_thread, groups),
+                "{units} units"
+            );
+        }
+        // Tensors past the binding windows (every element its own windows): no partials.
+        let per_element = crate::lowering::DeviceFacts {
+            per_element: true,
+            ..DEVICE
+        };
+        let bins = Bins::new(1 << 26, 256, true, &per_element);
+        assert_eq!((bins.per_thread, bins.partial_groups), (64, 0));
     }
 }

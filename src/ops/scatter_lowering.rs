@@ -480,7 +480,8 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // A small output fits each workgroup's memory as bins (units of at most 4 bytes), a
         // few times that a range at a time where the reduction is by compare-exchange, and
         // NATIVE_BIN_RANGES times where the integers' own atomics combine and the bins leave
-        // partials (past them, the workgroup slots); not rows that take the f32 atomics.
+        // partials (past them, the workgroup slots) or where the f32 atomics could take
+        // Float32 Add (past them, the atomics); not rows that take the f32 atomics.
         let ranges = |most: u64| {
             element_bytes <= 4
                 && output_units > BIN_CAPACITY as u64
@@ -489,7 +490,14 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         let bins = if element_bytes <= 4 && output_units <= BIN_CAPACITY as u64 {
             let partials = exchanges_narrow && !ties;
             Some(Bins::new(map.invocations(), output_units, partials, device))
-        } else if exchanges_narrow && ranges(BIN_RANGES) && !rows_by_float_atomics {
+        } else if exchanges_narrow
+            && ranges(if float_atomics_fit {
+                NATIVE_BIN_RANGES
+            } else {
+                BIN_RANGES
+            })
+            && !rows_by_float_atomics
+        {
             Some(Bins::new(map.invocations(), output_units, !ties, device))
         } else if !ties && ranges(NATIVE_BIN_RANGES) && !rows_by_float_atomics {
             Some(Bins::new(map.invocations(), output_units, true, device))

@@ -53,7 +53,7 @@ fn reductions_onto_small_outputs_combine_in_workgroup_bins() {
 }
 
 #[test]
-fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
+fn float32_add_takes_the_float_atomics_past_two_ranges_of_bins_where_updates_are_many() {
     use crate::ops::{DuplicateMode, Reduction};
     let atomics = DeviceFacts {
         float32_atomics: true,
@@ -107,7 +107,48 @@ fn float32_add_takes_the_float_atomics_past_the_bins_where_updates_are_many() {
             "in the bins",
             &atomics,
             DataType::Float32,
+            16,
+            400,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        (
+            "in two ranges of bins",
+            &atomics,
+            DataType::Float32,
+            32,
+            400,
+            Reduction::Add,
+            any,
+            false,
+        ),
+        // Past two ranges the atomics, not the bins' ranges (NATIVE_BIN_RANGES).
+        (
+            "past two ranges of bins",
+            &atomics,
+            DataType::Float32,
+            33,
+            400,
+            Reduction::Add,
+            any,
+            true,
+        ),
+        (
+            "in eight ranges of bins",
+            &atomics,
+            DataType::Float32,
             128,
+            400,
+            Reduction::Add,
+            any,
+            true,
+        ),
+        (
+            "past two ranges of bins, no atomics",
+            &DEVICE,
+            DataType::Float32,
+            33,
             400,
             Reduction::Add,
             any,

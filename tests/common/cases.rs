@@ -731,6 +731,28 @@ pub fn reduction_onto(
     size: u32,
     count: u32,
 ) -> Case {
+    reduction_case(rng, data_type, reduction, size, count, true)
+}
+
+/// As [`reduction_onto`], the indices uniform over the whole output (no crowded targets).
+pub fn reduction_spread_onto(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    size: u32,
+    count: u32,
+) -> Case {
+    reduction_case(rng, data_type, reduction, size, count, false)
+}
+
+fn reduction_case(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    size: u32,
+    count: u32,
+    crowded: bool,
+) -> Case {
     let desc = OperatorDesc::ScatterElements(
         ScatterElementsDesc::new(
             TensorDesc::new(data_type, &[size]),
@@ -745,7 +767,7 @@ pub fn reduction_onto(
     let indices = desc.inputs()[1].1.clone();
     write_indices(&indices, &mut inputs[1], |_| {
         let size = size as i128;
-        if rng.chance(50) {
+        if crowded && rng.chance(50) {
             rng.range(0, 39) as i128 * (size / 40)
         } else {
             rng.range(0, 2 * size as u64 - 1) as i128 - size
