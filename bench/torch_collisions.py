@@ -156,7 +156,7 @@ class Collisions:
 
     def elements(self, name, dtype, reduce, targets, count, pattern):
         """A 1-D scatter of `count` updates into `targets` elements (int32 Add, int64 Min,
-        float32 or float64 Add)."""
+        float16, float32 or float64 Add)."""
         if dtype.is_floating_point:
             values = lambda count: self.unit((count,), dtype)
         else:

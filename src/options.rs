@@ -27,8 +27,9 @@ pub enum DuplicateMode {
     /// f32 atomics take, 4096), combine a thread's
     /// consecutive updates of one element first, bin a range of the output a workgroup, and
     /// where the workgroups are at most 2048 (and times the units at most 2^22) combine their
-    /// bins with each other, in a tree, before the element (where more would, a thread takes
-    /// more updates); Float32 Add onto larger outputs
+    /// bins with each other, in a tree, before the element (where the workgroups would be more
+    /// and every workgroup's bins would take updates, a thread takes more, up to 1024, to keep
+    /// them that few); Float32 Add onto larger outputs, and already past 4096 units
     /// (rows of 64 or more units onto more than 2048), where the device has f32 atomics, adds each update by one `atomicAdd` and the updates
     /// whose values those may get wrong after all the others: see
     /// [`crate::ContextOptions::with_float32_atomics`]). 8-byte elements take 64-bit

@@ -417,10 +417,12 @@ fn ranged_bins_report_an_out_of_range_update_and_skip_it() {
     // Compare-exchange reductions onto outputs past one workgroup's bins (2048 units, up to
     // eight times that; 8-byte units: 1024 slots, with 64-bit atomics) bin a range at a time,
     // each range's workgroups locating every update: the bad index is still reported (by the
-    // first range) and skipped by all.
+    // first range) and skipped by all. (Float32 Add past two ranges takes the f32 atomics
+    // where the device has them: Mul onto 5000 units stays in the bins' ranges everywhere.)
     let mut rng = Rng::new(79);
     for (data_type, reduction, size) in [
-        (DataType::Float32, Reduction::Add, 5000),
+        (DataType::Float32, Reduction::Add, 4096),
+        (DataType::Float32, Reduction::Mul, 5000),
         (DataType::Float16, Reduction::Max, 2049),
         (DataType::UInt32, Reduction::Mul, 16384),
         (DataType::Float64, Reduction::Add, 5000),

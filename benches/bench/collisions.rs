@@ -38,7 +38,7 @@
 //! | sweep_hub_{f32_add,f16_add,f64_add,f32_max}_262144x64_into_65536 | rows of 64 into 65,536 rows, a quarter of them onto row 0 (a hub), the rest uniform; Float32 Max also `_in_order` |
 //! | sweep_edges_{f32,f16}_max_ExL_into_N | Max of E edge messages of L elements into N nodes (as `scatter_max_f32_edges`): Float32 262144x256 into 65536, 1048576x64 into 16384 and 4096 (64 and 256 edges a node), 65536x64 and 131072x64 into 262144 (fewer messages than the nodes' elements), 1048576x16 into 65536 (narrow rows); Float16 1048576x64 into 65536; also `_in_order` |
 //!
-//! With `--quick`, U, K, R, E and N are divided by 16 (and so appear divided in the names); B,
+//! With `--quick`, U, M, K, R, E and N are divided by 16 (and so appear divided in the names); B,
 //! T and L stay. With `--in-place`, every shape runs with its output bound to its input (no
 //! copy; each run reduces into what the runs before it left), named `<name>_inplace` (and
 //! `<name>_inplace_in_order`).

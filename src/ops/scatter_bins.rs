@@ -209,10 +209,10 @@ fn partials_fit(groups: u64, units: u64) -> bool {
 /// Updates a thread of the bins or the 8-byte slots takes, and its threads: [`spread`]'s up
 /// to `BIN_SPREAD`, or, where `partials` are wanted and that would make more workgroups than
 /// [`partials_fit`] allows, as many more (up to `BIN_GROUP`) as bring them within it. Past
-/// it, every workgroup exchanges its bins into the same few units: 64 Mi Float16 updates
-/// onto 256 units (4096 workgroups of 64 a thread) took an H200 9.4 ms that way, 0.59 in
-/// 2048 workgroups of 128 a thread, against PyTorch's 2.8 (BENCHMARKS.md, issue 26's many
-/// updates).
+/// it, every workgroup exchanges its bins into the same few units: 262,144 rows of 256
+/// Float16 updates added into one row (64 Mi updates onto 256 units, 4096 workgroups of 64
+/// a thread) took an H200 9.4 ms that way, 0.59 in 2048 workgroups of 128 a thread, against
+/// PyTorch's 2.8 (BENCHMARKS.md, issue 26's many updates).
 pub(super) fn spread_bins(
     updates: u64,
     units: u64,
@@ -301,10 +301,15 @@ mod tests {
             (1 << 26, 4096, true, (256, 1 << 18)),
             // Partials not wanted (or not possible): as before.
             (1 << 26, 256, false, (64, 1 << 20)),
+            // tests/scatter_reductions.rs' shapes: 4 Mi + 1 onto 16,384 units (as many
+            // updates a unit as workgroups fit: 65 a thread, not 33), 8.4 Mi onto 8192.
+            (4_194_305, 16_384, true, (65, 64_528)),
+            (8_400_001, 8192, true, (65, 129_231)),
             // Too sparse for every bin to take updates: the exchanges rarely meet.
             (2 * wave, 16_384, true, (2, wave)),
+            (4_194_303, 16_384, true, (32, 131_072)),
             // More than BIN_GROUP a thread would take: as before.
-            (1 << 32, 256, true, (64, 1 << 26)),
+            (1 << 30, 1024, true, (64, 1 << 24)),
         ] {
             let label = format!("{updates} updates onto {units} units, partials {partials}");
             let (per_thread, threads) = spread_bins(updates, units, partials, 256);

@@ -128,8 +128,9 @@ pub(super) enum Strategy {
     InOrder,
     /// A reduction by atomics, up to `REDUCE_GROUP` updates a thread; or with `bins`, where the
     /// output has at most `BIN_CAPACITY` units (by compare-exchange `BIN_RANGES` times that,
-    /// a range a workgroup: [`Bins`]), into each workgroup's own bins first (up to
-    /// `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
+    /// and `NATIVE_BIN_RANGES` times for the integers' own atomics and for Float32 Add that the
+    /// f32 atomics could take; a range a workgroup: [`Bins`]), into each workgroup's own bins
+    /// first (up to `BIN_GROUP` updates a thread). `ties`: float Min and Max in order, where a pass
     /// before and one after give tied zeros and NaNs the bits of the first in order (4 bytes
     /// of scratch an output unit): over the updates, or where `claims_as_placed` over the
     /// output's units, the updates claiming as the pass places them. `wide`: 8-byte Float64

@@ -227,6 +227,13 @@ fn float32_add_takes_the_float_atomics_past_two_ranges_of_bins_where_updates_are
                 "{case}: {lowered:?}"
             );
         }
+        // Up to 16,384 units (two ranges where the atomics could take them), the bins.
+        let binned = rows <= 32 || (rows <= 128 && !taken && duplicates == any);
+        assert_eq!(
+            lowered.contains(&Entry::ScatterReduceBins),
+            binned,
+            "{case}: {lowered:?}"
+        );
     }
 }
 
