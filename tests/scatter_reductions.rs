@@ -10,8 +10,7 @@ mod common;
 use common::{
     Case, Expect, REDUCTIONS, Rng, Values, check_against_reference, check_in_place,
     check_out_of_range, context, corrupt_one_index, pooled_bytes, random_reduction_case,
-    reduction_one_update_each, reduction_onto, reduction_spread_onto, run_f32_reduction, tie_pools,
-    write_indices,
+    reduction_one_update_each, reduction_onto, run_f32_reduction, tie_pools, write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterElementsDesc, TensorDesc,
@@ -264,28 +263,6 @@ fn threads_taking_many_updates_lose_none_in_bins_and_in_slots() {
             common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
                 .unwrap_or_else(|e| panic!("{label}: {e}"));
         }
-    }
-}
-
-#[test]
-fn crowded_bins_past_the_partials_reach_take_more_updates_a_thread_and_lose_none() {
-    // Where 64 updates a thread would make more workgroups than the partials hold (4 Mi
-    // units times workgroups) and each workgroup's bins would take an update each, a thread
-    // takes more (up to 1024), so that the bins still leave partials: 4 Mi updates onto
-    // 16,384 units (the compare-exchange bins' eight ranges: 2-byte floats, 1-byte integer
-    // Mul) take 65 a thread in 253 workgroups, not 33 in 497; 8.4 Mi onto 8192 Float64 units
-    // (the 64-bit slots, where the device has 64-bit atomics) 65, not 64. Indices uniform
-    // (negative ones too), so that Float16's order-free sums stay exact. (About 25 s on
-    // lavapipe, most of it Float64's.)
-    let mut rng = Rng::new(84);
-    for (data_type, reduction, size, count) in [
-        (DataType::Float16, Reduction::Add, 16_384, 4_194_305),
-        (DataType::Int8, Reduction::Mul, 16_384, 4_194_305),
-        (DataType::Float64, Reduction::Add, 8192, 8_400_001),
-    ] {
-        let case = reduction_spread_onto(&mut rng, data_type, reduction, size, count);
-        common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
-            .unwrap_or_else(|e| panic!("{data_type:?} {reduction:?} {size} {count}: {e}"));
     }
 }
 
