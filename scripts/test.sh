@@ -8,23 +8,25 @@
 # native, GL or WebGPU, fails the tests; nothing is skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's header says how long the suite has run.
+step() { echo "== [$SECONDS s] $*"; }
 . scripts/lavapipe.sh
 ensure_vulkan_driver
 ensure_gl_driver
 . scripts/wasm.sh
 ensure_wasm_tools
-echo "== native: cargo test"
+step "native: cargo test"
 cargo test
-echo "== native on wgpu's GL backend: WGPU_BACKEND=gl cargo test"
+step "native on wgpu's GL backend: WGPU_BACKEND=gl cargo test"
 WGPU_BACKEND=gl cargo test
-echo "== an application on its own device: cargo run --release --example decode"
+step "an application on its own device: cargo run --release --example decode"
 cargo run --release --example decode
-echo "== browser: cargo test --target wasm32-unknown-unknown --test web (headless Chromium, WebGPU)"
+step "browser: cargo test --target wasm32-unknown-unknown --test web (headless Chromium, WebGPU)"
 # Only tests/web.rs: the other test files are native-only, and doc tests do not run in a browser.
 cargo test --target wasm32-unknown-unknown --test web -- --nocapture
-echo "== browser: the tour page (examples/web) in headless Chromium"
+step "browser: the tour page (examples/web) in headless Chromium"
 bash scripts/web.sh --build-only
 python3 scripts/web_test.py
-echo "== browser: the npm package, installed in a fresh folder and used from a plain page (scripts/npm_test.py)"
+step "browser: the npm package, installed in a fresh folder and used from a plain page (scripts/npm_test.py)"
 bash scripts/npm.sh
 python3 scripts/npm_test.py
