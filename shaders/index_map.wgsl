@@ -32,7 +32,9 @@ struct InOrderParams {
     tie_words: u32,
     // The lists' later passes: rounds of SLICE_TURNS turns (fold_slice_list_runs).
     fold_rounds: u32,
-    padding: vec2<u32>,
+    // The rows a block's list holds at most where link_slices sets the rest aside.
+    spill_bound: u32,
+    padding: u32,
 }
 
 // Mirrors CopyRowParams in src/kernels/params.rs: scatters that take a workgroup a row

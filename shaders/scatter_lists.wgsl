@@ -1,4 +1,4 @@
-// requires: common index_map scatter_slices units
+// requires: common index_map scatter_slices units scatter_list_spills
 // By slices in any order (order-free reductions of rows of 64+ units, and 8-byte rows, in
 // the default mode): each block's slices linked into a list, walked at most FOLD_STEPS
 // nodes an invocation a pass (no sort: any order is
@@ -12,6 +12,9 @@
 // units' claims go to tie words (heads from params.in_order.tie_words, count of the tie list
 // just before them, not cleared: the first pass writes each one it lists) and its block to
 // the tie list (links after the two lists), which write_list_ties settles after the last pass.
+// Lists without ties hold at most params.in_order.spill_bound rows a block where SPILLS_ROWS
+// is set: a block's rows counted in the heads from params.in_order.tie_words, the rest set
+// aside (shaders/scatter_list_spills.wgsl).
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -42,7 +45,13 @@ fn link_slices(
         report_out_of_range(slice.first);
         return;
     }
-    atomic_store_links(b, atomic_exchange_heads(slice.at.indexed / params.in_order.slice_units, b + 1u));
+    let block = slice.at.indexed / params.in_order.slice_units;
+    if (params.in_order.fold_flags & SPILLS_ROWS) != 0u
+        && atomic_add_heads(params.in_order.tie_words + block, 1u) >= params.in_order.spill_bound {
+        set_row_aside(slice_dense_start(b), block);
+        return;
+    }
+    atomic_store_links(b, atomic_exchange_heads(block, b + 1u));
 }
 
 // `value` folded with the column `inner` of at most `steps` slices of a list from `node`;

@@ -21,6 +21,9 @@ const WIDE_PARTS: u32 = COPY_CELLS / COLUMN_CELLS;
 // lists' first fold), so that no dispatch of its own waits for the last pass (about 3 us on
 // an H200).
 const DESCRIBES_STATUS: u32 = 8u;
+// link_slices lists at most params.in_order.spill_bound rows a block and sets the rest aside
+// for reduce_spilled_rows (shaders/scatter_list_spills.wgsl).
+const SPILLS_ROWS: u32 = 16u;
 
 // Where the pass describes the status (DESCRIBES_STATUS), its invocation 0 does.
 fn describe_status_here(t: u32) {

@@ -96,33 +96,35 @@ fn crowded_rows_in_any_order_reduce_unit_by_unit() {
 
 #[test]
 fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu() {
-    // 140,000 rows of 64 Int32, nearly all onto the table's first row (273 a row on average
-    // over the table's 512: lists, not the crowded rows' element path): its list outlives the
-    // first pass (4096 rows) and a round of the later pass's turns (32 rows of threads, 4096
-    // rows each, with 256 threads a workgroup). Planned as on a GPU the later pass walks up to
-    // eight rounds, so one pass folds it; planned as on a device that bounds loops, passes of
-    // one round each, two of them. Out of place (the first pass copying as it folds) and in
-    // place, both plans. Mesa counts a loop's iterations per vector of up to 16 invocations
-    // (two rows of turns): this list's walk, a round and one turn of the next, keeps each
-    // vector far within its 65,535 (eight full rounds would not), and integer Add has no inner
-    // loop of software arithmetic, so lavapipe and llvmpipe check the GPU's plan.
+    // 140,000 rows of 64 Float32, nearly all onto the table's first row (about 137,000 there,
+    // the rest about 1 a row of its 4096): in order, Max takes the lists with ties (their
+    // lists are not bounded as in any order), and the first row's list outlives the first pass
+    // (4096 rows) and a round of the later pass's turns (32 rows of threads, 4096 rows each,
+    // with 256 threads a workgroup). Planned as on a GPU the later pass walks up to eight
+    // rounds, so one pass folds it; planned as on a device that bounds loops, passes of one
+    // round each. Out of place (the first pass copying as it folds) and in place, both plans.
+    // Mesa counts a loop's iterations per vector of up to 16 invocations (two rows of turns):
+    // this list's walk, a round and a few turns of the next, keeps each vector within its
+    // 65,535, and Max has no inner loop of software arithmetic, so lavapipe and llvmpipe check
+    // the GPU's plan.
     let gpu_planned = common::context_with(ContextOptions::default().with_bounded_loops(false));
     let desc = OperatorDesc::ScatterNd(
         ScatterNdDesc::new(
-            TensorDesc::new(DataType::Int32, &[512, 64]),
+            TensorDesc::new(DataType::Float32, &[4096, 64]),
             TensorDesc::new(DataType::Int32, &[140_000, 1]),
-            TensorDesc::new(DataType::Int32, &[140_000, 64]),
-            TensorDesc::new(DataType::Int32, &[512, 64]),
+            TensorDesc::new(DataType::Float32, &[140_000, 64]),
+            TensorDesc::new(DataType::Float32, &[4096, 64]),
             2,
             2,
         )
-        .with_reduction(Reduction::Add),
+        .with_reduction(Reduction::Max)
+        .with_duplicates(DuplicateMode::InOrder),
     );
     let mut rng = Rng::new(90);
     let mut inputs = common::random_inputs(&mut rng, &desc);
     write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
         if rng.chance(2) {
-            rng.range(1, 511) as i128
+            rng.range(1, 4095) as i128
         } else {
             0
         }
@@ -131,6 +133,73 @@ fn a_list_past_a_round_of_turns_is_walked_in_one_later_pass_planned_as_on_a_gpu(
     for context in [&gpu_planned, context()] {
         common::check_on(context, &desc, &slices, Expect::Exact).expect("compile and record");
         common::check_in_place_with(context, &desc, &inputs, Expect::Exact);
+    }
+}
+
+#[test]
+fn a_hub_row_past_the_list_bound_is_set_aside_and_combined_after_the_lists() {
+    // About half of 2100 rows onto one row of a table of 256 (the rest about 4 a row): in any
+    // order the hub's list holds 64 rows (four times the mean, 9, as a power of two) and its
+    // other rows are set aside, then combined into the output after the lists' fold, runs of
+    // 1024 a workgroup, a thread holding its column while consecutive rows share a block.
+    // Narrow types, every reduction; rows of 64 units (four lanes of rows a workgroup,
+    // combined at the end), 100 (two, and idle threads) and 300 (two tiles of columns); out of
+    // place (the first fold copying) and in place; one case a type with a hub row out of range
+    // (skipped and reported).
+    let mut rng = Rng::new(93);
+    let types = [
+        DataType::Float16,
+        DataType::Float32,
+        DataType::Int8,
+        DataType::UInt16,
+        DataType::Int32,
+    ];
+    for (k, data_type) in types.into_iter().enumerate() {
+        for (r, reduction) in REDUCTIONS.into_iter().enumerate() {
+            let width = [64u32, 100, 300][(k + r) % 3];
+            let desc = OperatorDesc::ScatterNd(
+                ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[256, width]),
+                    TensorDesc::new(DataType::Int64, &[2100, 1]),
+                    TensorDesc::new(data_type, &[2100, width]),
+                    TensorDesc::new(data_type, &[256, width]),
+                    2,
+                    2,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(DuplicateMode::AnyUpdate),
+            );
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            let hub = rng.range(0, 255) as i128;
+            let bad_index = r == 0;
+            let bad_row = rng.range(1000, 2099) as u32;
+            write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
+                if bad_index && c[0] == bad_row {
+                    300
+                } else if rng.chance(50) {
+                    hub
+                } else {
+                    rng.range(0, 255) as i128
+                }
+            });
+            if data_type.is_float() {
+                common::fill_scatter_floats(
+                    &mut rng,
+                    &desc,
+                    &mut inputs,
+                    Values::OrderFree,
+                    reduction,
+                );
+            }
+            if bad_index {
+                check_out_of_range(&desc, &inputs);
+                continue;
+            }
+            let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+            common::check_on(context(), &desc, &slices, Expect::ByMode)
+                .expect("compile and record");
+            common::check_in_place_with(context(), &desc, &inputs, Expect::ByMode);
+        }
     }
 }
 

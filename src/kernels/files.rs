@@ -64,6 +64,8 @@ shader_files! {
     ScatterRuns => "scatter_runs.wgsl",
     ScatterSliceRuns => "scatter_slice_runs.wgsl",
     ScatterLists => "scatter_lists.wgsl",
+    /// The rows the lists set aside past a block's bound, and their reduction.
+    ScatterListSpills => "scatter_list_spills.wgsl",
     /// The reductions' heads zeroed.
     Heads => "heads.wgsl",
     /// The reductions' arithmetic, by number kind.

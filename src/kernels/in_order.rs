@@ -56,8 +56,26 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// iterations per vector of up to 16 invocations, two rows of turns, and eight full rounds
 /// would take such a vector to 16 walks of 4096, past their 65,535. A workgroup's walk along
 /// a list is sequential: one list holding every row makes a pass walk up to 8 x 32 x 4096
-/// rows one after another (a million; eight times a pass's walk before the rounds).
+/// rows one after another (a million; eight times a pass's walk before the rounds). Only the
+/// lists `LIST_BOUND` does not bound go on past the first pass: 8-byte units', the in-order
+/// ties', and those whose mean is past a quarter of the first pass's walk.
 pub(crate) const LIST_ROUNDS: u32 = 8;
+/// The least bound on the rows of a block the lists of a reduction in any order hold, narrow
+/// units (`link_slices`; `InOrderParams::spill_bound`, four times the rows a block on average
+/// where that is more: `src/ops/scatter_plans.rs`'s `list_bound`): a block's later rows are
+/// set aside, and `reduce_spilled_rows` combines them into the output after the lists' fold,
+/// a workgroup a run of them, each thread's column held while the block stays the same. A
+/// list is walked one row after another (about 0.47 us a row on an H200, once a part of a
+/// wide copy's cells), so a hub (a quarter of 262,144 rows of 64 onto one) took 36 to 47 ms by
+/// the lists alone on an H200, and bounded 0.22 to 0.36 ms (a fixed bound of 128: 0.41 to
+/// 1.01; BENCHMARKS.md, issue 26's hubs).
+pub(crate) const LIST_BOUND: u32 = 32;
+/// Rounds of a workgroup's width of set-aside rows a workgroup of `reduce_spilled_rows`
+/// takes: more rows a workgroup walk longer, fewer exchanges land on a hub's units. On an
+/// H200 (BENCHMARKS.md, issue 26's hubs), a quarter of 262,144 rows of 64 onto one: Float16 /
+/// Float32 Add, Float32 Max 0.354 / 0.244 / 0.221 ms in rounds of 4; of 1, 0.608 / 0.372 /
+/// 0.168; of 16, 0.601 / 0.443 / 0.443.
+pub(crate) const SPILL_ROUNDS: u32 = 4;
 /// Cells a thread of the column folds takes (`fold_slice_columns`, `fold_slice_list_columns`;
 /// a cell: a word of units narrower than a word, else a unit), a thread's cells as many apart
 /// as its group has threads, so that neighbouring threads take neighbouring cells. Measured
@@ -189,6 +207,7 @@ pub(super) fn sort_constants(
         ("SLICE_TURNS", spans.slice_turns),
         ("SLICE_SPAN", spans.slice_span),
         ("LIST_ROUNDS", LIST_ROUNDS),
+        ("SPILL_ROUNDS", SPILL_ROUNDS),
     ];
     let mut text: String = constants
         .iter()

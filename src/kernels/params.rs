@@ -142,7 +142,10 @@ parameters! {
         /// The lists' later passes: rounds of `SLICE_TURNS` turns a workgroup takes (1, or
         /// `LIST_ROUNDS` on a device that does not bound loops).
         fold_rounds: u32,
-        padding: [u32; 2],
+        /// The rows a block's list holds at most where `link_slices` sets the rest aside
+        /// (`SPILLS_ROWS`).
+        spill_bound: u32,
+        padding: u32,
     }
 }
 

@@ -175,6 +175,8 @@ entries! {
     FoldSliceListCopyWide => "fold_slice_list_copy_wide", ScatterLists, [CopyInput];
     /// The same walking `FOLD_STEPS` rows a part, where the device does not bound loops.
     FoldSliceListCopyWideLong => "fold_slice_list_copy_wide_long", ScatterLists, [CopyInput];
+    /// After the lists' fold: the rows `link_slices` set aside past a block's bound.
+    ReduceSpilledRows => "reduce_spilled_rows", ScatterListSpills, [Narrow];
     /// Zeroes a reduction's heads before its passes.
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];

@@ -45,8 +45,9 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// to 65,536 rows a block) 7 to 590 times faster unit by unit (Float32 65,536 x 64 into one
 /// row 19.0 -> 0.039 ms, into 64 0.585 -> 0.073); at 256 rows a block Float16 and Float64
 /// faster by the lists (65,536 x 64 into 256: 0.23 against 0.32 to 0.38 ms), Float32 by the
-/// f32 atomics (0.026 against 0.18); at 64 and fewer, the lists as fast or faster. The mean
-/// does not see a skew: one block's list may still hold most rows.
+/// f32 atomics (0.026 against 0.18); at 64 and fewer, the lists as fast or faster. A skew the
+/// mean does not see (one block's list holding most rows) is bounded by `link_slices`, which
+/// sets rows past four times the mean aside (`LIST_BOUND` in `src/kernels/in_order.rs`).
 const CROWDED_LIST_ROWS: u64 = 512;
 /// ... and this many where the rows are Float32 Add that the f32 atomics may take (onto
 /// outputs past the bins; onto smaller ones the bins take them), a warp's atomics onto

@@ -6,8 +6,9 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LIST_ROUNDS, LONG_RUN, RADIX_ROUNDS,
-    RADIX_TILES, SCAN_ITEMS, SLICE_TILE, column_cells, copy_cells, units_per_word,
+    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LIST_BOUND, LIST_ROUNDS, LONG_RUN,
+    RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells,
+    units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -367,6 +368,24 @@ const FOLD_WIDE_FIRST: u32 = 4;
 /// of these plans' time (`index_add_rows_f64` 0.0929 -> 0.0909 ms; BENCHMARKS.md, issue 26's
 /// fixed passes).
 const DESCRIBES_STATUS: u32 = 8;
+/// `InOrderParams::fold_flags`: `link_slices` lists at most [`list_bound`] rows a block and
+/// sets the rest aside for `reduce_spilled_rows` (`SPILLS_ROWS` in
+/// `shaders/scatter_slices.wgsl`).
+const SPILLS_ROWS: u32 = 16;
+
+/// The rows a block's list holds at most where the lists set the rest aside: `LIST_BOUND`,
+/// or four times the rows a block on average (a power of two) where that is more, so that
+/// rows crowded evenly onto few blocks stay in the lists (4096 rows of 1024 Float16 units
+/// onto 16: 0.22 ms by lists of 256, 1.41 bounded at 128, each row set aside taking an
+/// exchange of its own, since rows of many blocks alternate), and only a block far above the
+/// mean sets rows aside.
+fn list_bound(slices: u32, blocks: u32) -> u32 {
+    let mean = slices.div_ceil(blocks.max(1));
+    mean.saturating_mul(4)
+        .checked_next_power_of_two()
+        .unwrap_or(u32::MAX)
+        .max(LIST_BOUND)
+}
 
 /// Whether `step` describes the status (`DESCRIBES_STATUS`; a copy's dispatch never does).
 pub(super) fn describes_status(step: &Step) -> bool {
@@ -558,6 +577,12 @@ pub(super) struct ListPlan {
     /// a unit's list goes on past the first pass, so never cleared), and `write_list_ties`
     /// after the folds where lists can go on; 0: none.
     tie_units: u32,
+    /// Narrow units without ties, more rows than [`list_bound`] (0: none): each block's list
+    /// holds at most that many rows, so that no list goes on past the first pass, and
+    /// `reduce_spilled_rows` combines the rest after it (a count of rows a block and one of
+    /// the rows set aside in the heads, after the pass counts; two words a row set aside in
+    /// the links).
+    spill_bound: u32,
 }
 
 impl ListPlan {
@@ -617,18 +642,51 @@ impl ListPlan {
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
         let rounds = if device.bounded_loops { 1 } else { LIST_ROUNDS };
         let span = spans.slice_span.saturating_mul(rounds);
+        let bound = list_bound(slices, blocks);
+        let spills =
+            tie_units.is_none() && element_bytes <= 4 && slices > bound && bound <= first_steps;
+        // Where lists are bounded, none goes on past the first pass.
+        let (fold_capacity, fold_passes) = if spills {
+            (0, 0)
+        } else {
+            (
+                slices / (first_steps + 1),
+                slices.saturating_sub(first_steps).div_ceil(span),
+            )
+        };
         Ok(ListPlan {
             slices,
             blocks,
             slice_units,
-            fold_capacity: slices / (first_steps + 1),
-            fold_passes: slices.saturating_sub(first_steps).div_ceil(span),
+            fold_capacity,
+            fold_passes,
             first_steps,
             span,
             rounds,
             copy_pass,
             tie_units: tie_units.unwrap_or(0),
+            spill_bound: if spills { bound } else { 0 },
         })
+    }
+
+    /// Rows set aside at most: every row but a bound's worth of one block.
+    fn spilled_capacity(&self) -> u64 {
+        if self.spill_bound > 0 {
+            // (`slices` is more than the bound where there is one.)
+            (self.slices - self.spill_bound) as u64
+        } else {
+            0
+        }
+    }
+
+    /// The heads' words of the rows set aside: a count of rows a block, and the rows set
+    /// aside.
+    fn spill_words(&self) -> u64 {
+        if self.spill_bound > 0 {
+            self.blocks as u64 + 1
+        } else {
+            0
+        }
     }
 
     /// Where the tie words start in the heads: after the block heads, the pass counts and,
@@ -637,9 +695,10 @@ impl ListPlan {
         self.blocks as u64 + self.fold_passes as u64 + 2 + u64::from(self.tie_units > 0)
     }
 
-    /// The heads' words zeroed before the passes: all but the tie words.
+    /// The heads' words zeroed before the passes: all but the tie words (the rows set aside
+    /// counted where lists without ties would have them).
     pub fn cleared_heads_words(&self) -> u64 {
-        self.tie_words()
+        self.tie_words() + self.spill_words()
     }
 
     /// Whether the first pass copies `output = input` out of place as it folds.
@@ -648,20 +707,24 @@ impl ListPlan {
     }
 
     /// Each block's list head, each pass's list count (passes 1 to the last plus one), and
-    /// the tie words.
+    /// the tie words or the rows set aside's counts.
     pub fn heads_bytes(&self) -> u64 {
-        (self.tie_words() + self.tie_units as u64) * 4
+        (self.tie_words() + self.tie_units as u64 + self.spill_words()) * 4
     }
 
     /// A link a slice, the two lists of (block, node) pairs and, with ties, the tie list's
-    /// blocks.
+    /// blocks, or the rows set aside (two words each).
     pub fn links_bytes(&self) -> u64 {
         let tie_list = if self.tie_units > 0 {
             self.fold_capacity
         } else {
             0
         };
-        (self.slices as u64 + 4 * self.fold_capacity as u64 + tie_list as u64) * 4
+        (self.slices as u64
+            + 4 * self.fold_capacity as u64
+            + tie_list as u64
+            + 2 * self.spilled_capacity())
+            * 4
     }
 
     /// The steps; `output_units` threads fold (the blocks' units, gaps included).
@@ -681,6 +744,10 @@ impl ListPlan {
         // Within u32 where there are tie words (the lowering keeps them so).
         params.in_order.tie_words = self.tie_words() as u32;
         params.in_order.fold_rounds = self.rounds;
+        if self.spill_bound > 0 {
+            params.in_order.fold_flags |= SPILLS_ROWS;
+            params.in_order.spill_bound = self.spill_bound;
+        }
         let (first_fold, fold_threads) = first_fold_pass(
             &mut params,
             [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
@@ -693,7 +760,7 @@ impl ListPlan {
             let mut params = params;
             params.in_order.fold_pass = pass;
             let mut kernel = kernel;
-            if pass == 0 && entry != Entry::LinkSlices {
+            if pass == 0 && !matches!(entry, Entry::LinkSlices | Entry::ReduceSpilledRows) {
                 // The first fold, in place or copying.
                 params.in_order.fold_flags |= DESCRIBES_STATUS;
             }
@@ -740,6 +807,14 @@ impl ListPlan {
                 groups * params.in_order.fold_tiles as u64 * workgroup,
                 Placement::Always,
             );
+        }
+        if self.spill_bound > 0 {
+            // A workgroup a tile of columns of each run of `SPILL_ROUNDS` workgroup widths of
+            // the rows set aside.
+            let run = SPILL_ROUNDS as u64 * workgroup;
+            let tiles = (self.slice_units as u64).div_ceil(workgroup);
+            let threads = self.spilled_capacity().div_ceil(run) * tiles * workgroup;
+            step(Entry::ReduceSpilledRows, 0, threads, Placement::Always);
         }
         // The units of the blocks whose lists went on (none can where there is no second
         // pass): at most fold_capacity blocks, fewer than the updates' units.

@@ -1,7 +1,7 @@
 //! Plan tests of the in-order sorted runs and the lists (`src/ops/scatter_plans.rs`): their
 //! passes and what each is told to do.
 
-use super::{LIST_ROUNDS, describes_status};
+use super::{LIST_BOUND, LIST_ROUNDS, SPILL_ROUNDS, SPILLS_ROWS, describes_status, list_bound};
 use crate::kernels::Entry;
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::lowering::{Placement, Step};
@@ -23,11 +23,23 @@ fn edge_messages(
     reduction: Reduction,
     mode: DuplicateMode,
 ) -> ScatterNdDesc {
+    rows_of(DataType::Float32, 64, edges, nodes, reduction, mode)
+}
+
+/// `reduction` of `edges` rows of `width` units into a table of `nodes` rows (ScatterND).
+fn rows_of(
+    data_type: DataType,
+    width: u32,
+    edges: u32,
+    nodes: u32,
+    reduction: Reduction,
+    mode: DuplicateMode,
+) -> ScatterNdDesc {
     ScatterNdDesc::new(
-        TensorDesc::new(DataType::Float32, &[nodes, 64]),
+        TensorDesc::new(data_type, &[nodes, width]),
         TensorDesc::new(DataType::Int64, &[edges, 1]),
-        TensorDesc::new(DataType::Float32, &[edges, 64]),
-        TensorDesc::new(DataType::Float32, &[nodes, 64]),
+        TensorDesc::new(data_type, &[edges, width]),
+        TensorDesc::new(data_type, &[nodes, width]),
         2,
         2,
     )
@@ -53,13 +65,14 @@ fn elements(reduction: Reduction, mode: DuplicateMode) -> ScatterElementsDesc {
 fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
     // A million rows into 65,536 (a list could hold them all): past the first pass's 4096 rows,
     // a later pass walks 32 turns (256 threads, 8 a row) of 4096 rows a round: eight passes of
-    // one round where the device bounds loops, one of eight rounds on a GPU. Ties too (float
-    // Max in order), whose first pass stays bounded.
-    for (reduction, mode) in [
-        (Reduction::Add, DuplicateMode::AnyUpdate),
-        (Reduction::Max, DuplicateMode::InOrder),
+    // one round where the device bounds loops, one of eight rounds on a GPU. 8-byte units in
+    // any order (without 64-bit atomics: the lists, all of a block's rows) and ties (float Max
+    // in order), whose first pass stays bounded.
+    for (data_type, reduction, mode) in [
+        (DataType::Float64, Reduction::Add, DuplicateMode::AnyUpdate),
+        (DataType::Float32, Reduction::Max, DuplicateMode::InOrder),
     ] {
-        let desc = edge_messages(1 << 20, 65536, reduction, mode);
+        let desc = rows_of(data_type, 64, 1 << 20, 65536, reduction, mode);
         for (device, passes, rounds) in [(&DEVICE, 8, 1), (&GPU, 1, LIST_ROUNDS)] {
             let lowered = desc.lower(device).expect("lowered");
             let later: Vec<&Step> = lowered
@@ -157,4 +170,129 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
         lowered.steps.last().map(|step| step.entry),
         Some(Entry::DescribeStatus)
     );
+}
+
+#[test]
+fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
+    // Narrow units in any order, more rows than the bound (LIST_BOUND, or four times the rows
+    // a block on average, a power of two: here 16, so 64): link_slices sets a block's rows
+    // past it aside, so no list goes on past the first pass, and reduce_spilled_rows follows
+    // the first fold: a workgroup a tile of 256 columns of each run of set-aside rows (rows of
+    // 64 and of 300 units: one tile and two). Its heads count each block's rows and the rows
+    // set aside; its links keep two words a row set aside. A bound's worth of rows cannot
+    // spill (no pass); nor can ties' lists or 8-byte units' (later passes instead), nor rows
+    // whose bound would pass the first pass's walk (later passes).
+    for device in [&DEVICE, &GPU] {
+        for (width, tiles) in [(64u64, 1u64), (300, 2)] {
+            for data_type in [DataType::Float16, DataType::Float32, DataType::Int8] {
+                let label = format!(
+                    "{data_type:?}, {width} wide, bounded {}",
+                    device.bounded_loops
+                );
+                let (rows, nodes) = (1u64 << 20, 65536u64);
+                let desc = rows_of(
+                    data_type,
+                    width as u32,
+                    rows as u32,
+                    nodes as u32,
+                    Reduction::Add,
+                    DuplicateMode::AnyUpdate,
+                );
+                let lowered = desc.lower(device).expect("lowered");
+                let entries: Vec<Entry> = lowered.steps.iter().map(|step| step.entry).collect();
+                assert!(
+                    !entries.contains(&Entry::FoldSliceListRuns),
+                    "{label}: {entries:?}"
+                );
+                let link = lowered
+                    .steps
+                    .iter()
+                    .find(|step| step.entry == Entry::LinkSlices)
+                    .expect("linked");
+                assert_ne!(
+                    index_params(link).in_order.fold_flags & SPILLS_ROWS,
+                    0,
+                    "{label}"
+                );
+                let spilled = lowered.steps.last().expect("steps");
+                assert_eq!(
+                    spilled.entry,
+                    Entry::ReduceSpilledRows,
+                    "{label}: {entries:?}"
+                );
+                assert_eq!(spilled.placement, Placement::Always, "{label}");
+                let params = index_params(spilled);
+                assert_eq!(params.in_order.spill_bound, 64, "{label}");
+                assert_eq!(index_params(link).in_order.spill_bound, 64, "{label}");
+                let run = SPILL_ROUNDS as u64 * 256;
+                let capacity = rows - 64;
+                assert_eq!(
+                    step_threads(spilled),
+                    capacity.div_ceil(run) * tiles * 256,
+                    "{label}"
+                );
+                // Heads: the lists' heads, a pass count and two, the blocks' counts and the
+                // rows set aside; links: a row's link and two words a row set aside.
+                assert_eq!(
+                    lowered.scratch_bytes,
+                    (nodes + 2 + nodes + 1) * 4,
+                    "{label}"
+                );
+                assert_eq!(lowered.links_bytes, (rows + 2 * capacity) * 4, "{label}");
+            }
+        }
+        let plans = |rows: u32, data_type, mode| {
+            let reduction = if mode == DuplicateMode::InOrder {
+                Reduction::Max
+            } else {
+                Reduction::Add
+            };
+            rows_of(data_type, 64, rows, 16, reduction, mode)
+                .lower(device)
+                .expect("lowered")
+                .steps
+                .iter()
+                .map(|step| step.entry)
+                .collect::<Vec<Entry>>()
+        };
+        let spills = |entries: Vec<Entry>| entries.contains(&Entry::ReduceSpilledRows);
+        let any_order = DuplicateMode::AnyUpdate;
+        // 32 or 33 rows onto 16 blocks: the least bound, LIST_BOUND.
+        assert_eq!(list_bound(33, 16), LIST_BOUND);
+        assert!(!spills(plans(LIST_BOUND, DataType::Float32, any_order)));
+        assert!(spills(plans(LIST_BOUND + 1, DataType::Float32, any_order)));
+        assert!(!spills(plans(5000, DataType::Float64, any_order)));
+        // 256 rows a block on average: bounded at 1024; 2048 a block (onto 128 rows, 8192
+        // units: past the crowded rows' element path): past the first pass's 4096, so the
+        // lists go on instead.
+        assert_eq!(list_bound(4096, 16), 1024);
+        assert!(spills(plans(4096, DataType::Float32, any_order)));
+        let crowded: Vec<Entry> = rows_of(
+            DataType::Float32,
+            64,
+            1 << 18,
+            128,
+            Reduction::Add,
+            any_order,
+        )
+        .lower(device)
+        .expect("lowered")
+        .steps
+        .iter()
+        .map(|step| step.entry)
+        .collect();
+        assert!(!spills(crowded.clone()), "{crowded:?}");
+        assert!(crowded.contains(&Entry::FoldSliceListRuns), "{crowded:?}");
+        let ties = plans(1000, DataType::Float32, DuplicateMode::InOrder);
+        assert!(ties.contains(&Entry::LinkSlices), "{ties:?}");
+        assert!(!spills(ties));
+    }
+}
+
+/// A step's invocations.
+fn step_threads(step: &Step) -> u64 {
+    match step.grid {
+        crate::lowering::Grid::Flat(threads) => threads,
+        ref grid => panic!("a flat grid, not {grid:?}"),
+    }
 }

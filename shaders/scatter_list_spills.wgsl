@@ -1,0 +1,137 @@
+// requires: common index_map scatter_slices units
+// The rows the lists set aside (SPILLS_ROWS: reductions by rows in any order, narrow units).
+// A list is walked one row after another, so one block's thousands of rows (a hub: a node
+// of a graph that most edges reach) would take milliseconds. link_slices counts each block's
+// rows in the heads (from params.in_order.tie_words) and lists its first spill_bound; each
+// later row is set aside in the links, after the two lists of blocks that go on, as (its
+// first update unit, its block), counted by the heads' word after the blocks' counts.
+// reduce_spilled_rows combines them into the output after the lists' fold (which stores the
+// blocks it folds, so it goes first): the order of a block's rows is the mode's to choose.
+
+fn spilled_rows_at() -> u32 {
+    return params.in_order.slices + 4u * params.in_order.fold_capacity;
+}
+
+fn spilled_count_at() -> u32 {
+    return params.in_order.tie_words + params.in_order.sort_units;
+}
+
+fn set_row_aside(dense: u32, block: u32) {
+    let at = spilled_rows_at() + 2u * atomic_add_heads(spilled_count_at(), 1u);
+    atomic_store_links(at, dense);
+    atomic_store_links(at + 1u, block);
+}
+
+// @narrow-begin
+// A workgroup's round of set-aside rows, and their count; then each thread's held column.
+var<workgroup> spilled_rows: array<vec2<u32>, WORKGROUP_SIZE>;
+var<workgroup> spilled_count: u32;
+var<workgroup> held_blocks: array<u32, WORKGROUP_SIZE>;
+var<workgroup> held_values: array<Unit, WORKGROUP_SIZE>;
+
+const NO_BLOCK: u32 = 0xffffffffu;
+
+// A thread's column of the rows of one block, combined so far.
+struct HeldColumn {
+    block: u32,
+    value: Unit,
+}
+
+fn release_column(held: HeldColumn, offset: u32) {
+    if held.block != NO_BLOCK {
+        reduce_output(held.block * params.in_order.slice_units + offset, held.value);
+    }
+}
+
+// `held` with `value` of a row of `block`: combined where the block is the one held, else the
+// held column released and this one held.
+fn hold_column(held: HeldColumn, block: u32, value: Unit, offset: u32) -> HeldColumn {
+    if block == held.block {
+        return HeldColumn(block, combine_unit(held.value, value));
+    }
+    release_column(held, offset);
+    return HeldColumn(block, value);
+}
+
+// Set-aside row k of the workgroup's round at column `inner`, or nothing past `end`.
+fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
+    if k >= end {
+        return IDENTITY;
+    }
+    return load_updates(spilled_rows[k].x + inner);
+}
+
+// A workgroup takes SPILL_ROUNDS rounds of WORKGROUP_SIZE set-aside rows and a tile of WORKGROUP_SIZE columns of them; where a row has fewer
+// units, its threads split each round into lanes of consecutive rows, and the lanes' columns
+// combine in workgroup memory at the end. A thread loads four rows' units at once, and holds
+// its column's combination while consecutive rows share a block, combining it into the
+// output (an exchange, or the integers' own atomics) when the block changes: a hub's rows,
+// set aside one after another, take one exchange a workgroup, not one a row.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn reduce_spilled_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let units = params.in_order.slice_units;
+    let tiles = (units + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
+    let w = workgroup_index(workgroup, workgroups);
+    let run = w / tiles;
+    let tile = w - run * tiles;
+    if local == 0u {
+        spilled_count = atomic_load_heads(spilled_count_at());
+    }
+    let count = workgroupUniformLoad(&spilled_count);
+    let first = run * SPILL_ROUNDS * WORKGROUP_SIZE;
+    if first >= count {
+        return;
+    }
+    let columns = min(units - tile * WORKGROUP_SIZE, WORKGROUP_SIZE);
+    let lanes = WORKGROUP_SIZE / columns;
+    let lane = local / columns;
+    let column = local % columns;
+    let offset = tile * WORKGROUP_SIZE + column;
+    let inner = slice_dense_offset(offset);
+    var held = HeldColumn(NO_BLOCK, IDENTITY);
+    for (var round = 0u; round < SPILL_ROUNDS; round += 1u) {
+        let start = first + round * WORKGROUP_SIZE;
+        if start >= count {
+            break;
+        }
+        let rows = min(count - start, WORKGROUP_SIZE);
+        if local < rows {
+            let at = spilled_rows_at() + 2u * (start + local);
+            spilled_rows[local] = vec2<u32>(atomic_load_links(at), atomic_load_links(at + 1u));
+        }
+        workgroupBarrier();
+        let share = (rows + lanes - 1u) / lanes;
+        let begin = lane * share;
+        let end = select(min(rows, begin + share), 0u, lane >= lanes);
+        for (var k = begin; k < end; k += 4u) {
+            var values = array<Unit, 4>(
+                load_spilled(k, end, inner),
+                load_spilled(k + 1u, end, inner),
+                load_spilled(k + 2u, end, inner),
+                load_spilled(k + 3u, end, inner),
+            );
+            for (var j = 0u; j < 4u && k + j < end; j += 1u) {
+                held = hold_column(held, spilled_rows[k + j].y, values[j], offset);
+            }
+        }
+        workgroupBarrier();
+    }
+    // The lanes' columns: lane 0 combines the others' where they hold its block.
+    held_blocks[local] = select(held.block, NO_BLOCK, lane >= lanes);
+    held_values[local] = held.value;
+    workgroupBarrier();
+    if lane == 0u {
+        for (var l = 1u; l < lanes; l += 1u) {
+            let other = l * columns + column;
+            if held_blocks[other] != NO_BLOCK {
+                held = hold_column(held, held_blocks[other], held_values[other], offset);
+            }
+        }
+        release_column(held, offset);
+    }
+}
+// @narrow-end
