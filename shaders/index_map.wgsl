@@ -34,7 +34,8 @@ struct InOrderParams {
     fold_rounds: u32,
     // The rows a block's list holds at most where link_slices sets the rest aside.
     spill_bound: u32,
-    padding: u32,
+    // Rows a workgroup of reduce_spilled_rows or reduce_sorted_rows combines.
+    run_rows: u32,
 }
 
 // Mirrors CopyRowParams in src/kernels/params.rs: scatters that take a workgroup a row

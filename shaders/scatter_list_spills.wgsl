@@ -1,4 +1,4 @@
-// requires: common index_map scatter_slices units
+// requires: common index_map scatter_slices units sort
 // The rows the lists set aside (SPILLS_ROWS: reductions by rows in any order, narrow units).
 // A list is walked one row after another, so one block's thousands of rows (a hub: a node
 // of a graph that most edges reach) would take milliseconds. link_slices counts each block's
@@ -7,6 +7,10 @@
 // first update unit, its block), counted by the heads' word after the blocks' counts.
 // reduce_spilled_rows combines them into the output after the lists' fold (which stores the
 // blocks it folds, so it goes first): the order of a block's rows is the mode's to choose.
+// Rows crowded onto few blocks in any order go the same way after the sort
+// (shaders/sort.wgsl) instead of by lists: reduce_sorted_rows combines every row, taking
+// them in the sorted order, so that consecutive rows share a block and each workgroup takes
+// an exchange a block it reaches, not a row.
 
 fn spilled_rows_at() -> u32 {
     return params.in_order.slices + 4u * params.in_order.fold_capacity;
@@ -53,7 +57,7 @@ fn hold_column(held: HeldColumn, block: u32, value: Unit, offset: u32) -> HeldCo
     return HeldColumn(block, value);
 }
 
-// Set-aside row k of the workgroup's round at column `inner`, or nothing past `end`.
+// Row k of the workgroup's round at column `inner`, or nothing past `end`.
 fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
     if k >= end {
         return IDENTITY;
@@ -61,31 +65,39 @@ fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
     return load_updates(spilled_rows[k].x + inner);
 }
 
-// A workgroup takes SPILL_ROUNDS rounds of WORKGROUP_SIZE set-aside rows and a tile of WORKGROUP_SIZE columns of them; where a row has fewer
-// units, its threads split each round into lanes of consecutive rows, and the lanes' columns
-// combine in workgroup memory at the end. A thread loads four rows' units at once, and holds
-// its column's combination while consecutive rows share a block, combining it into the
-// output (an exchange, or the integers' own atomics) when the block changes: a hub's rows,
-// set aside one after another, take one exchange a workgroup, not one a row.
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn reduce_spilled_rows(
-    @builtin(workgroup_id) workgroup: vec3<u32>,
-    @builtin(num_workgroups) workgroups: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
+// Row k as (its first update unit, its block): set aside by link_slices, or the kth of the
+// sorted rows (NO_BLOCK: a row out of range, which the sort keys to the last block).
+fn row_to_combine(k: u32, sorted: bool) -> vec2<u32> {
+    if sorted {
+        let position = sorted_position(k);
+        if (position & SKIPPED_SLICE) != 0u {
+            return vec2<u32>(0u, NO_BLOCK);
+        }
+        let block = atomic_load_links(keys_at(source_array()) + k);
+        return vec2<u32>(slice_dense_start(position), block);
+    }
+    let at = spilled_rows_at() + 2u * k;
+    return vec2<u32>(atomic_load_links(at), atomic_load_links(at + 1u));
+}
+
+// A workgroup takes a run of params.in_order.run_rows of the `count` rows (at most
+// SPILL_ROUNDS rounds of WORKGROUP_SIZE) and a tile of WORKGROUP_SIZE columns of them; where a row has fewer units, its threads split each
+// round into lanes of consecutive rows, and the lanes' columns combine in workgroup memory at
+// the end. A thread loads four rows' units at once, and holds its column's combination while
+// consecutive rows share a block, combining it into the output (an exchange, or the integers'
+// own atomics) when the block changes: a hub's rows, set aside one after another, or a block's
+// sorted rows, take one exchange a workgroup, not one a row.
+fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
     let units = params.in_order.slice_units;
     let tiles = (units + WORKGROUP_SIZE - 1u) / WORKGROUP_SIZE;
-    let w = workgroup_index(workgroup, workgroups);
     let run = w / tiles;
     let tile = w - run * tiles;
-    if local == 0u {
-        spilled_count = atomic_load_heads(spilled_count_at());
-    }
-    let count = workgroupUniformLoad(&spilled_count);
-    let first = run * SPILL_ROUNDS * WORKGROUP_SIZE;
+    let run_rows = clamp(params.in_order.run_rows, 1u, SPILL_ROUNDS * WORKGROUP_SIZE);
+    let first = run * run_rows;
     if first >= count {
         return;
     }
+    let last = min(count, first + run_rows);
     let columns = min(units - tile * WORKGROUP_SIZE, WORKGROUP_SIZE);
     let lanes = WORKGROUP_SIZE / columns;
     let lane = local / columns;
@@ -95,13 +107,12 @@ fn reduce_spilled_rows(
     var held = HeldColumn(NO_BLOCK, IDENTITY);
     for (var round = 0u; round < SPILL_ROUNDS; round += 1u) {
         let start = first + round * WORKGROUP_SIZE;
-        if start >= count {
+        if start >= last {
             break;
         }
-        let rows = min(count - start, WORKGROUP_SIZE);
+        let rows = min(last - start, WORKGROUP_SIZE);
         if local < rows {
-            let at = spilled_rows_at() + 2u * (start + local);
-            spilled_rows[local] = vec2<u32>(atomic_load_links(at), atomic_load_links(at + 1u));
+            spilled_rows[local] = row_to_combine(start + local, sorted);
         }
         workgroupBarrier();
         let share = (rows + lanes - 1u) / lanes;
@@ -115,7 +126,9 @@ fn reduce_spilled_rows(
                 load_spilled(k + 3u, end, inner),
             );
             for (var j = 0u; j < 4u && k + j < end; j += 1u) {
-                held = hold_column(held, spilled_rows[k + j].y, values[j], offset);
+                if spilled_rows[k + j].y != NO_BLOCK {
+                    held = hold_column(held, spilled_rows[k + j].y, values[j], offset);
+                }
             }
         }
         workgroupBarrier();
@@ -133,5 +146,31 @@ fn reduce_spilled_rows(
         }
         release_column(held, offset);
     }
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn reduce_spilled_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local == 0u {
+        spilled_count = atomic_load_heads(spilled_count_at());
+    }
+    let count = workgroupUniformLoad(&spilled_count);
+    combine_rows(workgroup_index(workgroup, workgroups), local, count, false);
+}
+
+// Every row, sorted by block (the sort's last pass read array source_array()); its first
+// thread describes the status (DESCRIBES_STATUS: the sort's first pass reports).
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn reduce_sorted_rows(
+    @builtin(workgroup_id) workgroup: vec3<u32>,
+    @builtin(num_workgroups) workgroups: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    let w = workgroup_index(workgroup, workgroups);
+    describe_status_here(w * WORKGROUP_SIZE + local);
+    combine_rows(w, local, params.in_order.slices, true);
 }
 // @narrow-end

@@ -84,11 +84,12 @@ fn wide_rows_planned_as_on_a_gpu_walk_each_part_past_a_bounded_share_in_the_firs
 }
 
 #[test]
-fn crowded_rows_in_any_order_reduce_unit_by_unit() {
+fn crowded_rows_in_any_order_reduce_unit_by_unit_or_sorted() {
     // More than 512 rows a table row on average: in any order by the element path (bins onto
     // 4 rows of 64, 8-byte slots for Float64; Float32 Add onto 64 rows, past the bins, by the
-    // f32 atomics where the device has them), not the lists; in order (and in place) the
-    // floats sorted, Int8 (order-free) by the element path too.
+    // f32 atomics where the device has them), or onto 64 rows, past the bins, sorted and
+    // combined across workgroups (Float32 Mul, and Add without f32 atomics), not the lists;
+    // in order (and in place) the floats sorted, Int8 (order-free) by the element path too.
     let types = [DataType::Float16, DataType::Float64, DataType::Int8];
     wide_rows_fold_on(context(), 91, &types, &[(4, 64, 2100, 4)]);
     wide_rows_fold_on(context(), 92, &[DataType::Float32], &[(64, 64, 33_000, 64)]);
@@ -142,11 +143,38 @@ fn a_hub_row_past_the_list_bound_is_set_aside_and_combined_after_the_lists() {
     // order the hub's list holds 64 rows (four times the mean, 9, as a power of two) and its
     // other rows are set aside, then combined into the output after the lists' fold, runs of
     // 1024 a workgroup, a thread holding its column while consecutive rows share a block.
-    // Narrow types, every reduction; rows of 64 units (four lanes of rows a workgroup,
-    // combined at the end), 100 (two, and idle threads) and 300 (two tiles of columns); out of
-    // place (the first fold copying) and in place; one case a type with a hub row out of range
-    // (skipped and reported).
-    let mut rng = Rng::new(93);
+    narrow_rows_in_any_order(93, 256, 2100, |rng, hub| {
+        if rng.chance(50) {
+            hub
+        } else {
+            rng.range(0, 255) as i128
+        }
+    });
+}
+
+#[test]
+fn rows_crowded_onto_few_blocks_in_any_order_are_sorted_and_combined_across_workgroups() {
+    // 4290 rows onto a table of 33 (130 a row on average, past SORTED_ROWS_MEAN; 2112 units
+    // and more, past the bins): in any order the rows are sorted by table row and combined by
+    // reduce_sorted_rows, runs of 32 sorted rows a workgroup (135 runs, a table row's rows
+    // split between several), a thread holding its column while consecutive rows share a
+    // table row; a row out of range is sorted after the last table row's.
+    narrow_rows_in_any_order(94, 33, 4290, |rng, _| rng.range(0, 32) as i128);
+}
+
+/// ScatterND of `rows` rows into a table of `table` rows in the default mode (any order),
+/// the table row of each picked by `pick` (given a hub row drawn for the case): narrow types,
+/// every reduction (Float32 Add where the device has f32 atomics goes by them); rows of 64
+/// units (four lanes of rows a workgroup of the combining passes, combined at the end), 100
+/// (two, and idle threads) and 300 (two tiles of columns); Int32 and Int64 indices; out of
+/// place and in place; one case a type with a row out of range (skipped and reported).
+fn narrow_rows_in_any_order(
+    seed: u64,
+    table: u32,
+    rows: u32,
+    mut pick: impl FnMut(&mut Rng, i128) -> i128,
+) {
+    let mut rng = Rng::new(seed);
     let types = [
         DataType::Float16,
         DataType::Float32,
@@ -157,12 +185,13 @@ fn a_hub_row_past_the_list_bound_is_set_aside_and_combined_after_the_lists() {
     for (k, data_type) in types.into_iter().enumerate() {
         for (r, reduction) in REDUCTIONS.into_iter().enumerate() {
             let width = [64u32, 100, 300][(k + r) % 3];
+            let index_type = [DataType::Int64, DataType::Int32][r % 2];
             let desc = OperatorDesc::ScatterNd(
                 ScatterNdDesc::new(
-                    TensorDesc::new(data_type, &[256, width]),
-                    TensorDesc::new(DataType::Int64, &[2100, 1]),
-                    TensorDesc::new(data_type, &[2100, width]),
-                    TensorDesc::new(data_type, &[256, width]),
+                    TensorDesc::new(data_type, &[table, width]),
+                    TensorDesc::new(index_type, &[rows, 1]),
+                    TensorDesc::new(data_type, &[rows, width]),
+                    TensorDesc::new(data_type, &[table, width]),
                     2,
                     2,
                 )
@@ -170,16 +199,14 @@ fn a_hub_row_past_the_list_bound_is_set_aside_and_combined_after_the_lists() {
                 .with_duplicates(DuplicateMode::AnyUpdate),
             );
             let mut inputs = common::random_inputs(&mut rng, &desc);
-            let hub = rng.range(0, 255) as i128;
+            let hub = rng.range(0, table as u64 - 1) as i128;
             let bad_index = r == 0;
-            let bad_row = rng.range(1000, 2099) as u32;
+            let bad_row = rng.range(0, rows as u64 - 1) as u32;
             write_indices(desc.inputs()[1].1, &mut inputs[1], |c| {
                 if bad_index && c[0] == bad_row {
-                    300
-                } else if rng.chance(50) {
-                    hub
+                    table as i128
                 } else {
-                    rng.range(0, 255) as i128
+                    pick(&mut rng, hub)
                 }
             });
             if data_type.is_float() {

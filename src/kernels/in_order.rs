@@ -62,7 +62,7 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 pub(crate) const LIST_ROUNDS: u32 = 8;
 /// The least bound on the rows of a block the lists of a reduction in any order hold, narrow
 /// units (`link_slices`; `InOrderParams::spill_bound`, four times the rows a block on average
-/// where that is more: `src/ops/scatter_plans.rs`'s `list_bound`): a block's later rows are
+/// where that is more: `src/ops/scatter_lists.rs`'s `list_bound`): a block's later rows are
 /// set aside, and `reduce_spilled_rows` combines them into the output after the lists' fold,
 /// a workgroup a run of them, each thread's column held while the block stays the same. A
 /// list is walked one row after another (about 0.47 us a row on an H200, once a part of a

@@ -145,7 +145,9 @@ parameters! {
         /// The rows a block's list holds at most where `link_slices` sets the rest aside
         /// (`SPILLS_ROWS`).
         spill_bound: u32,
-        padding: u32,
+        /// Rows a workgroup of `reduce_spilled_rows` or `reduce_sorted_rows` combines (at
+        /// most `SPILL_ROUNDS` workgroup widths).
+        run_rows: u32,
     }
 }
 

@@ -177,6 +177,9 @@ entries! {
     FoldSliceListCopyWideLong => "fold_slice_list_copy_wide_long", ScatterLists, [CopyInput];
     /// After the lists' fold: the rows `link_slices` set aside past a block's bound.
     ReduceSpilledRows => "reduce_spilled_rows", ScatterListSpills, [Narrow];
+    /// After the sort of rows crowded onto few blocks in any order: every row, combined as
+    /// the set-aside rows are.
+    ReduceSortedRows => "reduce_sorted_rows", ScatterListSpills, [Narrow];
     /// Zeroes a reduction's heads before its passes.
     ClearHeads => "clear_heads", Heads, [];
     ClaimTies => "claim_ties", ScatterReduce, [Ties];

@@ -10,6 +10,7 @@ mod scatter_any_update;
 mod scatter_bins;
 mod scatter_copies;
 mod scatter_float_add;
+mod scatter_lists;
 mod scatter_lowering;
 mod scatter_plans;
 mod scatter_steps;

@@ -6,7 +6,8 @@ use super::scatter_any_update::scatter_grouping;
 use super::scatter_bins::{BIN_RANGES, Bins, NATIVE_BIN_RANGES, WideSlots};
 use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
 use super::scatter_float_add::FLOAT_ADD_KERNEL;
-use super::scatter_plans::{ListPlan, SORT_MOST_UPDATES, SortPlan};
+use super::scatter_lists::ListPlan;
+use super::scatter_plans::{SORT_MOST_UPDATES, SortPlan};
 use super::scatter_steps::emit;
 use crate::error::Result;
 use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
@@ -48,6 +49,8 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// f32 atomics (0.026 against 0.18); at 64 and fewer, the lists as fast or faster. A skew the
 /// mean does not see (one block's list holding most rows) is bounded by `link_slices`, which
 /// sets rows past four times the mean aside (`LIST_BOUND` in `src/kernels/in_order.rs`).
+/// (Narrow rows onto more than `BIN_CAPACITY` units are sorted and combined from
+/// `SORTED_ROWS_MEAN` a block on: this rule is left to Float64 and to small outputs.)
 const CROWDED_LIST_ROWS: u64 = 512;
 /// ... and this many where the rows are Float32 Add that the f32 atomics may take (onto
 /// outputs past the bins; onto smaller ones the bins take them), a warp's atomics onto
@@ -64,6 +67,19 @@ const CROWDED_ATOMIC_ROWS: u64 = 16;
 /// 4.8 and by the element sort 8.7 against 4.8 (Float32 without f32 atomics 2.1 against 4.1),
 /// into 256 (65,536 units) Float16 2.4 against 1.1 and by the sort 11.3 against 1.3.
 const CROWDED_OUTPUT_UNITS: u64 = 4096;
+
+/// Rows of narrow units in any order onto more than the bins' units are sorted by block and
+/// combined across workgroups (`reduce_sorted_rows`), not walked along lists nor taken unit by
+/// unit, where they average at least this many a block (but where the f32 atomics take them):
+/// a list is walked one row after another, and unit by unit a crowded output costs a range of
+/// bins at a time or an exchange an update, where the sorted rows cost a sort of the rows (a
+/// pass or two for a few thousand blocks) and an exchange a block a workgroup. On an H200
+/// (BENCHMARKS.md, issue 26's sorted rows), Float16 Add: 262,144 rows of 256 into 16, 64 and
+/// 256 rows 0.90 / 3.80 / 1.12 -> 0.44 / 0.39 / 0.37 ms; 4096 of 1024 into 16 and 65,536 of
+/// 64 into 256 (256 a block) 0.22 / 0.25 -> 0.056 / 0.057. At 64 a block the lists won for a
+/// million edge messages of 64 Float32 (Max into 16,384: 0.286 against 0.356) and lost for
+/// 4096 rows of 1024 Float16 (0.071 against 0.048); at 16 they won both ways.
+const SORTED_ROWS_MEAN: u64 = 128;
 
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
@@ -400,6 +416,19 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     // and fewer, CROWDED_ATOMIC_ROWS, where the f32 atomics take them): a block's list is
     // walked one row after another. Only onto small outputs (CROWDED_OUTPUT_UNITS) but by the
     // f32 atomics; 8-byte units without 64-bit atomics where the element sort takes them.
+    // Rows of narrow units in any order crowded onto their blocks: sorted, then combined.
+    let sorted_rows = reducing
+        && !ordered
+        && output_units > BIN_CAPACITY as u64
+        && element_bytes <= 4
+        && !float_atomics_fit
+        && !device.per_element
+        && sortable
+        && slice_units >= SLICES_IN_ANY_ORDER
+        && map.slices_fill_blocks()
+        && map.invocations() / slice_units <= SORT_MOST_UPDATES as u64
+        && map.invocations() / slice_units
+            >= SORTED_ROWS_MEAN.saturating_mul(output_units.div_ceil(slice_units));
     let crowd = if float_atomics_fit {
         CROWDED_ATOMIC_ROWS
     } else {
@@ -407,6 +436,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     };
     let crowded_rows = reducing
         && !ordered
+        && !sorted_rows
         && slice_units >= 2
         && (float_atomics_fit || output_units <= CROWDED_OUTPUT_UNITS)
         && (!in_order || (sortable && map.invocations() <= SORT_MOST_UPDATES as u64))
@@ -433,6 +463,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             rows_in_place: map.rows_in_place(scatter.input, scatter.output, device),
         };
         (strategy, ReduceOrder::Any)
+    } else if sorted_rows {
+        // (`by_rows` too.) The copy goes first: the combining pass reads rows, not blocks.
+        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, false, device)?
+            .combining_rows();
+        (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else if by_rows && (!ordered || list_ties) {
         // Rows in any order (the default mode, or order-free types) need no sort: lists.
         let copies = copy_as_it_folds && copies_as_it_folds(scatter, &map, slice_units);

@@ -1,6 +1,6 @@
 //! Lowering tests of the scatter reductions by rows: where rows go unit by unit (few against
-//! the output, or crowded onto it), the lists' ties (`src/ops/scatter_lowering.rs`,
-//! `scatter_plans.rs`).
+//! the output, or crowded onto it) or are sorted and combined, the lists' ties
+//! (`src/ops/scatter_lowering.rs`, `scatter_plans.rs`, `scatter_lists.rs`).
 
 use crate::kernels::Entry;
 use crate::lowering::DeviceFacts;
@@ -106,13 +106,16 @@ fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
 }
 
 #[test]
-fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins() {
+fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take_the_atomics() {
     use crate::lowering::Int64Atomics;
     use crate::ops::{DuplicateMode, Reduction};
-    // Rows of 64 units in any order: up to 512 rows a table row on average by the lists,
-    // more by the element path (bins onto 4 and 16 table rows, 8-byte slots for Float64);
-    // in order, the sort either way (Float32 Max's tie claims too: the lists only below 64 a
-    // row).
+    // Rows of 64 units in any order: narrow units onto more than 2048 units by the lists
+    // below 128 rows a table row on average, sorted by table row and combined across
+    // workgroups from 128 on, however many (no lists, no unit-by-unit pass, no runs found);
+    // onto the bins' 2048 units or fewer, the lists up to 512 and the bins past them;
+    // Float64 (64-bit atomics) by the lists
+    // up to 512 a row, past them unit by unit (the 8-byte slots); in order, the sort and its
+    // runs (Float32 Max's tie claims too: the lists only below 64 a row).
     let device = DeviceFacts {
         int64_atomics: Int64Atomics::All,
         float32_atomics: true,
@@ -121,45 +124,92 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
     let rows = rows_of_64;
     let (any, ordered) = (DuplicateMode::AnyUpdate, DuplicateMode::InOrder);
     let (add, max) = (Reduction::Add, Reduction::Max);
-    for (data_type, reduction, table, unit_entry) in [
-        (DataType::Float16, add, 4, Entry::ScatterReduceBins),
-        (DataType::Float32, max, 16, Entry::ScatterReduceBins),
-        (DataType::Int32, add, 4, Entry::ScatterReduceBins),
-        (DataType::Float64, add, 4, Entry::ScatterReduceWide),
+    let sorted_rows = |entries: &[Entry]| {
+        entries.contains(&Entry::RadixCount)
+            && entries.last() == Some(&Entry::ReduceSortedRows)
+            && !entries.iter().any(|entry| {
+                matches!(
+                    entry,
+                    Entry::LinkSlices
+                        | Entry::FindRuns
+                        | Entry::ScatterReduceBins
+                        | Entry::ScatterReduce
+                        | Entry::FoldSlices
+                        | Entry::FoldSliceColumns
+                )
+            })
+    };
+    for (data_type, reduction, table) in [
+        (DataType::Float16, add, 64),
+        (DataType::Float32, max, 33),
+        (DataType::Int32, add, 256),
+        (DataType::UInt8, Reduction::Mul, 128),
     ] {
+        let case = format!("{data_type:?} {reduction:?} into {table}");
+        let below = entries(
+            &rows(data_type, table, 127 * table, reduction, any),
+            &device,
+        );
+        assert!(
+            below.contains(&Entry::LinkSlices) && !below.contains(&Entry::RadixCount),
+            "{case}, 127 rows a row: {below:?}"
+        );
+        for mean in [128, 513, 4096] {
+            let sorted = entries(
+                &rows(data_type, table, mean * table, reduction, any),
+                &device,
+            );
+            assert!(
+                sorted_rows(&sorted),
+                "{case}, {mean} rows a row: {sorted:?}"
+            );
+        }
+        if data_type.is_float() {
+            let in_order = entries(
+                &rows(data_type, table, 600 * table, reduction, ordered),
+                &device,
+            );
+            assert!(
+                in_order.contains(&Entry::FindRuns) && !in_order.contains(&Entry::ReduceSortedRows),
+                "{case} in order: {in_order:?}"
+            );
+        }
+    }
+    for (data_type, reduction, table) in [(DataType::Float16, add, 4), (DataType::Float32, max, 32)]
+    {
         let case = format!("{data_type:?} {reduction:?} into {table}");
         let at_most = entries(
             &rows(data_type, table, 512 * table, reduction, any),
             &device,
         );
-        assert!(
-            at_most.contains(&Entry::LinkSlices) && !at_most.contains(&unit_entry),
-            "{case}, 512 rows a row: {at_most:?}"
-        );
         let past = entries(
-            &rows(data_type, table, 512 * table + 1, reduction, any),
+            &rows(data_type, table, 513 * table, reduction, any),
             &device,
         );
         assert!(
-            past.contains(&unit_entry)
+            at_most.contains(&Entry::LinkSlices)
+                && past.contains(&Entry::ScatterReduceBins)
                 && !past.contains(&Entry::LinkSlices)
                 && !past.contains(&Entry::RadixCount),
-            "{case}, past 512 rows a row: {past:?}"
+            "{case}, 512 rows a row: {at_most:?}; 513: {past:?}"
         );
-        if data_type.is_float() {
-            let in_order = entries(
-                &rows(data_type, table, 512 * table + 1, reduction, ordered),
-                &device,
-            );
-            assert!(
-                in_order.contains(&Entry::RadixCount),
-                "{case} in order: {in_order:?}"
-            );
-        }
     }
-    // Past 4096 output units (here 8192) the lists stay, however crowded; 8-byte rows without
-    // 64-bit atomics take the element sort where the device can sort, else the lists.
-    let wide = entries(&rows(DataType::Float16, 128, 600 * 128, add, any), &device);
+    let float64 = |table, updates, device: &DeviceFacts| {
+        entries(&rows(DataType::Float64, table, updates, add, any), device)
+    };
+    let at_most = float64(4, 512 * 4, &device);
+    let past = float64(4, 513 * 4, &device);
+    assert!(
+        at_most.contains(&Entry::LinkSlices)
+            && past.contains(&Entry::ScatterReduceWide)
+            && !past.contains(&Entry::LinkSlices)
+            && !past.contains(&Entry::ReduceSortedRows),
+        "Float64 512 rows a row: {at_most:?}; 513: {past:?}"
+    );
+    // Past 4096 output units (here 8192) the lists stay for Float64, however crowded; 8-byte
+    // rows without 64-bit atomics take the element sort where the device can sort, else the
+    // lists; narrow rows on a device that cannot sort, the lists or unit by unit as before.
+    let wide = float64(128, 600 * 128, &device);
     assert!(
         wide.contains(&Entry::LinkSlices),
         "onto 8192 units: {wide:?}"
@@ -168,10 +218,7 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
         int64_atomics: Int64Atomics::None,
         ..device
     };
-    let sorted = entries(
-        &rows(DataType::Float64, 4, 600 * 4, add, any),
-        &without_atomics,
-    );
+    let sorted = float64(4, 600 * 4, &without_atomics);
     assert!(
         sorted.contains(&Entry::RadixCount) && !sorted.contains(&Entry::LinkSlices),
         "Float64 without 64-bit atomics: {sorted:?}"
@@ -180,14 +227,19 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
         workgroup_size: 48,
         ..without_atomics
     };
-    let listed = entries(&rows(DataType::Float64, 4, 600 * 4, add, any), &unsortable);
+    let listed = float64(4, 600 * 4, &unsortable);
     assert!(
         listed.contains(&Entry::LinkSlices),
         "Float64 without 64-bit atomics, a workgroup of 48: {listed:?}"
     );
+    let narrow = entries(&rows(DataType::Float16, 4, 600 * 4, add, any), &unsortable);
+    assert!(
+        narrow.contains(&Entry::ScatterReduceBins) && !narrow.contains(&Entry::RadixCount),
+        "Float16, a workgroup of 48: {narrow:?}"
+    );
     // Float32 Add of rows that the f32 atomics may take: more than 16 rows a table row by the
-    // element path (here past the bins, 16,384 units: the atomics), not the lists; without
-    // f32 atomics the lists up to 512.
+    // atomics (here past the bins, 16,384 units), not the lists; without f32 atomics the
+    // lists up to 127 and sorted from 128.
     let without = DeviceFacts {
         float32_atomics: false,
         ..device
@@ -202,20 +254,20 @@ fn crowded_rows_go_unit_by_unit_and_float32_rows_take_the_atomics_past_the_bins(
             && listed.contains(&Entry::LinkSlices),
         "16 rows a row: {at_most:?}; 17: {past:?}; 17 without f32 atomics: {listed:?}"
     );
-    // Float32 Add of rows past the bins (64 and 256 table rows: 4096 and 16,384 units, within
-    // the bins' ranges) by the f32 atomics where the device has them; without them onto 4096
-    // units by the ranges, onto 16,384 (past CROWDED_OUTPUT_UNITS) by the lists.
-    for (table, without_them) in [(64, Entry::ScatterReduceBins), (256, Entry::LinkSlices)] {
+    // Crowded Float32 Add (64 and 256 table rows, 600 rows a row) by the f32 atomics where the
+    // device has them; without them, sorted.
+    for table in [64, 256] {
         let desc = rows(DataType::Float32, table, 600 * table, add, any);
         let atomics = entries(&desc, &device);
         assert!(
             atomics.contains(&Entry::ScatterAddFloatAtomics)
-                && !atomics.contains(&Entry::ScatterReduceBins),
+                && !atomics.contains(&Entry::ScatterReduceBins)
+                && !atomics.contains(&Entry::RadixCount),
             "into {table}: {atomics:?}"
         );
         let lowered = entries(&desc, &without);
         assert!(
-            lowered.contains(&without_them),
+            sorted_rows(&lowered),
             "into {table} without f32 atomics: {lowered:?}"
         );
     }

@@ -1,14 +1,15 @@
 //! The plans of a scatter's in-order and row reductions (`ops/scatter_lowering.rs` picks
-//! them): a radix sort of the updates (or rows) by target and a fold of each run, or lists
-//! of rows in any order; each bounds every invocation's loops (`FOLD_STEPS`).
+//! them): a radix sort of the updates (or rows) by target and a fold of each run (or, rows
+//! in any order crowded onto few blocks, a combination of the sorted rows across
+//! workgroups), and what the sort's folds share with the lists of rows in any order
+//! (`ops/scatter_lists.rs`); each bounds every invocation's loops (`FOLD_STEPS`).
 
 use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LIST_BOUND, LIST_ROUNDS, LONG_RUN,
-    RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells,
-    units_per_word,
+    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
+    SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
@@ -50,6 +51,9 @@ pub(super) struct SortPlan {
     /// mode, and order-free types): `fold_long_runs` folds a span on every thread of its
     /// workgroup (`FOLD_IN_ANY_ORDER`).
     any_order: bool,
+    /// Rows of narrow units in any order, crowded onto few blocks: after the sort,
+    /// `reduce_sorted_rows` combines them across workgroups (no runs found, no fold passes).
+    combines_rows: bool,
 }
 
 /// The most updates (or slices) the sort takes: four words of links each, addressed by u32
@@ -153,8 +157,21 @@ impl SortPlan {
             first_steps,
             copy_pass,
             any_order: false,
+            combines_rows: false,
         };
         Ok(plan)
+    }
+
+    /// The plan of rows in any order whose sorted rows `reduce_sorted_rows` combines across
+    /// workgroups, a workgroup a run of [`sorted_run_rows`] of them (narrow units; the copy
+    /// goes first).
+    pub fn combining_rows(self) -> SortPlan {
+        debug_assert!(self.slice_units > 1 && self.copy_pass.is_none());
+        SortPlan {
+            any_order: true,
+            combines_rows: true,
+            ..self
+        }
     }
 
     /// Whether the first fold copies `output = input` out of place as it folds.
@@ -202,6 +219,11 @@ impl SortPlan {
         if self.any_order {
             params.in_order.fold_flags |= FOLD_IN_ANY_ORDER;
         }
+        let run_tiles = (self.slice_units as u64).div_ceil(workgroup);
+        if self.combines_rows {
+            params.in_order.run_rows =
+                sorted_run_rows(self.count, run_tiles, device.workgroup_size);
+        }
         if self.first_steps < FOLD_STEPS {
             params.in_order.fold_flags |= FOLD_WIDE_FIRST;
         }
@@ -224,7 +246,7 @@ impl SortPlan {
             params.in_order.radix_shift = shift;
             params.in_order.fold_pass = pass;
             let mut kernel = kernel;
-            if entry == Entry::FindRuns {
+            if matches!(entry, Entry::FindRuns | Entry::ReduceSortedRows) {
                 params.in_order.fold_flags |= DESCRIBES_STATUS;
             }
             if by_slices && entry == first_fold {
@@ -282,6 +304,20 @@ impl SortPlan {
             );
         }
         let sorted = self.passes * self.radix_bits;
+        if self.combines_rows {
+            // A workgroup a tile of columns of each run of the sorted rows; its first thread
+            // describes the status.
+            let run = params.in_order.run_rows as u64;
+            let threads = (self.count as u64).div_ceil(run) * run_tiles * workgroup;
+            step(
+                Entry::ReduceSortedRows,
+                sorted,
+                0,
+                threads,
+                Placement::Always,
+            );
+            return;
+        }
         step(
             Entry::FindRuns,
             sorted,
@@ -342,9 +378,40 @@ impl SortPlan {
     }
 }
 
+/// Workgroups `reduce_sorted_rows` is given at least where runs of `SORTED_RUN_LEAST` rows
+/// allow: each thread walks its run's rows one after another (four loads in flight), so runs
+/// of `SPILL_ROUNDS` workgroup widths leave a GPU walking with few workgroups, while short
+/// runs each take an exchange a block, crowding the output's few units. On an H200
+/// (BENCHMARKS.md, issue 26's sorted rows), Float16 Add of 262,144 rows of 256 into 16 / 64 /
+/// 256 rows: runs of 1024 rows 0.53 / 0.52 / 0.52 ms; for 1024 workgroups (256 rows)
+/// 0.44 / 0.39 / 0.37; for 4096 (64) 2.30 / 0.57 / 0.39; for 16,384 (32) 8.3 / 1.8 / 0.53;
+/// 4096 rows of 1024 into 16: runs of 1024 rows 0.376, of 32 0.055.
+const SORTED_RUN_WORKGROUPS: u64 = 1024;
+/// The fewest rows a workgroup of `reduce_sorted_rows` takes: each run takes an exchange a
+/// block it reaches.
+const SORTED_RUN_LEAST: u32 = 32;
+
+/// The rows a workgroup of `reduce_sorted_rows` combines: `SPILL_ROUNDS` workgroup widths,
+/// halved while `rows` in runs of them, a workgroup a tile of columns (`tiles`) of each, make
+/// fewer than `SORTED_RUN_WORKGROUPS` workgroups (down to `SORTED_RUN_LEAST`).
+fn sorted_run_rows(rows: u32, tiles: u64, workgroup: u32) -> u32 {
+    let mut run = SPILL_ROUNDS * workgroup;
+    while run > SORTED_RUN_LEAST
+        && (rows as u64).div_ceil(run as u64) * tiles < SORTED_RUN_WORKGROUPS
+    {
+        run /= 2;
+    }
+    run
+}
+
 /// The parameters of a reduction by slices of `slice_units` units (`slices` of them), for
 /// the sorted runs and the lists alike.
-fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slices: u32) {
+pub(super) fn slice_params(
+    params: &mut IndexParams,
+    map: &IndexMap,
+    slice_units: u32,
+    slices: u32,
+) {
     params.tile = 0;
     params.in_order.slice_units = slice_units;
     params.in_order.slices = slices;
@@ -354,7 +421,7 @@ fn slice_params(params: &mut IndexParams, map: &IndexMap, slice_units: u32, slic
 
 /// `InOrderParams::fold_flags`: the first fold pass's groups of threads are the slices, not
 /// the output's blocks (`FOLD_BY_SLICES` in `shaders/scatter_slices.wgsl`).
-const FOLD_BY_SLICES: u32 = 1;
+pub(super) const FOLD_BY_SLICES: u32 = 1;
 /// `InOrderParams::fold_flags`: `fold_long_runs` may fold a run's updates in any order and
 /// grouping (`FOLD_IN_ANY_ORDER` in `shaders/scatter_slices.wgsl`).
 const FOLD_IN_ANY_ORDER: u32 = 2;
@@ -367,26 +434,7 @@ const FOLD_WIDE_FIRST: u32 = 4;
 /// sorted runs' `find_runs`, the lists' first fold). On an H200 the dispatch cost 1 to 4 %
 /// of these plans' time (`index_add_rows_f64` 0.0929 -> 0.0909 ms; BENCHMARKS.md, issue 26's
 /// fixed passes).
-const DESCRIBES_STATUS: u32 = 8;
-/// `InOrderParams::fold_flags`: `link_slices` lists at most [`list_bound`] rows a block and
-/// sets the rest aside for `reduce_spilled_rows` (`SPILLS_ROWS` in
-/// `shaders/scatter_slices.wgsl`).
-const SPILLS_ROWS: u32 = 16;
-
-/// The rows a block's list holds at most where the lists set the rest aside: `LIST_BOUND`,
-/// or four times the rows a block on average (a power of two) where that is more, so that
-/// rows crowded evenly onto few blocks stay in the lists (4096 rows of 1024 Float16 units
-/// onto 16: 0.22 ms by lists of 256, 1.41 bounded at 128, each row set aside taking an
-/// exchange of its own, since rows of many blocks alternate), and only a block far above the
-/// mean sets rows aside.
-fn list_bound(slices: u32, blocks: u32) -> u32 {
-    let mean = slices.div_ceil(blocks.max(1));
-    mean.saturating_mul(4)
-        .checked_next_power_of_two()
-        .unwrap_or(u32::MAX)
-        .max(LIST_BOUND)
-}
-
+pub(super) const DESCRIBES_STATUS: u32 = 8;
 /// Whether `step` describes the status (`DESCRIBES_STATUS`; a copy's dispatch never does).
 pub(super) fn describes_status(step: &Step) -> bool {
     match &step.params {
@@ -395,21 +443,13 @@ pub(super) fn describes_status(step: &Step) -> bool {
     }
 }
 
-/// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
-/// where they are more than `column_cells` and the lists are on average at most this long:
-/// a listed block's thread then walks its list once for each `column_cells` of them, which
-/// long lists pay for (an H100's edge messages, lists of 16: 0.293 -> 0.346 ms) and short
-/// ones do not (index_add rows of Float16, 1 block in 8 listed: 0.091 -> 0.088 ms; Float32,
-/// 2 rows a block: 0.321 -> 0.301 ms). BENCHMARKS.md, issue 26's third session.
-const COPY_WIDE_LISTS: u64 = 4;
-
 /// The first fold pass of a reduction by slices (`entries`: a thread a unit, or a column
 /// fold, a thread `column_cells` cells), and its threads: a group of them for each
 /// output block, or for each slice where the slices are fewer (few rows into a large table:
 /// every block looked at would be mostly threads that find no list or run and return).
 /// Column folds wherever each thread's share is whole words (units of 4 and 8 bytes always;
 /// narrower ones where the blocks hold whole words), so that no two threads share a word.
-fn first_fold_pass(
+pub(super) fn first_fold_pass(
     params: &mut IndexParams,
     entries: [Entry; 2],
     kernel: Kernel,
@@ -439,37 +479,17 @@ fn first_fold_pass(
 
 /// Threads of a column fold a block of `slice_units` units, cells of `cell_units`, `cells`
 /// a thread.
-fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
+pub(super) fn column_lanes(slice_units: u32, cell_units: u32, cells: u32) -> u64 {
     (slice_units / cell_units).div_ceil(cells) as u64
 }
 
-/// The entry of the first pass that copies as it folds, and its threads (none past u32): the
-/// wide one where a thread takes more cells than `column_cells` and the lists are short
-/// (walking `FOLD_STEPS` rows a part where `long_walks`, see [`ListPlan::new`]).
-fn copy_pass(
-    slices: u32,
-    blocks: u32,
-    slice_units: u32,
-    element_bytes: u32,
-    long_walks: bool,
-) -> Option<(Entry, u32)> {
-    let column = column_cells(element_bytes);
-    let wide =
-        copy_cells(element_bytes) > column && slices as u64 <= blocks as u64 * COPY_WIDE_LISTS;
-    let (entry, cells) = if wide {
-        let entry = if long_walks {
-            Entry::FoldSliceListCopyWideLong
-        } else {
-            Entry::FoldSliceListCopyWide
-        };
-        (entry, copy_cells(element_bytes))
-    } else {
-        (Entry::FoldSliceListCopy, column)
-    };
-    let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
-    let threads = u32::try_from(blocks as u64 * lanes).ok()?;
-    Some((entry, threads))
-}
+/// The copy as it folds takes `copy_cells` cells a thread (`fold_slice_list_copy_wide`)
+/// where they are more than `column_cells` and the lists are on average at most this long:
+/// a listed block's thread then walks its list once for each `column_cells` of them, which
+/// long lists pay for (an H100's edge messages, lists of 16: 0.293 -> 0.346 ms) and short
+/// ones do not (index_add rows of Float16, 1 block in 8 listed: 0.091 -> 0.088 ms; Float32,
+/// 2 rows a block: 0.321 -> 0.301 ms). BENCHMARKS.md, issue 26's third session.
+pub(super) const COPY_WIDE_LISTS: u64 = 4;
 
 /// The sorted runs' first fold copies as it folds with `copy_cells` a thread
 /// (`fold_slice_columns_copy_wide`) only where a block has at least this many threads of
@@ -526,7 +546,7 @@ fn sorted_copy_pass(
 /// leaves no later pass to dispatch for tables of 4096 rows of updates (H200:
 /// `index_add_rows_f16` 0.0734 -> 0.0701 ms, index_add of 4096 rows of 512 units 4 to 7 %
 /// faster; BENCHMARKS.md, issue 26's walks on GPUs).
-fn first_fold_steps(
+pub(super) fn first_fold_steps(
     copy_pass: Option<(Entry, u32)>,
     element_bytes: u32,
     device: &DeviceFacts,
@@ -542,295 +562,15 @@ fn first_fold_steps(
 /// Blocks a pass `pass` >= 1 of the slices' folds may find listed (each has a workgroup per
 /// tile of columns): a block listed for pass p has more slices than the passes before it
 /// folded (`first_steps`, then `span` a pass), and at most `capacity` are listed.
-fn slice_pass_groups(slices: u32, capacity: u32, first_steps: u32, span: u32, pass: u32) -> u64 {
+pub(super) fn slice_pass_groups(
+    slices: u32,
+    capacity: u32,
+    first_steps: u32,
+    span: u32,
+    pass: u32,
+) -> u64 {
     let folded = first_steps as u64 + (pass as u64 - 1) * span as u64;
     (slices as u64 / (folded + 1)).min(capacity as u64)
-}
-
-/// A reduction by slices in any order (`link_slices`, `fold_slice_lists`,
-/// `fold_slice_list_runs`): each block's slices linked into a list (one exchange a slice),
-/// each unit's column folded along it, at most `FOLD_STEPS` slices an invocation a dispatch,
-/// longer lists over several passes.
-pub(super) struct ListPlan {
-    slices: u32,
-    /// Blocks of `slice_units` output units: the lists.
-    blocks: u32,
-    slice_units: u32,
-    /// Entries of each list of blocks that go on (at most this many lists are longer than
-    /// the first pass walks), and the passes after the first.
-    fold_capacity: u32,
-    fold_passes: u32,
-    /// Rows of a list the first pass walks: [`first_fold_steps`].
-    first_steps: u32,
-    /// Rows of a list each later pass walks (`fold_slice_list_runs`): `rounds` rounds of
-    /// turns of its rows of threads, each turn `FOLD_STEPS` rows (`FoldSpans::slice_span` a
-    /// round). `LIST_ROUNDS` where the device does not bound loops, else 1.
-    span: u32,
-    rounds: u32,
-    /// Out of place, the first pass copies `output = input` as it folds, a thread for
-    /// `column_cells` cells of every block (`fold_slice_list_copy`) or `copy_cells`
-    /// (`fold_slice_list_copy_wide`, or `_long` on a GPU): the entry and its threads; none
-    /// where the copy goes first.
-    copy_pass: Option<(Entry, u32)>,
-    /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
-    /// tie word in the heads after the pass counts and the tie list's count (written only where
-    /// a unit's list goes on past the first pass, so never cleared), and `write_list_ties`
-    /// after the folds where lists can go on; 0: none.
-    tie_units: u32,
-    /// Narrow units without ties, more rows than [`list_bound`] (0: none): each block's list
-    /// holds at most that many rows, so that no list goes on past the first pass, and
-    /// `reduce_spilled_rows` combines the rest after it (a count of rows a block and one of
-    /// the rows set aside in the heads, after the pass counts; two words a row set aside in
-    /// the links).
-    spill_bound: u32,
-}
-
-impl ListPlan {
-    /// `copies`: out of place, the first pass may copy as it folds (the input laid out as
-    /// the output without gaps, blocks tiling it, whole words a cell); it does where its
-    /// threads fit u32. `tie_units`: float Min and Max in order, a tie word for each of
-    /// that many output units (`ReduceOrder::ListTies`). Their wide copy walks a part's
-    /// share of `FOLD_STEPS` on a GPU too: walking 4096 rows a part
-    /// (`fold_slice_list_copy_wide_long`), or the bounded copy in that entry's form, an
-    /// H200's in-order edge messages into 262,144 nodes, and 262,144 rows of 256 into
-    /// 65,536, ran 12 to 15 % slower (BENCHMARKS.md, issue 26's walks on GPUs).
-    pub fn new(
-        slices: u64,
-        blocks: u64,
-        slice_units: u64,
-        element_bytes: u32,
-        copies: bool,
-        tie_units: Option<u32>,
-        device: &DeviceFacts,
-    ) -> Result<ListPlan> {
-        let workgroup = device.workgroup_size;
-        if workgroup < SLICE_TILE {
-            return Err(Error::LimitExceeded {
-                what: "a scatter reduction by rows (a workgroup of at least 8 threads)",
-                needed: SLICE_TILE as u64,
-                limit_name: "max_compute_invocations_per_workgroup",
-                limit: workgroup as u64,
-            });
-        }
-        // A word of links a slice and two of each list entry, addressed by u32 word indices.
-        let limit = |what, needed: u64| Error::LimitExceeded {
-            what,
-            needed,
-            limit_name: "sort scratch (u32 word indices)",
-            limit: 1 << 32,
-        };
-        let slices = u32::try_from(slices)
-            .ok()
-            .filter(|&n| n <= 1 << 30)
-            .ok_or(limit(
-                "a scatter reduction by rows' links (4 bytes a row of updates)",
-                slices.saturating_mul(4),
-            ))?;
-        let blocks = u32::try_from(blocks)
-            .ok()
-            .filter(|&n| n <= 1 << 30)
-            .ok_or(limit(
-                "a scatter reduction by rows' lists (4 bytes an output row)",
-                blocks.saturating_mul(4),
-            ))?;
-        let spans = FoldSpans::new(workgroup, element_bytes);
-        let slice_units = slice_units as u32;
-        let long_walks = !device.bounded_loops && tie_units.is_none();
-        let copy_pass = copies
-            .then(|| copy_pass(slices, blocks, slice_units, element_bytes, long_walks))
-            .flatten();
-        let first_steps = first_fold_steps(copy_pass, element_bytes, device);
-        let rounds = if device.bounded_loops { 1 } else { LIST_ROUNDS };
-        let span = spans.slice_span.saturating_mul(rounds);
-        let bound = list_bound(slices, blocks);
-        let spills =
-            tie_units.is_none() && element_bytes <= 4 && slices > bound && bound <= first_steps;
-        // Where lists are bounded, none goes on past the first pass.
-        let (fold_capacity, fold_passes) = if spills {
-            (0, 0)
-        } else {
-            (
-                slices / (first_steps + 1),
-                slices.saturating_sub(first_steps).div_ceil(span),
-            )
-        };
-        Ok(ListPlan {
-            slices,
-            blocks,
-            slice_units,
-            fold_capacity,
-            fold_passes,
-            first_steps,
-            span,
-            rounds,
-            copy_pass,
-            tie_units: tie_units.unwrap_or(0),
-            spill_bound: if spills { bound } else { 0 },
-        })
-    }
-
-    /// Rows set aside at most: every row but a bound's worth of one block.
-    fn spilled_capacity(&self) -> u64 {
-        if self.spill_bound > 0 {
-            // (`slices` is more than the bound where there is one.)
-            (self.slices - self.spill_bound) as u64
-        } else {
-            0
-        }
-    }
-
-    /// The heads' words of the rows set aside: a count of rows a block, and the rows set
-    /// aside.
-    fn spill_words(&self) -> u64 {
-        if self.spill_bound > 0 {
-            self.blocks as u64 + 1
-        } else {
-            0
-        }
-    }
-
-    /// Where the tie words start in the heads: after the block heads, the pass counts and,
-    /// with ties, the tie list's count. The words before them are the ones cleared.
-    fn tie_words(&self) -> u64 {
-        self.blocks as u64 + self.fold_passes as u64 + 2 + u64::from(self.tie_units > 0)
-    }
-
-    /// The heads' words zeroed before the passes: all but the tie words (the rows set aside
-    /// counted where lists without ties would have them).
-    pub fn cleared_heads_words(&self) -> u64 {
-        self.tie_words() + self.spill_words()
-    }
-
-    /// Whether the first pass copies `output = input` out of place as it folds.
-    pub fn copies(&self) -> bool {
-        self.copy_pass.is_some()
-    }
-
-    /// Each block's list head, each pass's list count (passes 1 to the last plus one), and
-    /// the tie words or the rows set aside's counts.
-    pub fn heads_bytes(&self) -> u64 {
-        (self.tie_words() + self.tie_units as u64 + self.spill_words()) * 4
-    }
-
-    /// A link a slice, the two lists of (block, node) pairs and, with ties, the tie list's
-    /// blocks, or the rows set aside (two words each).
-    pub fn links_bytes(&self) -> u64 {
-        let tie_list = if self.tie_units > 0 {
-            self.fold_capacity
-        } else {
-            0
-        };
-        (self.slices as u64
-            + 4 * self.fold_capacity as u64
-            + tie_list as u64
-            + 2 * self.spilled_capacity())
-            * 4
-    }
-
-    /// The steps; `output_units` threads fold (the blocks' units, gaps included).
-    pub fn push_steps(
-        &self,
-        steps: &mut Vec<Step>,
-        kernel: Kernel,
-        map: &IndexMap,
-        output_units: u64,
-        device: &DeviceFacts,
-    ) {
-        let workgroup = device.workgroup_size as u64;
-        let mut params = map.params(1);
-        slice_params(&mut params, map, self.slice_units, self.slices);
-        params.in_order.sort_units = self.blocks;
-        params.in_order.fold_capacity = self.fold_capacity;
-        // Within u32 where there are tie words (the lowering keeps them so).
-        params.in_order.tie_words = self.tie_words() as u32;
-        params.in_order.fold_rounds = self.rounds;
-        if self.spill_bound > 0 {
-            params.in_order.fold_flags |= SPILLS_ROWS;
-            params.in_order.spill_bound = self.spill_bound;
-        }
-        let (first_fold, fold_threads) = first_fold_pass(
-            &mut params,
-            [Entry::FoldSliceLists, Entry::FoldSliceListColumns],
-            kernel,
-            map,
-            self.slices,
-            output_units,
-        );
-        let mut step = |entry, pass: u32, threads: u64, placement| {
-            let mut params = params;
-            params.in_order.fold_pass = pass;
-            let mut kernel = kernel;
-            if pass == 0 && !matches!(entry, Entry::LinkSlices | Entry::ReduceSpilledRows) {
-                // The first fold, in place or copying.
-                params.in_order.fold_flags |= DESCRIBES_STATUS;
-            }
-            if entry == first_fold {
-                params.count = u32::try_from(threads).unwrap_or(u32::MAX);
-            } else if matches!(
-                entry,
-                Entry::FoldSliceListCopy
-                    | Entry::FoldSliceListCopyWide
-                    | Entry::FoldSliceListCopyWideLong
-            ) {
-                // From the blocks, every one.
-                params.count = threads as u32;
-                params.in_order.fold_flags &= !FOLD_BY_SLICES;
-                kernel = kernel.copying();
-            }
-            steps.push(Step {
-                kernel,
-                entry,
-                params: Parameters::Index(params),
-                grid: Grid::Flat(threads),
-                placement,
-            });
-        };
-        step(Entry::LinkSlices, 0, self.slices as u64, Placement::Always);
-        match self.copy_pass {
-            Some((entry, threads)) => {
-                step(first_fold, 0, fold_threads, Placement::InPlace);
-                step(entry, 0, threads as u64, Placement::OutOfPlace);
-            }
-            None => step(first_fold, 0, fold_threads, Placement::Always),
-        }
-        for pass in 1..=self.fold_passes {
-            let groups = slice_pass_groups(
-                self.slices,
-                self.fold_capacity,
-                self.first_steps,
-                self.span,
-                pass,
-            );
-            step(
-                Entry::FoldSliceListRuns,
-                pass,
-                groups * params.in_order.fold_tiles as u64 * workgroup,
-                Placement::Always,
-            );
-        }
-        if self.spill_bound > 0 {
-            // A workgroup a tile of columns of each run of `SPILL_ROUNDS` workgroup widths of
-            // the rows set aside.
-            let run = SPILL_ROUNDS as u64 * workgroup;
-            let tiles = (self.slice_units as u64).div_ceil(workgroup);
-            let threads = self.spilled_capacity().div_ceil(run) * tiles * workgroup;
-            step(Entry::ReduceSpilledRows, 0, threads, Placement::Always);
-        }
-        // The units of the blocks whose lists went on (none can where there is no second
-        // pass): at most fold_capacity blocks, fewer than the updates' units.
-        if self.tie_units > 0 && self.fold_passes > 0 {
-            let threads = self.fold_capacity as u64 * self.slice_units as u64;
-            let mut params = params;
-            params.count = u32::try_from(threads).unwrap_or(u32::MAX);
-            steps.push(Step {
-                kernel,
-                entry: Entry::WriteListTies,
-                params: Parameters::Index(params),
-                grid: Grid::Flat(threads),
-                placement: Placement::Always,
-            });
-        }
-    }
 }
 
 #[cfg(test)]

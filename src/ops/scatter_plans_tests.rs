@@ -1,9 +1,11 @@
 //! Plan tests of the in-order sorted runs and the lists (`src/ops/scatter_plans.rs`): their
 //! passes and what each is told to do.
 
-use super::{LIST_BOUND, LIST_ROUNDS, SPILL_ROUNDS, SPILLS_ROWS, describes_status, list_bound};
+use super::super::scatter_lists::{SPILLS_ROWS, list_bound};
+use super::{DESCRIBES_STATUS, SPILL_ROUNDS, describes_status};
 use crate::kernels::Entry;
 use crate::kernels::params::{IndexParams, Parameters};
+use crate::kernels::{LIST_BOUND, LIST_ROUNDS};
 use crate::lowering::{Placement, Step};
 use crate::ops::index_map::tests::{DEVICE, GPU};
 use crate::ops::{DuplicateMode, Operator, Reduction, ScatterElementsDesc, ScatterNdDesc};
@@ -94,13 +96,15 @@ fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
 
 #[test]
 fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
-    // No describe_status dispatch: the sorted runs' find_runs (after the sort, whose first
-    // radix_count reports) or the lists' first fold (after link_slices), in place and
+    // No describe_status dispatch: the sorted runs' find_runs or the sorted rows'
+    // reduce_sorted_rows (after the sort, whose first radix_count reports) or the lists'
+    // first fold (after link_slices), in place and
     // copying, describes it; on a device that bounds loops and on a GPU (the lists' copy by
     // their long entry), ties too, short lists (the wide copy) and long ones. Other plans end
     // with describe_status (here an any-order Max of elements).
     let lists = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
-    let long_lists = edge_messages(65536, 1024, Reduction::Add, DuplicateMode::AnyUpdate);
+    let long_lists = edge_messages(65536, 2048, Reduction::Add, DuplicateMode::AnyUpdate);
+    let sorted_rows = edge_messages(65536, 256, Reduction::Add, DuplicateMode::AnyUpdate);
     let ties = edge_messages(4096, 1024, Reduction::Max, DuplicateMode::InOrder);
     let sorted = edge_messages(4096, 1024, Reduction::Add, DuplicateMode::InOrder);
     let sorted_elements = elements(Reduction::Add, DuplicateMode::InOrder);
@@ -110,9 +114,14 @@ fn sorted_runs_and_lists_describe_the_status_in_a_pass_after_their_reports() {
         Entry::FoldSliceListCopyWideLong,
     ];
     let list_folds: &[Entry] = &[Entry::FoldSliceListColumns, Entry::FoldSliceLists];
-    let cases: [(&dyn Operator, &str, &[Entry]); 5] = [
+    let cases: [(&dyn Operator, &str, &[Entry]); 6] = [
         (&lists, "lists", list_folds),
         (&long_lists, "long lists", list_folds),
+        (
+            &sorted_rows,
+            "sorted rows in any order",
+            &[Entry::ReduceSortedRows],
+        ),
         (&ties, "lists with ties", list_folds),
         (&sorted, "sorted rows", &[Entry::FindRuns]),
         (&sorted_elements, "sorted elements", &[Entry::FindRuns]),
@@ -262,30 +271,92 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
         assert!(!spills(plans(LIST_BOUND, DataType::Float32, any_order)));
         assert!(spills(plans(LIST_BOUND + 1, DataType::Float32, any_order)));
         assert!(!spills(plans(5000, DataType::Float64, any_order)));
-        // 256 rows a block on average: bounded at 1024; 2048 a block (onto 128 rows, 8192
-        // units: past the crowded rows' element path): past the first pass's 4096, so the
-        // lists go on instead.
-        assert_eq!(list_bound(4096, 16), 1024);
-        assert!(spills(plans(4096, DataType::Float32, any_order)));
-        let crowded: Vec<Entry> = rows_of(
+        // 63 rows a block on average: bounded at 256 (64 and more a block are sorted, not
+        // listed); 2048 a block (onto 128 rows) on a device that cannot sort (a workgroup of
+        // 48): past the first pass's 4096, so the lists go on instead.
+        assert_eq!(list_bound(63 * 16, 16), 256);
+        assert!(spills(plans(63 * 16, DataType::Float32, any_order)));
+        let crowded = rows_of(
             DataType::Float32,
             64,
             1 << 18,
             128,
             Reduction::Add,
             any_order,
-        )
-        .lower(device)
-        .expect("lowered")
-        .steps
-        .iter()
-        .map(|step| step.entry)
-        .collect();
-        assert!(!spills(crowded.clone()), "{crowded:?}");
-        assert!(crowded.contains(&Entry::FoldSliceListRuns), "{crowded:?}");
+        );
+        let unsortable = crate::lowering::DeviceFacts {
+            workgroup_size: 48,
+            ..*device
+        };
+        let listed: Vec<Entry> = crowded
+            .lower(&unsortable)
+            .expect("lowered")
+            .steps
+            .iter()
+            .map(|step| step.entry)
+            .collect();
+        assert!(!spills(listed.clone()), "{listed:?}");
+        assert!(listed.contains(&Entry::FoldSliceListRuns), "{listed:?}");
         let ties = plans(1000, DataType::Float32, DuplicateMode::InOrder);
         assert!(ties.contains(&Entry::LinkSlices), "{ties:?}");
         assert!(!spills(ties));
+    }
+}
+
+#[test]
+fn crowded_rows_in_any_order_are_sorted_then_combined_in_runs_sized_for_a_thousand_workgroups() {
+    // Float16 Add of rows in any order, 128+ a block onto more than 2048 units: the radix sort
+    // (one pass for up to 256 blocks, two past them), then reduce_sorted_rows alone (no runs
+    // found, no folds, the copy first), describing the status: runs of 1024 rows halved while
+    // they make fewer than 1024 workgroups, down to 32, a workgroup a tile of 256 columns of
+    // each run; the sort's scratch, 16 bytes a row.
+    for (rows, width, blocks, run, passes) in [
+        (1u32 << 18, 256u32, 64u32, 256u32, 1u32),
+        (4096, 1024, 16, 32, 1),
+        (1 << 22, 64, 64, 1024, 1),
+        (1 << 20, 64, 4096, 1024, 2),
+    ] {
+        let label = format!("{rows} rows of {width} into {blocks}");
+        let desc = rows_of(
+            DataType::Float16,
+            width,
+            rows,
+            blocks,
+            Reduction::Add,
+            DuplicateMode::AnyUpdate,
+        );
+        let lowered = desc.lower(&GPU).expect("lowered");
+        let entries: Vec<Entry> = lowered.steps.iter().map(|step| step.entry).collect();
+        assert_eq!(
+            entries
+                .iter()
+                .filter(|&&entry| entry == Entry::RadixCount)
+                .count(),
+            passes as usize,
+            "{label}: {entries:?}"
+        );
+        assert!(
+            !entries.iter().any(|entry| matches!(
+                entry,
+                Entry::FindRuns | Entry::FoldSlices | Entry::FoldSliceColumns | Entry::LinkSlices
+            )),
+            "{label}: {entries:?}"
+        );
+        let combine = lowered.steps.last().expect("steps");
+        assert_eq!(combine.entry, Entry::ReduceSortedRows, "{label}");
+        assert_eq!(combine.placement, Placement::Always, "{label}");
+        let params = index_params(combine);
+        assert_eq!(params.in_order.run_rows, run, "{label}");
+        assert_eq!(params.in_order.slices, rows, "{label}");
+        assert_eq!(params.in_order.radix_shift, passes * 8, "{label}");
+        assert_ne!(params.in_order.fold_flags & DESCRIBES_STATUS, 0, "{label}");
+        let tiles = (width as u64).div_ceil(256);
+        assert_eq!(
+            step_threads(combine),
+            (rows as u64).div_ceil(run as u64) * tiles * 256,
+            "{label}"
+        );
+        assert!(lowered.links_bytes >= 16 * rows as u64, "{label}");
     }
 }
 
