@@ -161,7 +161,7 @@ fn reduce_spilled_rows(
     combine_rows(workgroup_index(workgroup, workgroups), local, count, false);
 }
 
-// Every row, sorted by block (the sort's last pass read array source_array()); its first
+// Every row, sorted by block (the sort's last pass wrote array source_array()); its first
 // thread describes the status (DESCRIBES_STATUS: the sort's first pass reports).
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn reduce_sorted_rows(

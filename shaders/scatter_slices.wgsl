@@ -18,7 +18,7 @@ const FOLD_WIDE_FIRST: u32 = 4u;
 const WIDE_PARTS: u32 = COPY_CELLS / COLUMN_CELLS;
 // This pass's first thread describes the execution's status (describe_first_bad_unit,
 // shaders/index_map.wgsl): set on a pass after every report (the sorted runs' find_runs, the
-// lists' first fold), so that no dispatch of its own waits for the last pass (about 3 us on
+// sorted rows' reduce_sorted_rows, the lists' first fold), so that no dispatch of its own waits for the last pass (about 3 us on
 // an H200).
 const DESCRIBES_STATUS: u32 = 8u;
 // link_slices lists at most params.in_order.spill_bound rows a block and sets the rest aside

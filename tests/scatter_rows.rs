@@ -158,8 +158,43 @@ fn rows_crowded_onto_few_blocks_in_any_order_are_sorted_and_combined_across_work
     // and more, past the bins): in any order the rows are sorted by table row and combined by
     // reduce_sorted_rows, runs of 32 sorted rows a workgroup (135 runs, a table row's rows
     // split between several), a thread holding its column while consecutive rows share a
-    // table row; a row out of range is sorted after the last table row's.
+    // table row; a row out of range is keyed to the last table row, marked, and skipped.
     narrow_rows_in_any_order(94, 33, 4290, |rng, _| rng.range(0, 32) as i128);
+}
+
+#[test]
+fn rows_crowded_onto_hundreds_of_blocks_in_any_order_sort_in_two_passes_then_combine() {
+    // 39,000 rows of 64 onto a table of 300 (130 a row): past 256 table rows the sort takes
+    // two passes of a digit, so the combining pass reads the sorted rows from the other
+    // array than after one; Float16 Add and Int32 Max, out of place and in place.
+    let mut rng = Rng::new(95);
+    for (data_type, reduction) in [
+        (DataType::Float16, Reduction::Add),
+        (DataType::Int32, Reduction::Max),
+    ] {
+        let desc = OperatorDesc::ScatterNd(
+            ScatterNdDesc::new(
+                TensorDesc::new(data_type, &[300, 64]),
+                TensorDesc::new(DataType::Int32, &[39_000, 1]),
+                TensorDesc::new(data_type, &[39_000, 64]),
+                TensorDesc::new(data_type, &[300, 64]),
+                2,
+                2,
+            )
+            .with_reduction(reduction)
+            .with_duplicates(DuplicateMode::AnyUpdate),
+        );
+        let mut inputs = common::random_inputs(&mut rng, &desc);
+        write_indices(desc.inputs()[1].1, &mut inputs[1], |_| {
+            rng.range(0, 299) as i128
+        });
+        if data_type.is_float() {
+            common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::OrderFree, reduction);
+        }
+        let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
+        common::check_on(context(), &desc, &slices, Expect::ByMode).expect("compile and record");
+        common::check_in_place_with(context(), &desc, &inputs, Expect::ByMode);
+    }
 }
 
 /// ScatterND of `rows` rows into a table of `table` rows in the default mode (any order),

@@ -50,7 +50,8 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// mean does not see (one block's list holding most rows) is bounded by `link_slices`, which
 /// sets rows past four times the mean aside (`LIST_BOUND` in `src/kernels/in_order.rs`).
 /// (Narrow rows onto more than `BIN_CAPACITY` units are sorted and combined from
-/// `SORTED_ROWS_MEAN` a block on: this rule is left to Float64 and to small outputs.)
+/// `SORTED_ROWS_MEAN` a block on where the device can sort: this rule is left to Float64,
+/// to small outputs and to devices that cannot sort.)
 const CROWDED_LIST_ROWS: u64 = 512;
 /// ... and this many where the rows are Float32 Add that the f32 atomics may take (onto
 /// outputs past the bins; onto smaller ones the bins take them), a warp's atomics onto
@@ -171,7 +172,8 @@ pub(super) enum Strategy {
         float_atomics: bool,
     },
     /// An in-order reduction: updates (or rows of `slice_units` units sharing an index
-    /// tuple) sorted by target, each run folded.
+    /// tuple) sorted by target, each run folded; or rows in any order crowded onto few
+    /// blocks, sorted by block and combined across workgroups ([`SortPlan::combining_rows`]).
     SortedRuns(SortPlan),
     /// A reduction by rows in any order: the rows of each output block linked into a list,
     /// each column folded along it; float Min and Max in order too, their zeros and NaNs

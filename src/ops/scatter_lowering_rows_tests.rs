@@ -247,6 +247,12 @@ fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take
     let at_most = entries(&rows(DataType::Float32, 256, 16 * 256, add, any), &device);
     let past = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &device);
     let listed = entries(&rows(DataType::Float32, 256, 17 * 256, add, any), &without);
+    let below = entries(&rows(DataType::Float32, 256, 127 * 256, add, any), &without);
+    let sorted = entries(&rows(DataType::Float32, 256, 128 * 256, add, any), &without);
+    assert!(
+        below.contains(&Entry::LinkSlices) && sorted_rows(&sorted),
+        "without f32 atomics, 127 rows a row: {below:?}; 128: {sorted:?}"
+    );
     assert!(
         at_most.contains(&Entry::LinkSlices)
             && past.contains(&Entry::ScatterAddFloatAtomics)

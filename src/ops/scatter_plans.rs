@@ -431,7 +431,7 @@ const FOLD_WIDE_FIRST: u32 = 4;
 /// `InOrderParams::fold_flags`: the pass's first thread describes the status
 /// (`DESCRIBES_STATUS` in `shaders/scatter_slices.wgsl`), so that the plan needs no
 /// `describe_status` dispatch after its last pass: set on a pass after every report (the
-/// sorted runs' `find_runs`, the lists' first fold). On an H200 the dispatch cost 1 to 4 %
+/// sorted runs' `find_runs`, the sorted rows' `reduce_sorted_rows`, the lists' first fold). On an H200 the dispatch cost 1 to 4 %
 /// of these plans' time (`index_add_rows_f64` 0.0929 -> 0.0909 ms; BENCHMARKS.md, issue 26's
 /// fixed passes).
 pub(super) const DESCRIBES_STATUS: u32 = 8;

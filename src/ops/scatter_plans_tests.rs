@@ -1,5 +1,5 @@
-//! Plan tests of the in-order sorted runs and the lists (`src/ops/scatter_plans.rs`): their
-//! passes and what each is told to do.
+//! Plan tests of the in-order sorted runs, the sorted rows in any order and the lists
+//! (`src/ops/scatter_plans.rs`, `scatter_lists.rs`): their passes and what each is told to do.
 
 use super::super::scatter_lists::{SPILLS_ROWS, list_bound};
 use super::{DESCRIBES_STATUS, SPILL_ROUNDS, describes_status};
@@ -232,6 +232,7 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
                 assert_eq!(spilled.placement, Placement::Always, "{label}");
                 let params = index_params(spilled);
                 assert_eq!(params.in_order.spill_bound, 64, "{label}");
+                assert_eq!(params.in_order.run_rows, SPILL_ROUNDS * 256, "{label}");
                 assert_eq!(index_params(link).in_order.spill_bound, 64, "{label}");
                 let run = SPILL_ROUNDS as u64 * 256;
                 let capacity = rows - 64;
@@ -271,8 +272,8 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
         assert!(!spills(plans(LIST_BOUND, DataType::Float32, any_order)));
         assert!(spills(plans(LIST_BOUND + 1, DataType::Float32, any_order)));
         assert!(!spills(plans(5000, DataType::Float64, any_order)));
-        // 63 rows a block on average: bounded at 256 (64 and more a block are sorted, not
-        // listed); 2048 a block (onto 128 rows) on a device that cannot sort (a workgroup of
+        // 63 rows a block on average: bounded at 256 (here onto 1024 units, within the bins:
+        // never sorted, however crowded); 2048 a block (onto 128 rows) on a device that cannot sort (a workgroup of
         // 48): past the first pass's 4096, so the lists go on instead.
         assert_eq!(list_bound(63 * 16, 16), 256);
         assert!(spills(plans(63 * 16, DataType::Float32, any_order)));
@@ -342,6 +343,13 @@ fn crowded_rows_in_any_order_are_sorted_then_combined_in_runs_sized_for_a_thousa
             )),
             "{label}: {entries:?}"
         );
+        let copy = lowered
+            .steps
+            .iter()
+            .position(|step| step.placement == Placement::OutOfPlace)
+            .expect("out of place, the copy");
+        let sort = entries.iter().position(|&entry| entry == Entry::RadixCount);
+        assert!(sort.is_some_and(|sort| copy < sort), "{label}: {entries:?}");
         let combine = lowered.steps.last().expect("steps");
         assert_eq!(combine.entry, Entry::ReduceSortedRows, "{label}");
         assert_eq!(combine.placement, Placement::Always, "{label}");
