@@ -418,8 +418,21 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     // and fewer, CROWDED_ATOMIC_ROWS, where the f32 atomics take them): a block's list is
     // walked one row after another. Only onto small outputs (CROWDED_OUTPUT_UNITS) but by the
     // f32 atomics; 8-byte units without 64-bit atomics where the element sort takes them.
-    // Rows of narrow units in any order crowded onto their blocks: sorted, then combined.
+    // Rows of narrow units in any order crowded onto their blocks: sorted, then combined, where
+    // the device binds the in-order kernel's storage buffers (downlevel devices, 4 a stage,
+    // keep the element path).
+    let in_order_storage_fits = device.bindings.is_none_or(|bindings| {
+        let in_order_kernel = Kernel::ScatterReduce {
+            data_type,
+            reduction: scatter.reduction,
+            order: ReduceOrder::InOrder,
+            copies: false,
+            hardware_float64: false,
+        };
+        bindings.max_storage_buffers_per_shader_stage as usize >= in_order_kernel.bindings().len()
+    });
     let sorted_rows = reducing
+        && in_order_storage_fits
         && !ordered
         && output_units > BIN_CAPACITY as u64
         && element_bytes <= 4

@@ -237,6 +237,27 @@ fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take
         narrow.contains(&Entry::ScatterReduceBins) && !narrow.contains(&Entry::RadixCount),
         "Float16, a workgroup of 48: {narrow:?}"
     );
+    // A downlevel device (4 storage buffers a stage, fewer than the in-order kernel's 6) keeps
+    // the element path for crowded narrow rows onto 4096 units (the bins' ranges), as before.
+    let downlevel = DeviceFacts {
+        bindings: Some(crate::lowering::BindingFacts {
+            bytes: [1 << 20; crate::kernels::ROLES],
+            max_storage_buffer_binding_size: 1 << 27,
+            min_storage_buffer_offset_alignment: 256,
+            max_storage_buffers_per_shader_stage: 4,
+        }),
+        ..device
+    };
+    let crowded = rows(DataType::Float16, 64, 600 * 64, add, any);
+    let kept = entries(&crowded, &downlevel);
+    assert!(
+        kept.contains(&Entry::ScatterReduceBins) && !kept.contains(&Entry::RadixCount),
+        "Float16 onto 4096 units, 4 storage buffers: {kept:?}"
+    );
+    assert!(
+        sorted_rows(&entries(&crowded, &device)),
+        "the same, unlimited"
+    );
     // Float32 Add of rows that the f32 atomics may take: more than 16 rows a table row by the
     // atomics (here past the bins, 16,384 units), not the lists; without f32 atomics the
     // lists up to 127 and sorted from 128.
