@@ -5,8 +5,8 @@
 
 use super::index_map::IndexMap;
 use super::scatter_plans::{
-    COPY_WIDE_LISTS, DESCRIBES_STATUS, FOLD_BY_SLICES, column_lanes, first_fold_pass,
-    first_fold_steps, slice_params, slice_pass_groups,
+    COPY_WIDE_LISTS, DESCRIBES_STATUS, FOLD_BY_SLICES, column_lanes, combine_threads,
+    first_fold_pass, first_fold_steps, slice_params, slice_pass_groups,
 };
 use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
@@ -328,9 +328,12 @@ impl ListPlan {
         if self.spill_bound > 0 {
             // A workgroup a tile of columns of each run of `SPILL_ROUNDS` workgroup widths of
             // the rows set aside.
-            let run = SPILL_ROUNDS as u64 * workgroup;
-            let tiles = (self.slice_units as u64).div_ceil(workgroup);
-            let threads = self.spilled_capacity().div_ceil(run) * tiles * workgroup;
+            let threads = combine_threads(
+                self.spilled_capacity(),
+                params.in_order.run_rows,
+                self.slice_units,
+                device.workgroup_size,
+            );
             step(Entry::ReduceSpilledRows, 0, threads, Placement::Always);
         }
         // The units of the blocks whose lists went on (none can where there is no second

@@ -307,8 +307,12 @@ impl SortPlan {
         if self.combines_rows {
             // A workgroup a tile of columns of each run of the sorted rows; its first thread
             // describes the status.
-            let run = params.in_order.run_rows as u64;
-            let threads = (self.count as u64).div_ceil(run) * run_tiles * workgroup;
+            let threads = combine_threads(
+                self.count as u64,
+                params.in_order.run_rows,
+                self.slice_units,
+                device.workgroup_size,
+            );
             step(
                 Entry::ReduceSortedRows,
                 sorted,
@@ -402,6 +406,14 @@ fn sorted_run_rows(rows: u32, tiles: u64, workgroup: u32) -> u32 {
         run /= 2;
     }
     run
+}
+
+/// The invocations of `combine_rows` (`reduce_sorted_rows`, `reduce_spilled_rows`) over
+/// `rows` rows of `slice_units` units in runs of `run_rows`: a workgroup a tile of
+/// `workgroup` columns of each run.
+pub(super) fn combine_threads(rows: u64, run_rows: u32, slice_units: u32, workgroup: u32) -> u64 {
+    let workgroup = workgroup as u64;
+    rows.div_ceil(run_rows as u64) * (slice_units as u64).div_ceil(workgroup) * workgroup
 }
 
 /// The parameters of a reduction by slices of `slice_units` units (`slices` of them), for
