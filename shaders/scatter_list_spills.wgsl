@@ -1,5 +1,6 @@
 // requires: common index_map scatter_slices units sort
-// The rows the lists set aside (SPILLS_ROWS: reductions by rows in any order, narrow units).
+// The rows the lists set aside (SPILLS_ROWS: reductions by rows in any order; 8-byte units
+// where the device has 64-bit atomics, in a module of its own, ReduceOrder::RowsWide).
 // A list is walked one row after another, so one block's thousands of rows (a hub: a node
 // of a graph that most edges reach) would take milliseconds. link_slices counts each block's
 // rows in the heads (from params.in_order.tie_words) and lists its first spill_bound; each
@@ -26,7 +27,7 @@ fn set_row_aside(dense: u32, block: u32) {
     atomic_store_links(at + 1u, block);
 }
 
-// @narrow-begin
+// @combines-rows-begin
 // A workgroup's round of set-aside rows, and their count; then each thread's held column.
 var<workgroup> spilled_rows: array<vec2<u32>, WORKGROUP_SIZE>;
 var<workgroup> spilled_count: u32;
@@ -60,7 +61,7 @@ fn hold_column(held: HeldColumn, block: u32, value: Unit, offset: u32) -> HeldCo
 // Row k of the workgroup's round at column `inner`, or nothing past `end`.
 fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
     if k >= end {
-        return IDENTITY;
+        return pair_unit(WIDE_IDENTITY);
     }
     return load_updates(spilled_rows[k].x + inner);
 }
@@ -104,7 +105,7 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
     let column = local % columns;
     let offset = tile * WORKGROUP_SIZE + column;
     let inner = slice_dense_offset(offset);
-    var held = HeldColumn(NO_BLOCK, IDENTITY);
+    var held = HeldColumn(NO_BLOCK, pair_unit(WIDE_IDENTITY));
     for (var round = 0u; round < SPILL_ROUNDS; round += 1u) {
         let start = first + round * WORKGROUP_SIZE;
         if start >= last {
@@ -173,4 +174,4 @@ fn reduce_sorted_rows(
     describe_status_here(w * WORKGROUP_SIZE + local);
     combine_rows(w, local, params.in_order.slices, true);
 }
-// @narrow-end
+// @combines-rows-end

@@ -143,13 +143,29 @@ fn a_hub_row_past_the_list_bound_is_set_aside_and_combined_after_the_lists() {
     // order the hub's list holds 64 rows (four times the mean, 9, as a power of two) and its
     // other rows are set aside, then combined into the output after the lists' fold, runs of
     // 1024 a workgroup, a thread holding its column while consecutive rows share a block.
-    narrow_rows_in_any_order(93, 256, 2100, |rng, hub| {
-        if rng.chance(50) {
-            hub
-        } else {
-            rng.range(0, 255) as i128
-        }
-    });
+    rows_in_any_order(context(), 93, &NARROW_TYPES, 256, 2100, hub_rows);
+}
+
+/// Half the rows onto the case's hub row of a table of 256, the rest anywhere.
+fn hub_rows(rng: &mut Rng, hub: i128) -> i128 {
+    if rng.chance(50) {
+        hub
+    } else {
+        rng.range(0, 255) as i128
+    }
+}
+
+#[test]
+fn a_hub_of_8_byte_rows_is_set_aside_and_combined_by_64_bit_atomics_or_walked_without_them() {
+    // The hub test's rows of Float64, Int64 and UInt64: where the device has every 64-bit
+    // atomic, the rows past the hub's bound are combined by them (reduce_spilled_rows in
+    // ReduceOrder::RowsWide's module: integer Add, Min and Max by WGSL's own atomics, the
+    // others by compare-exchange on the 64-bit word); without them, the hub's whole list is
+    // walked, as before.
+    for (seed, atomics) in [(96, true), (97, false)] {
+        let context = common::context_with(ContextOptions::default().with_int64_atomics(atomics));
+        rows_in_any_order(&context, seed, &WIDE_TYPES, 256, 2100, hub_rows);
+    }
 }
 
 #[test]
@@ -159,7 +175,22 @@ fn rows_crowded_onto_few_blocks_in_any_order_are_sorted_and_combined_across_work
     // reduce_sorted_rows, runs of 32 sorted rows a workgroup (135 runs, a table row's rows
     // split between several), a thread holding its column while consecutive rows share a
     // table row; a row out of range is keyed to the last table row, marked, and skipped.
-    narrow_rows_in_any_order(94, 33, 4290, |rng, _| rng.range(0, 32) as i128);
+    rows_in_any_order(context(), 94, &NARROW_TYPES, 33, 4290, |rng, _| {
+        rng.range(0, 32) as i128
+    });
+}
+
+#[test]
+fn crowded_8_byte_rows_are_sorted_and_combined_by_64_bit_atomics_or_walked_without_them() {
+    // The crowded test's rows of Float64, Int64 and UInt64: sorted and combined by
+    // reduce_sorted_rows in ReduceOrder::RowsWide's module where the device has every 64-bit
+    // atomic; without them, walked along the lists.
+    for (seed, atomics) in [(98, true), (99, false)] {
+        let context = common::context_with(ContextOptions::default().with_int64_atomics(atomics));
+        rows_in_any_order(&context, seed, &WIDE_TYPES, 33, 4290, |rng, _| {
+            rng.range(0, 32) as i128
+        });
+    }
 }
 
 #[test]
@@ -197,27 +228,32 @@ fn rows_crowded_onto_hundreds_of_blocks_in_any_order_sort_in_two_passes_then_com
     }
 }
 
-/// ScatterND of `rows` rows into a table of `table` rows in the default mode (any order),
-/// the table row of each picked by `pick` (given a hub row drawn for the case): narrow types,
-/// every reduction (Float32 Add where the device has f32 atomics goes by them); rows of 64
-/// units (four lanes of rows a workgroup of the combining passes, combined at the end), 100
-/// (two, and idle threads) and 300 (two tiles of columns); Int32 and Int64 indices; out of
-/// place and in place; one case a type with a row out of range (skipped and reported).
-fn narrow_rows_in_any_order(
+const NARROW_TYPES: [DataType; 5] = [
+    DataType::Float16,
+    DataType::Float32,
+    DataType::Int8,
+    DataType::UInt16,
+    DataType::Int32,
+];
+const WIDE_TYPES: [DataType; 3] = [DataType::Float64, DataType::Int64, DataType::UInt64];
+
+/// ScatterND of `rows` rows into a table of `table` rows in the default mode (any order) on
+/// `context`, the table row of each picked by `pick` (given a hub row drawn for the case):
+/// each of `types`, every reduction (Float32 Add where the device has f32 atomics goes by
+/// them); rows of 64 units (four lanes of rows a workgroup of the combining passes, combined
+/// at the end), 100 (two, and idle threads) and 300 (two tiles of columns); Int32 and Int64
+/// indices; out of place and in place; one case a type with a row out of range (skipped and
+/// reported).
+fn rows_in_any_order(
+    context: &Context,
     seed: u64,
+    types: &[DataType],
     table: u32,
     rows: u32,
     mut pick: impl FnMut(&mut Rng, i128) -> i128,
 ) {
     let mut rng = Rng::new(seed);
-    let types = [
-        DataType::Float16,
-        DataType::Float32,
-        DataType::Int8,
-        DataType::UInt16,
-        DataType::Int32,
-    ];
-    for (k, data_type) in types.into_iter().enumerate() {
+    for (k, &data_type) in types.iter().enumerate() {
         for (r, reduction) in REDUCTIONS.into_iter().enumerate() {
             let width = [64u32, 100, 300][(k + r) % 3];
             let index_type = [DataType::Int64, DataType::Int32][r % 2];
@@ -254,13 +290,12 @@ fn narrow_rows_in_any_order(
                 );
             }
             if bad_index {
-                check_out_of_range(&desc, &inputs);
+                common::check_out_of_range_on(context, &desc, &inputs);
                 continue;
             }
             let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
-            common::check_on(context(), &desc, &slices, Expect::ByMode)
-                .expect("compile and record");
-            common::check_in_place_with(context(), &desc, &inputs, Expect::ByMode);
+            common::check_on(context, &desc, &slices, Expect::ByMode).expect("compile and record");
+            common::check_in_place_with(context, &desc, &inputs, Expect::ByMode);
         }
     }
 }

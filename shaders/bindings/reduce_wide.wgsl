@@ -54,6 +54,25 @@ fn reduce_NAME(e: u32, value: vec2<u32>) {
 }
 // @exchange-end
 
+// @combines-rows-begin
+// Loads and stores of whole units (SHADER_INT64_ATOMIC_ALL_OPS, which the combining passes'
+// kernel, ReduceOrder::RowsWide, is only chosen with), for the functions of the in-order files
+// its module holds (shaders/scatter_slices.wgsl) but its passes never call.
+fn load_NAME(e: u32) -> Unit {
+    var value: Unit;
+    // @at e
+    value = wide_pair(atomicLoad(&NAME[AT]));
+    // @end
+    return value;
+}
+
+fn store_NAME(e: u32, value: Unit) {
+    // @at e
+    atomicStore(&NAME[AT], pair_wide(value));
+    // @end
+}
+// @combines-rows-end
+
 fn owns_NAME(e: u32) -> bool {
     // @owns e
     return true;

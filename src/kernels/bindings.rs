@@ -337,3 +337,13 @@ pub(super) const SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS: &[Binding] = &[
     binding(Role::Status, Access::AtomicWords),
     binding(Role::Heads, Access::AtomicWords),
 ];
+/// 8-byte rows combined across workgroups by 64-bit atomics (`ReduceOrder::RowsWide`): the
+/// in-order reductions' heads and links, the output as 64-bit atomics.
+pub(super) const SCATTER_ROWS_WIDE_BINDINGS: &[Binding] = &[
+    binding(Role::Updates, Access::ReadElements),
+    binding(Role::Indices, Access::ReadWords),
+    binding(Role::Output, Access::ReduceWide),
+    binding(Role::Status, Access::AtomicWords),
+    binding(Role::Heads, Access::AtomicWords),
+    binding(Role::Links, Access::AtomicWords),
+];

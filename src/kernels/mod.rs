@@ -12,8 +12,9 @@
 //!
 //! * [`bindings`]: units, how a kernel uses a binding ([`bindings::Access`]), what it holds ([`Role`]),
 //!   and tensors bound as windows ([`Windowing`]);
-//! * [`registry`]: the kernels ([`Kernel`]), the entry points ([`Entry`], one table), which
-//!   files, bindings and sections each kernel has;
+//! * [`registry`]: the kernels ([`Kernel`]), which files, bindings, sections and entry points
+//!   each kernel has;
+//! * [`entries`]: the entry points ([`Entry`], one table);
 //! * [`files`]: every file in `shaders/` and what each requires;
 //! * [`source`]: the generated prelude and the assembled module;
 //! * [`sections`]: the parts of a shader file only some variants keep;
@@ -22,6 +23,7 @@
 //!   and checked against them through naga.
 
 mod bindings;
+mod entries;
 mod files;
 mod in_order;
 pub(crate) mod params;
@@ -30,12 +32,13 @@ mod sections;
 mod source;
 
 pub(crate) use bindings::{ROLES, Role, Unit, Windowing};
+pub(crate) use entries::Entry;
 pub(crate) use in_order::{
     FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, LIST_BOUND, LIST_ROUNDS, LONG_RUN, RADIX_ROUNDS,
     RADIX_TILES, SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells, units_per_word,
 };
 pub(crate) use registry::{
-    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,
     WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
 };
 

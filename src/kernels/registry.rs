@@ -1,5 +1,5 @@
-//! What the registry holds: every kernel variant ([`Kernel`]), every entry point ([`Entry`],
-//! declared once in one table), and the bindings each kernel takes.
+//! What the registry holds: every kernel variant ([`Kernel`]) and the bindings and entry
+//! points ([`Entry`], declared once in `entries.rs`'s table) each kernel takes.
 
 use super::bindings::{
     Access, Binding, GATHER_BINDINGS, ROLES, Role, SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
@@ -7,9 +7,10 @@ use super::bindings::{
     SCATTER_IN_ORDER_BINDINGS, SCATTER_IN_ORDER_REDUCE_BINDINGS,
     SCATTER_IN_ORDER_REDUCE_COPY_BINDINGS, SCATTER_REDUCE_BINDINGS, SCATTER_REDUCE_COPY_BINDINGS,
     SCATTER_REDUCE_HEADS_BINDINGS, SCATTER_REDUCE_HEADS_COPY_BINDINGS,
-    SCATTER_REDUCE_WIDE_BINDINGS, SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS, STRIDED_COPY_BINDINGS,
-    Unit, Windowing,
+    SCATTER_REDUCE_WIDE_BINDINGS, SCATTER_REDUCE_WIDE_EXCHANGE_BINDINGS,
+    SCATTER_ROWS_WIDE_BINDINGS, STRIDED_COPY_BINDINGS, Unit, Windowing,
 };
+use super::entries::Entry;
 use super::files::ShaderFile;
 use super::sections::Section;
 use crate::options::Reduction;
@@ -82,6 +83,13 @@ pub(crate) enum ReduceOrder {
     /// the first pass stores the first of the class each unit ended in where its list ends
     /// there, `write_list_ties` where it goes on.
     ListTies,
+    /// 8-byte rows in any order combined across workgroups into the output by 64-bit atomics
+    /// (integer Add, Min and Max by WGSL's own, the others by compare-exchange), where the
+    /// device has every one of them: `reduce_spilled_rows` after `InOrder`'s lists (a hub's
+    /// rows past the lists' bound) and `reduce_sorted_rows` after its sort (rows crowded
+    /// onto few blocks). Only those passes: the lists' and the sort's are `InOrder`'s, whose
+    /// kernel stores 8-byte units with plain stores.
+    RowsWide,
     /// Float32 Add by the device's f32 atomics (`SHADER_FLOAT32_ATOMIC`): a screen of the
     /// output's values, then one `atomicAdd` an update whose value is safe for them
     /// (`shaders/scatter_float_add.wgsl`).
@@ -90,120 +98,6 @@ pub(crate) enum ReduceOrder {
     /// refused, or all where the screen refused the output), as the status word `SCREENED`
     /// says.
     Screened,
-}
-
-/// What the registry knows of an entry point.
-pub(crate) struct EntryInfo {
-    /// The WGSL function.
-    pub name: &'static str,
-    /// The shader file that holds it: a variant has it when its module includes the file.
-    pub file: ShaderFile,
-    /// The sections of the file it lives in: a variant has it when it keeps them all.
-    pub sections: &'static [Section],
-}
-
-/// Declares [`Entry`], `Entry::ALL` and `Entry::info` from one table: a row per entry point,
-/// `Variant => "wgsl_function", ShaderFile, [sections]`.
-macro_rules! entries {
-    ($($(#[$doc:meta])* $entry:ident => $name:literal, $file:ident, [$($section:ident),*];)*) => {
-        /// Every entry point the library dispatches.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub(crate) enum Entry {
-            $($(#[$doc])* $entry,)*
-        }
-
-        impl Entry {
-            pub const ALL: &'static [Entry] = &[$(Entry::$entry),*];
-
-            pub const fn info(self) -> EntryInfo {
-                match self {
-                    $(Entry::$entry => EntryInfo {
-                        name: $name,
-                        file: ShaderFile::$file,
-                        sections: &[$(Section::$section),*],
-                    },)*
-                }
-            }
-        }
-    };
-}
-
-entries! {
-    StridedCopy => "strided_copy", StridedCopy, [];
-    StridedCopyBlocks => "strided_copy_blocks", StridedCopy, [];
-    StridedCopyPlanes => "strided_copy_planes", StridedCopy, [];
-    Scatter => "scatter", Scatter, [];
-    ScatterWords => "scatter_words", Scatter, [SubWord];
-    ScatterRows => "scatter_rows", Scatter, [Word];
-    ScatterBlocks => "scatter_blocks", Scatter, [Word];
-    /// Zeroes the in-order scatter's winners before its passes.
-    ClearWinners => "clear_winners", ScatterInOrder, [];
-    ClaimTargets => "claim_targets", ScatterInOrder, [];
-    WriteWinners => "write_winners", ScatterInOrder, [];
-    ScatterReduce => "scatter_reduce", ScatterReduce, [Narrow];
-    /// Before Float32 Min and Max's sign atomics, or a pass that claims ties as it places: the
-    /// output screened for NaNs the atomics would replace, the inputs' tie claims (in place of
-    /// `clear_heads`); out of place, in the copying variant, also `output = input`.
-    ScreenOutput => "screen_output", ScatterReduce, [Narrow];
-    ScatterReduceWide => "scatter_reduce_wide", ScatterReduceWide, [DoubleWord];
-    ScatterReduceBins => "scatter_reduce_bins", ScatterBins, [Narrow];
-    /// After `scatter_reduce_bins` or `scatter_reduce_wide` onto a small output: each unit's
-    /// workgroup partials folded.
-    FoldPartials => "fold_partials", Partials, [Partials];
-    /// Before a Float32 Add by float atomics: whether every output value is safe for them
-    /// (out of place, in the copying variant, also `output = input`).
-    ScreenFloatAdd => "screen_float_add", ScatterFloatAdd, [];
-    ScatterAddFloatAtomics => "scatter_add_float_atomics", ScatterFloatAdd, [];
-    RadixCount => "radix_count", Sort, [];
-    RadixScanBlocks => "radix_scan_blocks", Sort, [];
-    RadixScanSums => "radix_scan_sums", Sort, [];
-    RadixScatter => "radix_scatter", Sort, [];
-    FindRuns => "find_runs", ScatterRuns, [];
-    FoldRuns => "fold_runs", ScatterRuns, [];
-    FoldRunsCopy => "fold_runs_copy", ScatterRuns, [CopyInput];
-    FoldLongRuns => "fold_long_runs", ScatterRuns, [];
-    FoldSlices => "fold_slices", ScatterSliceRuns, [];
-    FoldSliceColumns => "fold_slice_columns", ScatterSliceRuns, [];
-    FoldSliceColumnsCopy => "fold_slice_columns_copy", ScatterSliceRuns, [CopyInput];
-    FoldSliceColumnsCopyWide => "fold_slice_columns_copy_wide", ScatterSliceRuns, [CopyInput];
-    FoldSliceRuns => "fold_slice_runs", ScatterSliceRuns, [];
-    LinkSlices => "link_slices", ScatterLists, [];
-    FoldSliceLists => "fold_slice_lists", ScatterLists, [];
-    FoldSliceListColumns => "fold_slice_list_columns", ScatterLists, [];
-    FoldSliceListRuns => "fold_slice_list_runs", ScatterLists, [];
-    FoldSliceListCopy => "fold_slice_list_copy", ScatterLists, [CopyInput];
-    FoldSliceListCopyWide => "fold_slice_list_copy_wide", ScatterLists, [CopyInput];
-    /// The same walking `FOLD_STEPS` rows a part, where the device does not bound loops.
-    FoldSliceListCopyWideLong => "fold_slice_list_copy_wide_long", ScatterLists, [CopyInput];
-    /// After the lists' fold: the rows `link_slices` set aside past a block's bound.
-    ReduceSpilledRows => "reduce_spilled_rows", ScatterListSpills, [Narrow];
-    /// After the sort of rows crowded onto few blocks in any order: every row, combined as
-    /// the set-aside rows are.
-    ReduceSortedRows => "reduce_sorted_rows", ScatterListSpills, [Narrow];
-    /// Zeroes a reduction's heads before its passes.
-    ClearHeads => "clear_heads", Heads, [];
-    ClaimTies => "claim_ties", ScatterReduce, [Ties];
-    WriteTies => "write_ties", ScatterReduce, [Ties];
-    /// After the pass that claims ties: each output unit's first tie.
-    WriteUnitTies => "write_unit_ties", ScatterSlices, [Ties];
-    /// After the lists' last pass: the first tie of each unit whose list went on.
-    WriteListTies => "write_list_ties", ScatterLists, [Ties];
-    Gather => "gather", Gather, [];
-    GatherWords => "gather_words", Gather, [SubWord];
-    GatherRows => "gather_rows", Gather, [Word];
-    GatherBlocks => "gather_blocks", Gather, [Word];
-    ScatterSpans => "scatter_spans", Scatter, [SubWord];
-    GatherSpans => "gather_spans", Gather, [SubWord];
-    ScatterCopyRows => "scatter_copy_rows", Scatter, [Rows, CopyRows];
-    ScatterRowsInPlace => "scatter_rows_in_place", Scatter, [Rows, RowsInPlace, SubWord];
-    /// After a scatter or gather: the first out-of-range tuple's component and value.
-    DescribeStatus => "describe_status", IndexMap, [];
-}
-
-impl Entry {
-    pub fn name(self) -> &'static str {
-        self.info().name
-    }
 }
 
 /// Words of scratch a thread of `clear_heads` and `clear_winners` zeroes, a workgroup's width
@@ -280,8 +174,13 @@ impl Kernel {
                     ReduceOrder::InOrder,
                     ReduceOrder::FloatAtomics,
                     ReduceOrder::Screened,
+                    ReduceOrder::RowsWide,
                 ] {
                     let wide = data_type.size_in_bytes() == 8;
+                    // 8-byte rows combined by 64-bit atomics (narrower ones by InOrder's kernel).
+                    if order == ReduceOrder::RowsWide && !wide {
+                        continue;
+                    }
                     // The float atomics add Float32 only.
                     let float32_add = data_type == DataType::Float32 && reduction == Reduction::Add;
                     if matches!(order, ReduceOrder::FloatAtomics | ReduceOrder::Screened)
@@ -372,6 +271,7 @@ impl Kernel {
                 ],
                 ReduceOrder::FloatAtomics => &[F::ScatterFloatAdd],
                 ReduceOrder::ListTies => &[F::ScatterLists, F::Heads],
+                ReduceOrder::RowsWide => &[F::ScatterListSpills],
                 ReduceOrder::InOrder => &[
                     F::Sort,
                     F::ScatterRuns,
@@ -412,6 +312,16 @@ impl Kernel {
                 ),
                 Section::DoubleWord => unit == Unit::DoubleWord,
                 Section::Narrow => unit.bytes() <= 4,
+                Section::CombinesRows => {
+                    unit.bytes() <= 4
+                        || matches!(
+                            self,
+                            Kernel::ScatterReduce {
+                                order: ReduceOrder::RowsWide,
+                                ..
+                            }
+                        )
+                }
                 // A reduction's arithmetic: its kind of number and its operation only.
                 Section::Float | Section::Integer => match self {
                     Kernel::ScatterReduce { data_type, .. } => {
@@ -559,21 +469,42 @@ impl Kernel {
         }
     }
 
-    /// Whether a reduction combines 8-byte integers by 64-bit atomics (any order: only where
-    /// the device has them).
+    /// Whether a reduction combines 8-byte units by 64-bit atomics (any order, or rows
+    /// combined across workgroups: only where the device has them).
     pub fn reduces_by_wide_atomics(self) -> bool {
         matches!(
             self,
             Kernel::ScatterReduce {
-                order: ReduceOrder::Any,
+                order: ReduceOrder::Any | ReduceOrder::RowsWide,
                 ..
             }
         ) && self.unit() == Unit::DoubleWord
     }
 
+    /// The kernel of the passes that combine rows across workgroups (`reduce_spilled_rows`,
+    /// `reduce_sorted_rows`) after this in-order kernel's lists or sort: the same for units
+    /// of at most 4 bytes, `ReduceOrder::RowsWide`'s (64-bit atomics) for 8-byte ones.
+    pub fn combining_rows(self) -> Kernel {
+        match self {
+            Kernel::ScatterReduce {
+                data_type,
+                reduction,
+                hardware_float64,
+                ..
+            } if self.unit() == Unit::DoubleWord => Kernel::ScatterReduce {
+                data_type,
+                reduction,
+                order: ReduceOrder::RowsWide,
+                copies: false,
+                hardware_float64,
+            },
+            other => other,
+        }
+    }
+
     /// Whether a reduction combines by WGSL's own atomics (integer Add, Min and Max: their
-    /// bits do not depend on the order; 8-byte ones by 64-bit atomics, any order only), not
-    /// by compare-exchange.
+    /// bits do not depend on the order; 8-byte ones by 64-bit atomics, in any order or rows
+    /// combined across workgroups only), not by compare-exchange.
     pub fn combines_natively(self) -> bool {
         match self {
             Kernel::ScatterReduce {
@@ -640,6 +571,7 @@ impl Kernel {
                 }
                 ReduceOrder::FloatAtomics => SCATTER_ADD_FLOAT_ATOMICS_BINDINGS,
                 ReduceOrder::InOrder | ReduceOrder::ListTies => SCATTER_IN_ORDER_REDUCE_BINDINGS,
+                ReduceOrder::RowsWide => SCATTER_ROWS_WIDE_BINDINGS,
             },
             Kernel::Gather(_) => GATHER_BINDINGS,
         }
@@ -652,7 +584,10 @@ impl Kernel {
         matches!(
             self,
             Kernel::ScatterReduce {
-                order: ReduceOrder::InOrder | ReduceOrder::FirstTie | ReduceOrder::ListTies,
+                order: ReduceOrder::InOrder
+                    | ReduceOrder::FirstTie
+                    | ReduceOrder::ListTies
+                    | ReduceOrder::RowsWide,
                 ..
             }
         )
@@ -706,6 +641,9 @@ impl Kernel {
                 }
                 ReduceOrder::ListTies => {
                     "the bindings of the in-order float Min or Max scatter reduction by rows"
+                }
+                ReduceOrder::RowsWide => {
+                    "the bindings of the scatter reduction combining 8-byte rows by 64-bit atomics"
                 }
             },
             Kernel::Gather(_) => "the gather kernel's bindings",

@@ -25,6 +25,10 @@ pub(crate) enum Section {
     DoubleWord,
     /// Units of at most 4 bytes, held in one word.
     Narrow,
+    /// Rows combined across workgroups (`reduce_spilled_rows`, `reduce_sorted_rows`): by the
+    /// in-order kernels of units of at most 4 bytes, and for 8-byte units by their own kernel
+    /// of 64-bit atomics (`ReduceOrder::RowsWide`).
+    CombinesRows,
     /// Scatter reductions of floating-point numbers: their arithmetic.
     Float,
     /// Scatter reductions of integers: their arithmetic.
@@ -63,7 +67,7 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    pub const ALL: [Section; 25] = [
+    pub const ALL: [Section; 26] = [
         Section::Word,
         Section::SubWord,
         Section::Rows,
@@ -74,6 +78,7 @@ impl Section {
         Section::Ties,
         Section::DoubleWord,
         Section::Narrow,
+        Section::CombinesRows,
         Section::Float,
         Section::Integer,
         Section::MinMax,
@@ -103,6 +108,7 @@ impl Section {
             Section::Ties => "ties",
             Section::DoubleWord => "double-word",
             Section::Narrow => "narrow",
+            Section::CombinesRows => "combines-rows",
             Section::Float => "float",
             Section::Integer => "integer",
             Section::MinMax => "min-max",

@@ -2,12 +2,12 @@
 //! the bindings with their accessors, and the shader files it needs.
 
 use super::bindings::{Access, Binding, ROLES, Unit, Windowing};
+use super::entries::Entry;
 use super::files::{ShaderFile, with_requirements};
 use super::in_order::sort_constants;
 use super::params;
 use super::registry::{
-    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Entry, Kernel, REDUCE_GROUP, WIDE_PARTIAL_GROUPS,
-    WIDE_SLOTS,
+    BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
 };
 use super::sections::Section;
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::kernels::{
     Entry, FoldSpans, Kernel, LIST_BOUND, LIST_ROUNDS, SLICE_TILE, SPILL_ROUNDS, column_cells,
     copy_cells, units_per_word,
 };
-use crate::lowering::{DeviceFacts, Grid, Placement, Step};
+use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Placement, Step};
 
 /// `InOrderParams::fold_flags`: `link_slices` lists at most [`list_bound`] rows a block and
 /// sets the rest aside for `reduce_spilled_rows` (`SPILLS_ROWS` in
@@ -93,7 +93,9 @@ pub(super) struct ListPlan {
     /// a unit's list goes on past the first pass, so never cleared), and `write_list_ties`
     /// after the folds where lists can go on; 0: none.
     tie_units: u32,
-    /// Narrow units without ties, more rows than [`list_bound`] (0: none): each block's list
+    /// Units of at most 4 bytes (8 where the device has every 64-bit atomic, combined in
+    /// `ReduceOrder::RowsWide`'s kernel) without ties, more rows than [`list_bound`] (0:
+    /// none): each block's list
     /// holds at most that many rows, so that no list goes on past the first pass, and
     /// `reduce_spilled_rows` combines the rest after it (a count of rows a block and one of
     /// the rows set aside in the heads, after the pass counts; two words a row set aside in
@@ -159,8 +161,9 @@ impl ListPlan {
         let rounds = if device.bounded_loops { 1 } else { LIST_ROUNDS };
         let span = spans.slice_span.saturating_mul(rounds);
         let bound = list_bound(slices, blocks);
-        let spills =
-            tie_units.is_none() && element_bytes <= 4 && slices > bound && bound <= first_steps;
+        // 8-byte rows set aside are combined by 64-bit atomics (`ReduceOrder::RowsWide`).
+        let combines = element_bytes <= 4 || device.int64_atomics == Int64Atomics::All;
+        let spills = tie_units.is_none() && combines && slices > bound && bound <= first_steps;
         // Where lists are bounded, none goes on past the first pass.
         let (fold_capacity, fold_passes) = if spills {
             (0, 0)
@@ -283,6 +286,8 @@ impl ListPlan {
             }
             if entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
+            } else if entry == Entry::ReduceSpilledRows {
+                kernel = kernel.combining_rows();
             } else if matches!(
                 entry,
                 Entry::FoldSliceListCopy

@@ -49,9 +49,10 @@ fn sparse_rows_share(unit_bytes: u32) -> u64 {
 /// f32 atomics (0.026 against 0.18); at 64 and fewer, the lists as fast or faster. A skew the
 /// mean does not see (one block's list holding most rows) is bounded by `link_slices`, which
 /// sets rows past four times the mean aside (`LIST_BOUND` in `src/kernels/in_order.rs`).
-/// (Narrow rows onto more than `BIN_CAPACITY` units are sorted and combined from
-/// `SORTED_ROWS_MEAN` a block on where the device can sort: this rule is left to Float64,
-/// to small outputs and to devices that cannot sort.)
+/// (Rows onto more than `BIN_CAPACITY` units are sorted and combined from
+/// `SORTED_ROWS_MEAN` a block on where the device can sort, 8-byte ones where it has every
+/// 64-bit atomic: this rule is left to small outputs, to devices that cannot sort and to
+/// 8-byte rows without those atomics.)
 const CROWDED_LIST_ROWS: u64 = 512;
 /// ... and this many where the rows are Float32 Add that the f32 atomics may take (onto
 /// outputs past the bins; onto smaller ones the bins take them), a warp's atomics onto
@@ -69,9 +70,10 @@ const CROWDED_ATOMIC_ROWS: u64 = 16;
 /// into 256 (65,536 units) Float16 2.4 against 1.1 and by the sort 11.3 against 1.3.
 const CROWDED_OUTPUT_UNITS: u64 = 4096;
 
-/// Rows of narrow units in any order onto more than the bins' units are sorted by block and
-/// combined across workgroups (`reduce_sorted_rows`), not walked along lists nor taken unit by
-/// unit, where they average at least this many a block (but where the f32 atomics take them):
+/// Rows in any order onto more than the bins' units are sorted by block and combined across
+/// workgroups (`reduce_sorted_rows`; 8-byte units by 64-bit atomics, where the device has
+/// every one), not walked along lists nor taken unit by unit, where they average at least
+/// this many a block (but where the f32 atomics take them):
 /// a list is walked one row after another, and unit by unit a crowded output costs a range of
 /// bins at a time or an exchange an update, where the sorted rows cost a sort of the rows (a
 /// pass or two for a few thousand blocks) and an exchange a block a workgroup. On an H200
@@ -79,8 +81,16 @@ const CROWDED_OUTPUT_UNITS: u64 = 4096;
 /// 256 rows 0.90 / 3.80 / 1.12 -> 0.44 / 0.39 / 0.37 ms; 4096 of 1024 into 16 and 65,536 of
 /// 64 into 256 (256 a block) 0.22 / 0.25 -> 0.056 / 0.057. At 64 a block the lists won for a
 /// million edge messages of 64 Float32 (Max into 16,384: 0.286 against 0.356) and lost for
-/// 4096 rows of 1024 Float16 (0.071 against 0.048); at 16 they won both ways.
+/// 4096 rows of 1024 Float16 (0.071 against 0.048); at 16 they won both ways. Float64 (issue
+/// 26's 8-byte rows): 262,144 rows of 256 into 16, 64 and 256 rows 1.27 / 4.65 / 1.27 -> 0.37
+/// / 0.35 / 0.35 ms; 4096 of 1024 into 4 and 16 (onto 4096 and 16,384 units) 0.120 / 0.214 ->
+/// 0.059 / 0.042; 65,536 of 64 into 64 and 256 0.124 / 0.233 -> 0.056 / 0.051.
 const SORTED_ROWS_MEAN: u64 = 128;
+/// ... and from this many where rows have at least `SORTED_LONG_ROWS` units: 4096 rows of
+/// 1024 into 64 (64 a block) Float64 0.075 ms by the lists, 0.040 sorted; Float16 0.071 and
+/// 0.048 (short rows at 64 a block, above, favour the lists).
+const SORTED_LONG_ROWS_MEAN: u64 = 64;
+const SORTED_LONG_ROWS: u64 = 1024;
 
 /// Float Min and Max in order by rows take the lists where the rows average at most this many
 /// a block; longer lists fold slower than the sorted runs (BENCHMARKS.md, issue 26's in-order
@@ -418,9 +428,10 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     // and fewer, CROWDED_ATOMIC_ROWS, where the f32 atomics take them): a block's list is
     // walked one row after another. Only onto small outputs (CROWDED_OUTPUT_UNITS) but by the
     // f32 atomics; 8-byte units without 64-bit atomics where the element sort takes them.
-    // Rows of narrow units in any order crowded onto their blocks: sorted, then combined, where
-    // the device binds the in-order kernel's storage buffers (downlevel devices, 4 a stage,
-    // keep the element path).
+    // Rows in any order crowded onto their blocks (8-byte ones where the device has every
+    // 64-bit atomic, which RowsWide's combining kernel takes): sorted, then combined, where the
+    // device binds the in-order kernel's storage buffers (downlevel devices, 4 a stage, keep
+    // the element path).
     let in_order_storage_fits = device.bindings.is_none_or(|bindings| {
         let in_order_kernel = Kernel::ScatterReduce {
             data_type,
@@ -431,11 +442,17 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         };
         bindings.max_storage_buffers_per_shader_stage as usize >= in_order_kernel.bindings().len()
     });
+    // Rows of many units sort from fewer a block (SORTED_LONG_ROWS_MEAN).
+    let sorted_mean = if slice_units >= SORTED_LONG_ROWS {
+        SORTED_LONG_ROWS_MEAN
+    } else {
+        SORTED_ROWS_MEAN
+    };
     let sorted_rows = reducing
         && in_order_storage_fits
         && !ordered
         && output_units > BIN_CAPACITY as u64
-        && element_bytes <= 4
+        && (element_bytes <= 4 || device.int64_atomics == Int64Atomics::All)
         && !float_atomics_fit
         && !device.per_element
         && sortable
@@ -443,7 +460,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         && map.slices_fill_blocks()
         && map.invocations() / slice_units <= SORT_MOST_UPDATES as u64
         && map.invocations() / slice_units
-            >= SORTED_ROWS_MEAN.saturating_mul(output_units.div_ceil(slice_units));
+            >= sorted_mean.saturating_mul(output_units.div_ceil(slice_units));
     let crowd = if float_atomics_fit {
         CROWDED_ATOMIC_ROWS
     } else {

@@ -113,8 +113,8 @@ fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take
     // below 128 rows a table row on average, sorted by table row and combined across
     // workgroups from 128 on, however many (no lists, no unit-by-unit pass, no runs found);
     // onto the bins' 2048 units or fewer, the lists up to 512 and the bins past them;
-    // Float64 (64-bit atomics) by the lists
-    // up to 512 a row, past them unit by unit (the 8-byte slots); in order, the sort and its
+    // Float64 (every 64-bit atomic) the same way past 2048 units, onto fewer by the lists up
+    // to 512 a row, past them unit by unit (the 8-byte slots); in order, the sort and its
     // runs (Float32 Max's tie claims too: the lists only below 64 a row).
     let device = DeviceFacts {
         int64_atomics: Int64Atomics::All,
@@ -206,18 +206,42 @@ fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take
             && !past.contains(&Entry::ReduceSortedRows),
         "Float64 512 rows a row: {at_most:?}; 513: {past:?}"
     );
-    // Past 4096 output units (here 8192) the lists stay for Float64, however crowded; 8-byte
-    // rows without 64-bit atomics take the element sort where the device can sort, else the
-    // lists; narrow rows on a device that cannot sort, the lists or unit by unit as before.
-    let wide = float64(128, 600 * 128, &device);
-    assert!(
-        wide.contains(&Entry::LinkSlices),
-        "onto 8192 units: {wide:?}"
-    );
+    // Past the bins' 2048 output units, Float64 rows crowded 128 a row and more are sorted
+    // and combined by 64-bit atomics where the device has them all (`RowsWide`), 127 a row
+    // take the lists; without every 64-bit atomic, the lists however crowded. Onto at most
+    // 4096 units, 8-byte rows without 64-bit atomics take the element sort where the device
+    // can sort, else the lists; narrow rows on a device that cannot sort, the lists or unit
+    // by unit as before.
     let without_atomics = DeviceFacts {
         int64_atomics: Int64Atomics::None,
         ..device
     };
+    let min_max_atomics = DeviceFacts {
+        int64_atomics: Int64Atomics::MinMax,
+        ..device
+    };
+    for table in [33, 64, 128] {
+        let wide = float64(table, 128 * table, &device);
+        assert!(
+            sorted_rows(&wide)
+                && wide.contains(&Entry::ReduceSortedRows)
+                && !wide.contains(&Entry::LinkSlices),
+            "Float64 onto {table} rows of 64: {wide:?}"
+        );
+        let below = float64(table, 127 * table, &device);
+        assert!(
+            below.contains(&Entry::LinkSlices) && !below.contains(&Entry::RadixCount),
+            "Float64 127 rows a row onto {table}: {below:?}"
+        );
+    }
+    for facts in [without_atomics, min_max_atomics] {
+        let listed = float64(128, 600 * 128, &facts);
+        assert!(
+            listed.contains(&Entry::LinkSlices) && !listed.contains(&Entry::ReduceSortedRows),
+            "Float64 onto 8192 units, {:?}: {listed:?}",
+            facts.int64_atomics
+        );
+    }
     let sorted = float64(4, 600 * 4, &without_atomics);
     assert!(
         sorted.contains(&Entry::RadixCount) && !sorted.contains(&Entry::LinkSlices),
@@ -300,6 +324,45 @@ fn crowded_rows_are_sorted_and_combined_or_go_unit_by_unit_and_float32_rows_take
     }
 }
 
+#[test]
+fn rows_of_a_thousand_units_and_more_are_sorted_from_64_a_block() {
+    use crate::lowering::Int64Atomics;
+    use crate::ops::{DuplicateMode, Reduction};
+    // Onto 4 table rows of 1024 units (past the bins' 2048): 63 rows a table row by the
+    // lists, 64 sorted and combined (Float16, and Float64 by 64-bit atomics); rows of 1023
+    // units still by the lists at 64 and 127 a row, sorted from 128.
+    let device = DeviceFacts {
+        int64_atomics: Int64Atomics::All,
+        ..GPU
+    };
+    let (add, any) = (Reduction::Add, DuplicateMode::AnyUpdate);
+    let listed = |lowered: &[Entry]| {
+        lowered.contains(&Entry::LinkSlices) && !lowered.contains(&Entry::ReduceSortedRows)
+    };
+    let sorted = |lowered: &[Entry]| {
+        lowered.contains(&Entry::RadixCount)
+            && lowered.last() == Some(&Entry::ReduceSortedRows)
+            && !lowered.contains(&Entry::LinkSlices)
+    };
+    for data_type in [DataType::Float16, DataType::Float64] {
+        let lowered = |width: u32, mean: u32| {
+            entries(&rows_of(width, data_type, 4, mean * 4, add, any), &device)
+        };
+        for (width, below, from) in [(1024, 63, 64), (1023, 127, 128)] {
+            let (under, at) = (lowered(width, below), lowered(width, from));
+            assert!(
+                listed(&under) && sorted(&at),
+                "{data_type:?} rows of {width}, {below} a row: {under:?}; {from}: {at:?}"
+            );
+        }
+        let short = lowered(1023, 64);
+        assert!(
+            listed(&short),
+            "{data_type:?} rows of 1023, 64 a row: {short:?}"
+        );
+    }
+}
+
 /// ScatterND of `updates` rows of 64 units (Int64 indices) into a table of `table` rows.
 fn rows_of_64(
     data_type: DataType,
@@ -308,11 +371,23 @@ fn rows_of_64(
     reduction: crate::ops::Reduction,
     duplicates: crate::ops::DuplicateMode,
 ) -> crate::ops::ScatterNdDesc {
+    rows_of(64, data_type, table, updates, reduction, duplicates)
+}
+
+/// ScatterND of `updates` rows of `width` units (Int64 indices) into a table of `table` rows.
+fn rows_of(
+    width: u32,
+    data_type: DataType,
+    table: u32,
+    updates: u32,
+    reduction: crate::ops::Reduction,
+    duplicates: crate::ops::DuplicateMode,
+) -> crate::ops::ScatterNdDesc {
     crate::ops::ScatterNdDesc::new(
-        TensorDesc::new(data_type, &[table, 64]),
+        TensorDesc::new(data_type, &[table, width]),
         TensorDesc::new(DataType::Int64, &[updates, 1]),
-        TensorDesc::new(data_type, &[updates, 64]),
-        TensorDesc::new(data_type, &[table, 64]),
+        TensorDesc::new(data_type, &[updates, width]),
+        TensorDesc::new(data_type, &[table, width]),
         2,
         2,
     )

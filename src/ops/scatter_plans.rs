@@ -51,8 +51,9 @@ pub(super) struct SortPlan {
     /// mode, and order-free types): `fold_long_runs` folds a span on every thread of its
     /// workgroup (`FOLD_IN_ANY_ORDER`).
     any_order: bool,
-    /// Rows of narrow units in any order, crowded onto few blocks: after the sort,
-    /// `reduce_sorted_rows` combines them across workgroups (no runs found, no fold passes).
+    /// Rows in any order crowded onto few blocks: after the sort, `reduce_sorted_rows`
+    /// combines them across workgroups (no runs found, no fold passes; 8-byte units in
+    /// `ReduceOrder::RowsWide`'s kernel, by 64-bit atomics).
     combines_rows: bool,
 }
 
@@ -163,8 +164,7 @@ impl SortPlan {
     }
 
     /// The plan of rows in any order whose sorted rows `reduce_sorted_rows` combines across
-    /// workgroups, a workgroup a run of [`sorted_run_rows`] of them (narrow units; the copy
-    /// goes first).
+    /// workgroups, a workgroup a run of [`sorted_run_rows`] of them (the copy goes first).
     pub fn combining_rows(self) -> SortPlan {
         debug_assert!(self.slice_units > 1 && self.copy_pass.is_none());
         SortPlan {
@@ -251,6 +251,8 @@ impl SortPlan {
             }
             if by_slices && entry == first_fold {
                 params.count = u32::try_from(threads).unwrap_or(u32::MAX);
+            } else if entry == Entry::ReduceSortedRows {
+                kernel = kernel.combining_rows();
             } else if entry == Entry::FoldRunsCopy {
                 kernel = kernel.copying();
             } else if matches!(

@@ -189,7 +189,8 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
     // the first fold: a workgroup a tile of 256 columns of each run of set-aside rows (rows of
     // 64 and of 300 units: one tile and two). Its heads count each block's rows and the rows
     // set aside; its links keep two words a row set aside. A bound's worth of rows cannot
-    // spill (no pass); nor can ties' lists or 8-byte units' (later passes instead), nor rows
+    // spill (no pass); nor can ties' lists or 8-byte units' without every 64-bit atomic (later
+    // passes instead; with them, the test of 8-byte rows below), nor rows
     // whose bound would pass the first pass's walk (later passes).
     for device in [&DEVICE, &GPU] {
         for (width, tiles) in [(64u64, 1u64), (300, 2)] {
@@ -301,6 +302,82 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
         let ties = plans(1000, DataType::Float32, DuplicateMode::InOrder);
         assert!(ties.contains(&Entry::LinkSlices), "{ties:?}");
         assert!(!spills(ties));
+    }
+}
+
+#[test]
+fn eight_byte_rows_set_aside_or_sorted_are_combined_by_the_wide_kernel_where_every_64_bit_atomic_is()
+ {
+    use crate::kernels::{Kernel, ReduceOrder};
+    use crate::lowering::{DeviceFacts, Int64Atomics};
+    // 8-byte rows in any order: 5000 rows of 64 onto 16 table rows (1024 units: within the
+    // bins, never sorted; 312 a row: not crowded) set the rows past the bound aside, and
+    // 128 a row onto 64 table rows (4096 units) are sorted, where the device has every 64-bit
+    // atomic: the combining pass in RowsWide's kernel (the output as 64-bit atomics), every
+    // pass before it in InOrder's. With the least of them (integer Min and Max) or none, the
+    // lists as before: no rows set aside, none sorted.
+    for (data_type, reduction) in [
+        (DataType::Float64, Reduction::Add),
+        (DataType::Float64, Reduction::Max),
+        (DataType::Int64, Reduction::Min),
+        (DataType::UInt64, Reduction::Mul),
+    ] {
+        let kernel = |order| Kernel::ScatterReduce {
+            data_type,
+            reduction,
+            order,
+            copies: false,
+            hardware_float64: false,
+        };
+        for atomics in [Int64Atomics::All, Int64Atomics::MinMax, Int64Atomics::None] {
+            let device = DeviceFacts {
+                int64_atomics: atomics,
+                ..GPU
+            };
+            let label = format!("{data_type:?} {reduction:?}, {atomics:?}");
+            for (rows, nodes, combining) in [
+                (5000, 16, Entry::ReduceSpilledRows),
+                (128 * 64, 64, Entry::ReduceSortedRows),
+            ] {
+                let steps = rows_of(
+                    data_type,
+                    64,
+                    rows,
+                    nodes,
+                    reduction,
+                    DuplicateMode::AnyUpdate,
+                )
+                .lower(&device)
+                .expect("lowered")
+                .steps;
+                let entries: Vec<Entry> = steps.iter().map(|step| step.entry).collect();
+                if atomics != Int64Atomics::All {
+                    assert!(
+                        entries.contains(&Entry::LinkSlices)
+                            && !entries.contains(&Entry::ReduceSpilledRows)
+                            && !entries.contains(&Entry::ReduceSortedRows),
+                        "{label}, {rows} rows onto {nodes}: {entries:?}"
+                    );
+                    continue;
+                }
+                let last = steps.last().expect("steps");
+                assert_eq!(last.entry, combining, "{label}: {entries:?}");
+                assert_eq!(last.kernel, kernel(ReduceOrder::RowsWide), "{label}");
+                for step in &steps[..steps.len() - 1] {
+                    if step.entry == Entry::StridedCopy
+                        || step.entry.name().starts_with("strided_copy")
+                    {
+                        continue;
+                    }
+                    assert_eq!(
+                        step.kernel.copying(),
+                        kernel(ReduceOrder::InOrder).copying(),
+                        "{label}: {:?}",
+                        step.entry
+                    );
+                }
+            }
+        }
     }
 }
 

@@ -159,14 +159,23 @@ pub fn run_guarded_with_status(
 /// (the offending updates skipped, a gather's elements zero) with nothing outside it
 /// touched. Returns the error.
 pub fn check_out_of_range(desc: &OperatorDesc, inputs: &[Vec<u8>]) -> dml_wgsl::Error {
+    check_out_of_range_on(context(), desc, inputs)
+}
+
+/// [`check_out_of_range`] on `context`.
+pub fn check_out_of_range_on(
+    context: &Context,
+    desc: &OperatorDesc,
+    inputs: &[Vec<u8>],
+) -> dml_wgsl::Error {
     let slices: Vec<&[u8]> = inputs.iter().map(|v| v.as_slice()).collect();
     let (_, status) = reference::run_with_status(desc, &slices).expect("reference");
     let reference_error = status.expect_err("the case has a bad index");
-    let error = context()
+    let error = context
         .run_blocking(desc, &slices)
         .expect_err("run reports it");
     assert_eq!(error, reference_error);
-    check_on(context(), desc, &slices, Expect::Exact).expect("compile and record");
+    check_on(context, desc, &slices, Expect::Exact).expect("compile and record");
     error
 }
 
