@@ -3,9 +3,11 @@
 // where the device has 64-bit atomics, in a module of its own, ReduceOrder::RowsWide).
 // A list is walked one row after another, so one block's thousands of rows (a hub: a node
 // of a graph that most edges reach) would take milliseconds. link_slices counts each block's
-// rows in the heads (from params.in_order.tie_words) and lists its first spill_bound; each
-// later row is set aside in the links, after the two lists of blocks that go on, as (its
-// first update unit, its block), counted by the heads' word after the blocks' counts.
+// rows in the heads (spill_counts_at) and lists its first spill_bound; each later row is set
+// aside in the links (spilled_rows_at) as (the row, its block), counted by the heads' word
+// after the blocks' counts. With float Min and Max in order (ReduceOrder::ListTies) a set-aside
+// row's zeros and NaNs claim their units by position (atomicMax on the tie words, the first
+// pass having stored its claims there), and write_list_ties settles them after this pass.
 // reduce_spilled_rows combines them into the output after the lists' fold (which stores the
 // blocks it folds, so it goes first): the order of a block's rows is the mode's to choose.
 // Rows crowded onto few blocks in any order go the same way after the sort
@@ -13,17 +15,34 @@
 // them in the sorted order, so that consecutive rows share a block and each workgroup takes
 // an exchange a block it reaches, not a row.
 
+// The set-aside rows in the links, after the two lists of blocks that go on (and, with ties,
+// the tie list: ReduceOrder::ListTies's blocks whose rows were set aside go on too).
 fn spilled_rows_at() -> u32 {
-    return params.in_order.slices + 4u * params.in_order.fold_capacity;
+    var at = params.in_order.slices + 4u * params.in_order.fold_capacity;
+    // @ties-begin
+    at += params.in_order.fold_capacity;
+    // @ties-end
+    return at;
+}
+
+// Each block's count of rows in the heads, then the rows set aside: from tie_words, or with
+// ties just before the tie list's count and the tie words (which are never cleared).
+fn spill_counts_at() -> u32 {
+    var at = params.in_order.tie_words;
+    // @ties-begin
+    at = params.in_order.tie_words - 2u - params.in_order.sort_units;
+    // @ties-end
+    return at;
 }
 
 fn spilled_count_at() -> u32 {
-    return params.in_order.tie_words + params.in_order.sort_units;
+    return spill_counts_at() + params.in_order.sort_units;
 }
 
-fn set_row_aside(dense: u32, block: u32) {
+// Row b (a slice) set aside: (b, its block).
+fn set_row_aside(b: u32, block: u32) {
     let at = spilled_rows_at() + 2u * atomic_add_heads(spilled_count_at(), 1u);
-    atomic_store_links(at, dense);
+    atomic_store_links(at, b);
     atomic_store_links(at + 1u, block);
 }
 
@@ -33,29 +52,54 @@ var<workgroup> spilled_rows: array<vec2<u32>, WORKGROUP_SIZE>;
 var<workgroup> spilled_count: u32;
 var<workgroup> held_blocks: array<u32, WORKGROUP_SIZE>;
 var<workgroup> held_values: array<Unit, WORKGROUP_SIZE>;
+// @ties-begin
+// The round's rows' positions (the row plus one), and each thread's held claim.
+var<workgroup> spilled_positions: array<u32, WORKGROUP_SIZE>;
+var<workgroup> held_ranks: array<u32, WORKGROUP_SIZE>;
+// @ties-end
 
 const NO_BLOCK: u32 = 0xffffffffu;
 
-// A thread's column of the rows of one block, combined so far.
+// A thread's column of the rows of one block, combined so far, and (with ties) the highest
+// rank its zeros and NaNs claim (0: none).
 struct HeldColumn {
     block: u32,
     value: Unit,
+    rank: u32,
 }
 
 fn release_column(held: HeldColumn, offset: u32) {
     if held.block != NO_BLOCK {
-        reduce_output(held.block * params.in_order.slice_units + offset, held.value);
+        let unit = held.block * params.in_order.slice_units + offset;
+        reduce_output(unit, held.value);
+        // @ties-begin
+        if held.rank != 0u {
+            atomic_max_heads(params.in_order.tie_words + unit, held.rank);
+        }
+        // @ties-end
     }
 }
 
-// `held` with `value` of a row of `block`: combined where the block is the one held, else the
-// held column released and this one held.
-fn hold_column(held: HeldColumn, block: u32, value: Unit, offset: u32) -> HeldColumn {
+// `held` with `value` of a row of `block` (its claim `rank`): combined where the block is the
+// one held, else the held column released and this one held.
+fn hold_column(held: HeldColumn, block: u32, value: Unit, rank: u32, offset: u32) -> HeldColumn {
     if block == held.block {
-        return HeldColumn(block, combine_unit(held.value, value));
+        return HeldColumn(block, combine_unit(held.value, value), max(held.rank, rank));
     }
     release_column(held, offset);
-    return HeldColumn(block, value);
+    return HeldColumn(block, value, rank);
+}
+
+// The rank a row's value at `position` claims its unit with: a zero's or NaN's (with ties),
+// else 0.
+fn claim_rank(value: Unit, position: u32) -> u32 {
+    var rank = 0u;
+    // @ties-begin
+    if is_tie(value) {
+        rank = tie_rank(tie_class(value), position);
+    }
+    // @ties-end
+    return rank;
 }
 
 // Row k of the workgroup's round at column `inner`, or nothing past `end`.
@@ -66,19 +110,21 @@ fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
     return load_updates(spilled_rows[k].x + inner);
 }
 
-// Row k as (its first update unit, its block): set aside by link_slices, or the kth of the
-// sorted rows (NO_BLOCK: a row out of range, which the sort keys to the last block).
-fn row_to_combine(k: u32, sorted: bool) -> vec2<u32> {
+// Row k as (its first update unit, its block, its position: the row plus one): set aside by
+// link_slices, or the kth of the sorted rows (NO_BLOCK: a row out of range, which the sort
+// keys to the last block).
+fn row_to_combine(k: u32, sorted: bool) -> vec3<u32> {
     if sorted {
         let position = sorted_position(k);
         if (position & SKIPPED_SLICE) != 0u {
-            return vec2<u32>(0u, NO_BLOCK);
+            return vec3<u32>(0u, NO_BLOCK, 0u);
         }
         let block = atomic_load_links(keys_at(source_array()) + k);
-        return vec2<u32>(slice_dense_start(position), block);
+        return vec3<u32>(slice_dense_start(position), block, position + 1u);
     }
     let at = spilled_rows_at() + 2u * k;
-    return vec2<u32>(atomic_load_links(at), atomic_load_links(at + 1u));
+    let b = atomic_load_links(at);
+    return vec3<u32>(slice_dense_start(b), atomic_load_links(at + 1u), b + 1u);
 }
 
 // A workgroup takes a run of params.in_order.run_rows of the `count` rows (at most
@@ -105,7 +151,7 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
     let column = local % columns;
     let offset = tile * WORKGROUP_SIZE + column;
     let inner = slice_dense_offset(offset);
-    var held = HeldColumn(NO_BLOCK, pair_unit(WIDE_IDENTITY));
+    var held = HeldColumn(NO_BLOCK, pair_unit(WIDE_IDENTITY), 0u);
     for (var round = 0u; round < SPILL_ROUNDS; round += 1u) {
         let start = first + round * WORKGROUP_SIZE;
         if start >= last {
@@ -113,7 +159,11 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
         }
         let rows = min(last - start, WORKGROUP_SIZE);
         if local < rows {
-            spilled_rows[local] = row_to_combine(start + local, sorted);
+            let row = row_to_combine(start + local, sorted);
+            spilled_rows[local] = row.xy;
+            // @ties-begin
+            spilled_positions[local] = row.z;
+            // @ties-end
         }
         workgroupBarrier();
         let share = (rows + lanes - 1u) / lanes;
@@ -128,7 +178,11 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
             );
             for (var j = 0u; j < 4u && k + j < end; j += 1u) {
                 if spilled_rows[k + j].y != NO_BLOCK {
-                    held = hold_column(held, spilled_rows[k + j].y, values[j], offset);
+                    var rank = 0u;
+                    // @ties-begin
+                    rank = claim_rank(values[j], spilled_positions[k + j]);
+                    // @ties-end
+                    held = hold_column(held, spilled_rows[k + j].y, values[j], rank, offset);
                 }
             }
         }
@@ -137,12 +191,19 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
     // The lanes' columns: lane 0 combines the others' where they hold its block.
     held_blocks[local] = select(held.block, NO_BLOCK, lane >= lanes);
     held_values[local] = held.value;
+    // @ties-begin
+    held_ranks[local] = held.rank;
+    // @ties-end
     workgroupBarrier();
     if lane == 0u {
         for (var l = 1u; l < lanes; l += 1u) {
             let other = l * columns + column;
             if held_blocks[other] != NO_BLOCK {
-                held = hold_column(held, held_blocks[other], held_values[other], offset);
+                var rank = 0u;
+                // @ties-begin
+                rank = held_ranks[other];
+                // @ties-end
+                held = hold_column(held, held_blocks[other], held_values[other], rank, offset);
             }
         }
         release_column(held, offset);

@@ -12,9 +12,10 @@
 // units' claims go to tie words (heads from params.in_order.tie_words, count of the tie list
 // just before them, not cleared: the first pass writes each one it lists) and its block to
 // the tie list (links after the two lists), which write_list_ties settles after the last pass.
-// Lists without ties hold at most params.in_order.spill_bound rows a block where SPILLS_ROWS
-// is set: a block's rows counted in the heads from params.in_order.tie_words, the rest set
-// aside (shaders/scatter_list_spills.wgsl).
+// Lists hold at most params.in_order.spill_bound rows a block where SPILLS_ROWS is set: a
+// block's rows counted in the heads (spill_counts_at), the rest set aside
+// (shaders/scatter_list_spills.wgsl); with ties, a block whose rows were set aside goes on as
+// a list past the first pass does (its claims in tie words, the block in the tie list).
 fn slice_list_at(fold_pass: u32) -> u32 {
     return params.in_order.slices + (fold_pass & 1u) * 2u * params.in_order.fold_capacity;
 }
@@ -47,8 +48,8 @@ fn link_slices(
     }
     let block = slice.at.indexed / params.in_order.slice_units;
     if (params.in_order.fold_flags & SPILLS_ROWS) != 0u
-        && atomic_add_heads(params.in_order.tie_words + block, 1u) >= params.in_order.spill_bound {
-        set_row_aside(slice_dense_start(b), block);
+        && atomic_add_heads(spill_counts_at() + block, 1u) >= params.in_order.spill_bound {
+        set_row_aside(b, block);
         return;
     }
     atomic_store_links(b, atomic_exchange_heads(block, b + 1u));
@@ -74,6 +75,18 @@ fn fold_list(value: Unit, node: u32, inner: u32, steps: u32, input_class: u32) -
         fold.node = next;
     }
     return fold;
+}
+
+// Whether a first pass's walk of `block` leaves its ties to write_list_ties though its list
+// ended: with ties, where the block's rows past the bound were set aside (their claims come
+// after the pass). Never without ties.
+fn ties_go_on(block: u32) -> bool {
+    var on = false;
+    // @ties-begin
+    on = (params.in_order.fold_flags & SPILLS_ROWS) != 0u
+        && atomic_load_heads(spill_counts_at() + block) > params.in_order.spill_bound;
+    // @ties-end
+    return on;
 }
 
 // The tie class of the input a first pass's fold starts from (0 without ties).
@@ -104,9 +117,9 @@ fn list_tie_block(block: u32) {
     atomic_store_links(tie_list_at() + entry, block);
 }
 
-// After the last pass, a thread a unit of the tie list's blocks (params.count: the list's
-// capacity times a block's units): write_unit_tie (shaders/scatter_slices.wgsl) with the
-// unit's tie word.
+// After the last pass (or the set-aside rows' pass, which claims by atomicMax too), a thread
+// a unit of the tie list's blocks (params.count: the list's capacity times a block's units):
+// write_unit_tie (shaders/scatter_slices.wgsl) with the unit's tie word.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn write_list_ties(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -181,12 +194,14 @@ fn fold_slice_lists(
     let input_class = input_tie_class(input);
     let fold = fold_list(input, start.first, slice_dense_offset(offset), FOLD_STEPS, input_class);
     var value = fold.value;
-    if fold.node != 0u {
+    if fold.node != 0u || ties_go_on(start.block) {
         // @ties-begin
         store_tie_word(u, list_claim, input_class);
         // @ties-end
         if offset == 0u {
-            list_slice_block(1u, start.block, fold.node);
+            if fold.node != 0u {
+                list_slice_block(1u, start.block, fold.node);
+            }
             // @ties-begin
             list_tie_block(start.block);
             // @ties-end
@@ -234,12 +249,14 @@ fn fold_list_columns(block: u32, first: u32, share: ColumnShare, lists: bool, st
         fold_columns(node - 1u, share);
         node = next;
     }
-    if node != 0u {
+    if node != 0u || ties_go_on(block) {
         // @ties-begin
         store_column_tie_words(share);
         // @ties-end
         if share.lane == 0u && lists {
-            list_slice_block(1u, block, node);
+            if node != 0u {
+                list_slice_block(1u, block, node);
+            }
             // @ties-begin
             list_tie_block(block);
             // @ties-end

@@ -493,6 +493,43 @@ fn in_order_float_min_and_max_of_rows_keep_the_first_of_tied_zeros_and_nans() {
     }
 }
 
+#[test]
+fn in_order_float_min_and_max_of_a_hub_claim_ties_in_the_rows_set_aside() {
+    // 2100 rows in order onto a table of 256, about half onto one hub row (the rest about 4
+    // a row): the hub's list holds 64 rows (four times the mean, 9, as a power of two) and the
+    // rest are set aside; the hub's first-pass claims go to its tie words, the rows set aside
+    // combine their values and claim their zeros and NaNs by position (atomicMax), and
+    // write_list_ties settles the hub's units after them. Rows of whole words and of odd
+    // halves (65 units: two lanes of rows a workgroup of the combining pass); out of place and
+    // in place.
+    let mut rng = Rng::new(100);
+    for data_type in [DataType::Float16, DataType::BFloat16, DataType::Float32] {
+        for reduction in [Reduction::Min, Reduction::Max] {
+            for width in [64, 65, 130] {
+                for pool in tie_pools(data_type) {
+                    let hub = rng.range(0, 255) as i64;
+                    let (desc, inputs) = pooled_rows_picked(
+                        &mut rng,
+                        data_type,
+                        reduction,
+                        (256, width, 2100),
+                        &pool,
+                        |rng| {
+                            if rng.chance(50) {
+                                hub
+                            } else {
+                                rng.range(0, 255) as i64
+                            }
+                        },
+                    );
+                    check_against_reference(&desc, &inputs);
+                    check_in_place(&desc, &inputs);
+                }
+            }
+        }
+    }
+}
+
 /// ScatterND in order of `picked` rows of `width` into a table of `table_rows`, the rows
 /// picking among the table's first `pick_from` rows, every element drawn from `pool`.
 fn pooled_rows(
@@ -501,6 +538,25 @@ fn pooled_rows(
     reduction: Reduction,
     (table_rows, width, picked, pick_from): (u32, u32, u32, u32),
     pool: &[u64],
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    pooled_rows_picked(
+        rng,
+        data_type,
+        reduction,
+        (table_rows, width, picked),
+        pool,
+        |rng| rng.range(0, pick_from as u64 - 1) as i64,
+    )
+}
+
+/// [`pooled_rows`] with each row's table row drawn by `pick`.
+fn pooled_rows_picked(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    (table_rows, width, picked): (u32, u32, u32),
+    pool: &[u64],
+    mut pick: impl FnMut(&mut Rng) -> i64,
 ) -> (OperatorDesc, Vec<Vec<u8>>) {
     let desc = OperatorDesc::ScatterNd(
         ScatterNdDesc::new(
@@ -516,8 +572,6 @@ fn pooled_rows(
     );
     let table = pooled_bytes(rng, data_type, pool, table_rows * width);
     let updates = pooled_bytes(rng, data_type, pool, picked * width);
-    let indices = (0..picked)
-        .flat_map(|_| (rng.range(0, pick_from as u64 - 1) as i64).to_le_bytes())
-        .collect();
+    let indices = (0..picked).flat_map(|_| pick(rng).to_le_bytes()).collect();
     (desc, vec![table, indices, updates])
 }

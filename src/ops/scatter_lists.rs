@@ -89,17 +89,19 @@ pub(super) struct ListPlan {
     /// where the copy goes first.
     copy_pass: Option<(Entry, u32)>,
     /// Float Min and Max in order (`ReduceOrder::ListTies`): the output's units, each with a
-    /// tie word in the heads after the pass counts and the tie list's count (written only where
-    /// a unit's list goes on past the first pass, so never cleared), and `write_list_ties`
-    /// after the folds where lists can go on; 0: none.
+    /// tie word in the heads after the pass counts (the rows set aside's counts) and the tie
+    /// list's count (written only where a unit's list goes on past the first pass or its
+    /// block's rows were set aside, so never cleared), and `write_list_ties` after the folds
+    /// and the rows set aside where lists can go on or rows be set aside; 0: none.
     tie_units: u32,
     /// Units of at most 4 bytes (8 where the device has every 64-bit atomic, combined in
-    /// `ReduceOrder::RowsWide`'s kernel) without ties, more rows than [`list_bound`] (0:
-    /// none): each block's list
-    /// holds at most that many rows, so that no list goes on past the first pass, and
-    /// `reduce_spilled_rows` combines the rest after it (a count of rows a block and one of
-    /// the rows set aside in the heads, after the pass counts; two words a row set aside in
-    /// the links).
+    /// `ReduceOrder::RowsWide`'s kernel), more rows than [`list_bound`] (0: none): each
+    /// block's list holds at most that many rows, so that no list goes on past the first
+    /// pass, and `reduce_spilled_rows` combines the rest after it (a count of rows a block
+    /// and one of the rows set aside in the heads, after the pass counts; two words a row set
+    /// aside in the links, after the tie list). With ties, the blocks whose rows were set
+    /// aside go to the tie list (`fold_capacity` of them at most), their units' claims in
+    /// tie words, and the rows set aside claim by atomicMax.
     spill_bound: u32,
 }
 
@@ -163,10 +165,17 @@ impl ListPlan {
         let bound = list_bound(slices, blocks);
         // 8-byte rows set aside are combined by 64-bit atomics (`ReduceOrder::RowsWide`).
         let combines = element_bytes <= 4 || device.int64_atomics == Int64Atomics::All;
-        let spills = tie_units.is_none() && combines && slices > bound && bound <= first_steps;
-        // Where lists are bounded, none goes on past the first pass.
+        let spills = combines && slices > bound && bound <= first_steps;
+        // Where lists are bounded, none goes on past the first pass; with ties, the blocks
+        // whose rows were set aside (more than the bound: at most slices / (bound + 1)) go
+        // on to the tie list (its capacity `fold_capacity`).
         let (fold_capacity, fold_passes) = if spills {
-            (0, 0)
+            let tie_list = if tie_units.is_some() {
+                (slices / (bound + 1)).min(blocks)
+            } else {
+                0
+            };
+            (tie_list, 0)
         } else {
             (
                 slices / (first_steps + 1),
@@ -209,15 +218,22 @@ impl ListPlan {
     }
 
     /// Where the tie words start in the heads: after the block heads, the pass counts and,
-    /// with ties, the tie list's count. The words before them are the ones cleared.
+    /// with ties, the rows set aside's counts and the tie list's count. The words before
+    /// them are the ones cleared.
     fn tie_words(&self) -> u64 {
-        self.blocks as u64 + self.fold_passes as u64 + 2 + u64::from(self.tie_units > 0)
+        let ties = self.tie_units > 0;
+        let spill_counts = if ties { self.spill_words() } else { 0 };
+        self.blocks as u64 + self.fold_passes as u64 + 2 + spill_counts + u64::from(ties)
     }
 
-    /// The heads' words zeroed before the passes: all but the tie words (the rows set aside
-    /// counted where lists without ties would have them).
+    /// The heads' words zeroed before the passes: all but the tie words (without ties, the
+    /// rows set aside counted where the tie words would be).
     pub fn cleared_heads_words(&self) -> u64 {
-        self.tie_words() + self.spill_words()
+        if self.tie_units > 0 {
+            self.tie_words()
+        } else {
+            self.tie_words() + self.spill_words()
+        }
     }
 
     /// Whether the first pass copies `output = input` out of place as it folds.
@@ -228,7 +244,7 @@ impl ListPlan {
     /// Each block's list head, each pass's list count (passes 1 to the last plus one), and
     /// the tie words or the rows set aside's counts.
     pub fn heads_bytes(&self) -> u64 {
-        (self.tie_words() + self.tie_units as u64 + self.spill_words()) * 4
+        (self.cleared_heads_words() + self.tie_units as u64) * 4
     }
 
     /// A link a slice, the two lists of (block, node) pairs and, with ties, the tie list's
@@ -342,8 +358,9 @@ impl ListPlan {
             step(Entry::ReduceSpilledRows, 0, threads, Placement::Always);
         }
         // The units of the blocks whose lists went on (none can where there is no second
-        // pass): at most fold_capacity blocks, fewer than the updates' units.
-        if self.tie_units > 0 && self.fold_passes > 0 {
+        // pass) or whose rows were set aside: at most fold_capacity blocks, fewer than the
+        // updates' units.
+        if self.tie_units > 0 && (self.fold_passes > 0 || self.spill_bound > 0) {
             let threads = self.fold_capacity as u64 * self.slice_units as u64;
             let mut params = params;
             params.count = u32::try_from(threads).unwrap_or(u32::MAX);

@@ -69,16 +69,23 @@ fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
     use crate::kernels::params::Parameters;
     use crate::lowering::Grid;
     use crate::ops::{DuplicateMode, Reduction, ScatterNdDesc};
-    // Float32 Max in order of rows of 64 into a table of 1024 rows: the lists. Where no list
-    // can be longer than the first pass, no pass settles ties after it; where one can, the
-    // units of at most `slices / 4097` blocks are settled (a thread each). The clear stops
-    // before the tie words (4 bytes an output unit), which only the first pass writes.
-    for (updates, tie_threads) in [(512u32, None), (8192, Some(64u64))] {
+    // Float32 Max in order of rows of 64 into a table of 1024 rows (128 for 32 rows, within
+    // the tie words' bound of 4 an update unit): the lists, at most a
+    // bound of rows a block (32: four times the mean, at least 32), the rest set aside. Where
+    // no block can pass the bound, no pass settles ties after the first; where some can, the
+    // units of at most `slices / 33` blocks are settled after the rows set aside (a thread
+    // each). The clear stops before the tie words (4 bytes an output unit), which only the
+    // first pass writes.
+    for (table, updates, tie_threads) in [
+        (128u32, 32u32, None),
+        (1024, 512, Some(15 * 64u64)),
+        (1024, 8192, Some(248 * 64)),
+    ] {
         let desc = ScatterNdDesc::new(
-            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            TensorDesc::new(DataType::Float32, &[table, 64]),
             TensorDesc::new(DataType::Int64, &[updates, 1]),
             TensorDesc::new(DataType::Float32, &[updates, 64]),
-            TensorDesc::new(DataType::Float32, &[1024, 64]),
+            TensorDesc::new(DataType::Float32, &[table, 64]),
             2,
             2,
         )
@@ -98,7 +105,7 @@ fn list_ties_settle_in_the_first_pass_and_leave_the_tie_words_uncleared() {
             Parameters::StridedCopy(_) => panic!("a copy's parameters"),
         };
         assert_eq!(
-            cleared * 4 + 1024 * 64 * 4,
+            cleared * 4 + table as u64 * 64 * 4,
             lowered.scratch_bytes,
             "{updates} rows"
         );
