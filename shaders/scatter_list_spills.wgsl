@@ -26,7 +26,8 @@ fn spilled_rows_at() -> u32 {
 }
 
 // Each block's count of rows in the heads, then the rows set aside: from tie_words, or with
-// ties just before the tie list's count and the tie words (which are never cleared).
+// ties just before the tie list's count and the tie words (which are never cleared). Only
+// where SPILLS_ROWS is set (the host then reserves them; every caller tests the flag first).
 fn spill_counts_at() -> u32 {
     var at = params.in_order.tie_words;
     // @ties-begin

@@ -106,8 +106,8 @@ struct ListFold {
 // @ties-begin
 var<private> list_claim: TieClaim;
 
-// The tie list: the blocks whose lists go on past the first pass (listed by it), for
-// write_list_ties.
+// The tie list: the blocks whose lists go on past the first pass or whose rows past the bound
+// were set aside (listed by it), for write_list_ties.
 fn tie_list_at() -> u32 {
     return params.in_order.slices + 4u * params.in_order.fold_capacity;
 }

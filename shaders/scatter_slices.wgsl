@@ -199,9 +199,10 @@ fn settle_tie(value: Unit, claim: TieClaim) -> Unit {
     return value;
 }
 
-// Where the list goes on past the first pass: the unit's tie word (the first pass's walk is
-// its only writer) holds the walk's claim, or an input of a tie class at its class's top rank
-// (position 0), above every update of the class; the later passes claim by atomicMax and
+// Where the list goes on past the first pass, or its block's rows past the bound were set
+// aside: the unit's tie word (the first pass's walk is its only writer) holds the walk's
+// claim, or an input of a tie class at its class's top rank (position 0), above every update
+// of the class; the later passes or reduce_spilled_rows claim by atomicMax and
 // write_list_ties settles the unit after the last.
 fn store_tie_word(unit: u32, claim: TieClaim, input_class: u32) {
     var rank = claim.rank;

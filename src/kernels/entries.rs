@@ -98,7 +98,8 @@ entries! {
     WriteTies => "write_ties", ScatterReduce, [Ties];
     /// After the pass that claims ties: each output unit's first tie.
     WriteUnitTies => "write_unit_ties", ScatterSlices, [Ties];
-    /// After the lists' last pass: the first tie of each unit whose list went on.
+    /// After the lists' last pass (or the rows set aside): the first tie of each unit whose
+    /// list went on or whose block's rows were set aside.
     WriteListTies => "write_list_ties", ScatterLists, [Ties];
     Gather => "gather", Gather, [];
     GatherWords => "gather_words", Gather, [SubWord];

@@ -58,12 +58,11 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// a list is sequential: one list holding every row makes a pass walk up to 8 x 32 x 4096
 /// rows one after another (a million; eight times a pass's walk before the rounds). Only the
 /// lists `LIST_BOUND` does not bound go on past the first pass: 8-byte units' without every
-/// 64-bit atomic, the in-order ties', and those whose mean is past a quarter of the first
-/// pass's walk.
+/// 64-bit atomic, and those whose mean is past a quarter of the first pass's walk.
 pub(crate) const LIST_ROUNDS: u32 = 8;
-/// The least bound on the rows of a block the lists of a reduction in any order hold, units
-/// of at most 4 bytes, and 8-byte ones where the device has every 64-bit atomic
-/// (`link_slices`; `InOrderParams::spill_bound`, four times the rows a block on average
+/// The least bound on the rows of a block the lists of a reduction in any order hold (and of
+/// float Min and Max in order, `ListTies`), units of at most 4 bytes, and 8-byte ones where
+/// the device has every 64-bit atomic (`link_slices`; `InOrderParams::spill_bound`, four times the rows a block on average
 /// where that is more: `src/ops/scatter_lists.rs`'s `list_bound`): a block's later rows are
 /// set aside, and `reduce_spilled_rows` combines them into the output after the lists' fold,
 /// a workgroup a run of them, each thread's column held while the block stays the same. A

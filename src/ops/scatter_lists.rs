@@ -241,14 +241,14 @@ impl ListPlan {
         self.copy_pass.is_some()
     }
 
-    /// Each block's list head, each pass's list count (passes 1 to the last plus one), and
-    /// the tie words or the rows set aside's counts.
+    /// Each block's list head, each pass's list count (passes 1 to the last plus one), the
+    /// rows set aside's counts, and with ties the tie list's count and the tie words.
     pub fn heads_bytes(&self) -> u64 {
         (self.cleared_heads_words() + self.tie_units as u64) * 4
     }
 
-    /// A link a slice, the two lists of (block, node) pairs and, with ties, the tie list's
-    /// blocks, or the rows set aside (two words each).
+    /// A link a slice, the two lists of (block, node) pairs, with ties the tie list's blocks,
+    /// and the rows set aside (two words each).
     pub fn links_bytes(&self) -> u64 {
         let tie_list = if self.tie_units > 0 {
             self.fold_capacity

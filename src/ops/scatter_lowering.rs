@@ -100,7 +100,8 @@ const LIST_TIES_MEAN_ROWS: u64 = 64;
 /// Ki rows of 64 Float32 units into 262,144 (4 words an update) took 0.136 ms by the lists
 /// against the sort's 0.156 on an H200 (BENCHMARKS.md, issue 26's tie words), and 0.098 once
 /// the first pass settled the ties of the lists it ends (issue 26's list ties). The tie words
-/// are now only written for lists that go on past the first pass, but they are still reserved
+/// are now only written for lists that go on past the first pass or whose blocks' rows past
+/// the bound were set aside, but they are still reserved
 /// scratch, 4 bytes an output unit: this bounds them by the updates.
 const LIST_TIE_WORDS: u64 = 4;
 /// The most updates an output unit where Float32 Min and Max take the sign atomics. On an H200

@@ -188,8 +188,8 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
     // the first fold: a workgroup a tile of 256 columns of each run of set-aside rows (rows of
     // 64 and of 300 units: one tile and two). Its heads count each block's rows and the rows
     // set aside; its links keep two words a row set aside. A bound's worth of rows cannot
-    // spill (no pass); nor can ties' lists or 8-byte units' without every 64-bit atomic (later
-    // passes instead; with them, the test of 8-byte rows below), nor rows
+    // spill (no pass); nor can 8-byte units' without every 64-bit atomic (later passes
+    // instead; with them, the test of 8-byte rows below), nor rows
     // whose bound would pass the first pass's walk (later passes).
     for device in [&DEVICE, &GPU] {
         for (width, tiles) in [(64u64, 1u64), (300, 2)] {
@@ -305,6 +305,33 @@ fn lists_in_any_order_hold_a_bound_of_rows_a_block_and_set_the_rest_aside() {
         assert!(
             spills(ties.clone()) && ties.last() == Some(&Entry::WriteListTies),
             "{ties:?}"
+        );
+        // Their scratch, as the shaders lay it out (1000 rows onto 16 blocks of 64 units: a
+        // bound of 256, so at most 3 blocks in the tie list and 744 rows set aside). Heads:
+        // the lists' heads, two pass counts, the blocks' counts and the rows set aside, the
+        // tie list's count, a tie word a unit; links: a row's link, the two lists of blocks
+        // that go on (4 words an entry, none used), the tie list, two words a row set aside.
+        let lowered = rows_of(
+            DataType::Float32,
+            64,
+            1000,
+            16,
+            Reduction::Max,
+            DuplicateMode::InOrder,
+        )
+        .lower(device)
+        .expect("lowered");
+        assert_eq!(lowered.scratch_bytes, (16 + 2 + 16 + 1 + 1 + 16 * 64) * 4);
+        assert_eq!(lowered.links_bytes, (1000 + 4 * 3 + 3 + 2 * 744) * 4);
+        let spilled = lowered
+            .steps
+            .iter()
+            .find(|step| step.entry == Entry::ReduceSpilledRows)
+            .expect("rows set aside");
+        let params = index_params(spilled).in_order;
+        assert_eq!(
+            (params.spill_bound, params.fold_capacity, params.tie_words),
+            (256, 3, 16 + 2 + 16 + 1 + 1)
         );
     }
 }
