@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Issue 26: the review head's (1343ca9: a ties case whose first pass starts from the rows, a plan test of the
+# ties' scratch) release unit tests and scatter_rows on the H200.
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export XDG_RUNTIME_DIR=/tmp
+D=$OUT/r; mkdir -p $D
+trap 'tar cf $OUT/r.tar -C $OUT r && rm -rf $D' EXIT
+(cd .gpu && tar xJf bins.tar.xz)
+nvidia-smi --query-gpu=name,driver_version --format=csv > $D/gpu.txt
+S=$(date +%s)
+for t in dml_wgsl scatter_rows; do
+  timeout 150 .gpu/bin/$t --test-threads=4 > $D/test-$t.log 2>&1; echo "test $t rc=$? t=$(( $(date +%s) - S ))"; grep "test result" $D/test-$t.log
+done
