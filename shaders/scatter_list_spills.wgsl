@@ -91,18 +91,6 @@ fn hold_column(held: HeldColumn, block: u32, value: Unit, rank: u32, offset: u32
     return HeldColumn(block, value, rank);
 }
 
-// The rank a row's value at `position` claims its unit with: a zero's or NaN's (with ties),
-// else 0.
-fn claim_rank(value: Unit, position: u32) -> u32 {
-    var rank = 0u;
-    // @ties-begin
-    if is_tie(value) {
-        rank = tie_rank(tie_class(value), position);
-    }
-    // @ties-end
-    return rank;
-}
-
 // Row k of the workgroup's round at column `inner`, or nothing past `end`.
 fn load_spilled(k: u32, end: u32, inner: u32) -> Unit {
     if k >= end {
@@ -181,7 +169,10 @@ fn combine_rows(w: u32, local: u32, count: u32, sorted: bool) {
                 if spilled_rows[k + j].y != NO_BLOCK {
                     var rank = 0u;
                     // @ties-begin
-                    rank = claim_rank(values[j], spilled_positions[k + j]);
+                    // A zero's or NaN's claim by position (claim_tie, scatter_slices.wgsl);
+                    // the input's own claim is already in the tie word, above its class.
+                    let claim = claim_tie(TieClaim(), values[j], spilled_positions[k + j], NO_TIE);
+                    rank = claim.rank;
                     // @ties-end
                     held = hold_column(held, spilled_rows[k + j].y, values[j], rank, offset);
                 }

@@ -6,7 +6,7 @@
 use super::index_map::IndexMap;
 use super::scatter_plans::{
     COPY_WIDE_LISTS, DESCRIBES_STATUS, FOLD_BY_SLICES, column_lanes, combine_threads,
-    first_fold_pass, first_fold_steps, slice_params, slice_pass_groups,
+    combines_rows, first_fold_pass, first_fold_steps, slice_params, slice_pass_groups,
 };
 use crate::error::{Error, Result};
 use crate::kernels::params::Parameters;
@@ -14,7 +14,7 @@ use crate::kernels::{
     Entry, FoldSpans, Kernel, LIST_BOUND, LIST_ROUNDS, SLICE_TILE, SPILL_ROUNDS, column_cells,
     copy_cells, units_per_word,
 };
-use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Placement, Step};
+use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 
 /// `InOrderParams::fold_flags`: `link_slices` lists at most [`list_bound`] rows a block and
 /// sets the rest aside for `reduce_spilled_rows` (`SPILLS_ROWS` in
@@ -164,8 +164,7 @@ impl ListPlan {
         let span = spans.slice_span.saturating_mul(rounds);
         let bound = list_bound(slices, blocks);
         // 8-byte rows set aside are combined by 64-bit atomics (`ReduceOrder::RowsWide`).
-        let combines = element_bytes <= 4 || device.int64_atomics == Int64Atomics::All;
-        let spills = combines && slices > bound && bound <= first_steps;
+        let spills = combines_rows(element_bytes, device) && slices > bound && bound <= first_steps;
         // Where lists are bounded, none goes on past the first pass; with ties, the blocks
         // whose rows were set aside (more than the bound: at most slices / (bound + 1)) go
         // on to the tie list (its capacity `fold_capacity`).

@@ -7,7 +7,7 @@ use super::scatter_bins::{BIN_RANGES, Bins, NATIVE_BIN_RANGES, WideSlots};
 use super::scatter_copies::{copies_as_it_folds, copy_only, in_place, output_copy, screen_copies};
 use super::scatter_float_add::FLOAT_ADD_KERNEL;
 use super::scatter_lists::ListPlan;
-use super::scatter_plans::{SORT_MOST_UPDATES, SortPlan};
+use super::scatter_plans::{SORT_MOST_UPDATES, SortPlan, combines_rows};
 use super::scatter_steps::emit;
 use crate::error::Result;
 use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
@@ -453,7 +453,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         && in_order_storage_fits
         && !ordered
         && output_units > BIN_CAPACITY as u64
-        && (element_bytes <= 4 || device.int64_atomics == Int64Atomics::All)
+        && combines_rows(element_bytes, device)
         && !float_atomics_fit
         && !device.per_element
         && sortable

@@ -11,7 +11,7 @@ use crate::kernels::{
     Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
     SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells, units_per_word,
 };
-use crate::lowering::{DeviceFacts, Grid, Placement, Step};
+use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Placement, Step};
 
 /// An in-order reduction sorted by target (`shaders/sort.wgsl`, `shaders/scatter_runs.wgsl`,
 /// `shaders/scatter_slice_runs.wgsl`): the (target, position) pairs of the updates, or the
@@ -408,6 +408,13 @@ fn sorted_run_rows(rows: u32, tiles: u64, workgroup: u32) -> u32 {
         run /= 2;
     }
     run
+}
+
+/// Whether rows of `element_bytes` units can be combined across workgroups
+/// (`reduce_spilled_rows`, `reduce_sorted_rows`): units of at most 4 bytes by the in-order
+/// kernel, 8-byte ones by `ReduceOrder::RowsWide`'s 64-bit atomics, which need every one.
+pub(super) fn combines_rows(element_bytes: u32, device: &DeviceFacts) -> bool {
+    element_bytes <= 4 || device.int64_atomics == Int64Atomics::All
 }
 
 /// The invocations of `combine_rows` (`reduce_sorted_rows`, `reduce_spilled_rows`) over
