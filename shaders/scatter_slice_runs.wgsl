@@ -98,16 +98,10 @@ fn fold_slices(
     store_output(u, value);
 }
 
-// @min-max-begin
-// Min and Max: the share's units folded with the sorted slices j .. j + 3 below `end`, in
-// that order. A skipped slice (out of range) or a place past `end` is not folded, though its
-// units are still loaded, from its own row or slice 0's (in range: slices b < sort_count,
-// and there are updates); not issuing those loads measured slower. The four positions are
-// loaded together, then
-// every unit of the four slices: a thread walking its block's run waits for memory twice a
-// batch, not twice a slice (the first fold of sorted runs is bound by those waits), and the
-// next batch's positions are loaded before this one is folded. Only where the combine is a
-// compare: four inlined copies of Add's or Mul's exact arithmetic made the fold slower.
+// The sorted positions j .. j + 3 below `end` (a place past it: SKIPPED_SLICE). A skipped
+// slice (out of range) or a place past `end` is not folded, though its units are still
+// loaded, from its own row or slice 0's (in range: slices b < sort_count, and there are
+// updates); not issuing those loads measured slower.
 fn batch_positions(j: u32, end: u32) -> vec4<u32> {
     var positions = vec4<u32>(SKIPPED_SLICE);
     if j < end {
@@ -125,6 +119,13 @@ fn batch_positions(j: u32, end: u32) -> vec4<u32> {
     return positions;
 }
 
+// @min-max-begin
+// Min and Max: the share's units folded with a batch's four sorted slices, in that order.
+// The four positions are loaded together, then every unit of the four slices: a thread
+// walking its block's run waits for memory twice a batch, not twice a slice (the first fold
+// of sorted runs is bound by those waits), and the next batch's positions are loaded before
+// this one is folded. Only where the combine is a compare: four inlined copies of Add's or
+// Mul's exact arithmetic made the fold slower.
 fn fold_columns_batch(positions: vec4<u32>, share: ColumnShare) {
     let skipped = (positions & vec4<u32>(SKIPPED_SLICE)) != vec4<u32>(0u);
     let slices = positions & vec4<u32>(~SKIPPED_SLICE);
@@ -266,6 +267,56 @@ fn fold_sorted_columns(first: u32, span: vec2<u32>, share: ColumnShare) {
     }
 }
 
+// Column `inner` of a batch's four sorted slices (batch_positions).
+fn load_batch(positions: vec4<u32>, inner: u32) -> array<Unit, 4> {
+    let slices = positions & vec4<u32>(~SKIPPED_SLICE);
+    return array<Unit, 4>(
+        load_updates(slice_dense_start(slices.x) + inner),
+        load_updates(slice_dense_start(slices.y) + inner),
+        load_updates(slice_dense_start(slices.z) + inner),
+        load_updates(slice_dense_start(slices.w) + inner),
+    );
+}
+
+// `value` folded with a batch's units in order, but the skipped slices and places past the
+// run: the units go through one copy of the combine in turn (four inlined copies of Add's
+// or Mul's exact arithmetic made the first fold slower).
+fn fold_batch(value: Unit, positions: vec4<u32>, units: array<Unit, 4>) -> Unit {
+    var folded = value;
+    var skipped = (positions & vec4<u32>(SKIPPED_SLICE)) != vec4<u32>(0u);
+    var unit = units[0];
+    var later = array<Unit, 3>(units[1], units[2], units[3]);
+    for (var k = 0u; k < 4u; k += 1u) {
+        if !skipped.x {
+            folded = combine_unit(folded, unit);
+        }
+        unit = later[0];
+        later = array<Unit, 3>(later[1], later[2], unit);
+        skipped = skipped.yzwx;
+    }
+    return folded;
+}
+
+// `value` folded with column `inner` of the sorted slices [first, last) (at most FOLD_STEPS),
+// four at a time, each batch's units loaded a batch ahead and its positions two: a run of
+// thousands of slices into few blocks (a chain of folds one after another) waits on memory
+// about once a batch, not twice a slice.
+fn fold_sorted_span(value: Unit, first: u32, last: u32, inner: u32) -> Unit {
+    var folded = value;
+    var positions = batch_positions(first, last);
+    var units = load_batch(positions, inner);
+    var next = batch_positions(first + 4u, last);
+    for (var j = first; j < last; j += 4u) {
+        let batch = positions;
+        let batch_units = units;
+        positions = next;
+        units = load_batch(positions, inner);
+        next = batch_positions(j + 8u, last);
+        folded = fold_batch(folded, batch, batch_units);
+    }
+    return folded;
+}
+
 // By slices, passes 1 on: a workgroup per listed block and tile of SLICE_TILE columns folds
 // the next SLICE_SPAN slices of the block's run. Its SLICE_TURNS rows of threads take turns,
 // FOLD_STEPS slices each, every column's partial result handed over in workgroup memory.
@@ -305,11 +356,8 @@ fn fold_slice_runs(
         let first = run.y + t * FOLD_STEPS;
         if column.turn == t && column.in_slice && first < run.z {
             let last = min(run.z, first + FOLD_STEPS);
-            var value = column_values[column.lane];
-            for (var j = first; j < last; j += 1u) {
-                value = fold_sorted_slice(value, sorted_position(j), column.inner);
-            }
-            column_values[column.lane] = value;
+            let value = column_values[column.lane];
+            column_values[column.lane] = fold_sorted_span(value, first, last, column.inner);
         }
     }
     workgroupBarrier();

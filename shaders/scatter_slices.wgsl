@@ -24,6 +24,10 @@ const DESCRIBES_STATUS: u32 = 8u;
 // link_slices lists at most params.in_order.spill_bound rows a block and sets the rest aside
 // for reduce_spilled_rows (shaders/scatter_list_spills.wgsl).
 const SPILLS_ROWS: u32 = 16u;
+// The sorted runs' first fold pass folds each run's first slice alone, the later passes
+// (fold_slice_runs, four slices a batch) the rest: runs long on average
+// (src/ops/scatter_plans.rs's RUNS_LATER).
+const FOLD_RUNS_LATER: u32 = 32u;
 
 // Where the pass describes the status (DESCRIBES_STATUS), its invocation 0 does.
 fn describe_status_here(t: u32) {
@@ -32,8 +36,11 @@ fn describe_status_here(t: u32) {
     }
 }
 
-// Slices of a run the first fold pass walks (FOLD_WIDE_FIRST).
+// Slices of a run the first fold pass walks (FOLD_RUNS_LATER, FOLD_WIDE_FIRST).
 fn first_fold_steps() -> u32 {
+    if (params.in_order.fold_flags & FOLD_RUNS_LATER) != 0u {
+        return 1u;
+    }
     if (params.in_order.fold_flags & FOLD_WIDE_FIRST) != 0u {
         return FOLD_STEPS / WIDE_PARTS;
     }

@@ -525,8 +525,11 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         // Unordered here means 8-byte units (narrower ones took lists or atomics above): only
         // their modules keep the any-order span fold (shaders/scatter_runs.wgsl).
         debug_assert!(ordered || (!by_rows && element_bytes == 8));
-        let plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?
+        let mut plan = SortPlan::new(pairs, blocks, slice_units, element_bytes, copies, device)?
             .in_any_order(!ordered);
+        if matches!(scatter.reduction, Reduction::Add | Reduction::Mul) {
+            plan = plan.long_runs_later();
+        }
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
         // Units of at most 4 bytes by compare-exchange (floats, integer Mul): their bins'

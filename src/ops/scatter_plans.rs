@@ -130,10 +130,7 @@ impl SortPlan {
         };
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
         let (fold_capacity, fold_passes) = if slice_units > 1 {
-            (
-                count / (first_steps + 1),
-                count.saturating_sub(first_steps).div_ceil(spans.slice_span),
-            )
+            slice_fold_passes(count, units, first_steps, spans.slice_span)
         } else {
             let capacity = count / (LONG_RUN + 1);
             let passes = if capacity > 0 {
@@ -170,6 +167,30 @@ impl SortPlan {
         SortPlan {
             any_order: true,
             combines_rows: true,
+            ..self
+        }
+    }
+
+    /// The plan with runs of slices long on average folded from the later passes
+    /// (`FOLD_RUNS_LATER`, Add and Mul of rows in order: a first fold's thread folds a slice's
+    /// exact arithmetic one slice at a time, waiting on memory twice a slice; Min and Max's
+    /// first fold already takes four at a time) where the runs average `RUNS_LATER` slices
+    /// and more and the later passes' workgroups (a tile of `SLICE_TILE` columns of each
+    /// block) are at most `RUNS_LATER_GROUPS`.
+    pub fn long_runs_later(self) -> SortPlan {
+        let tiles = (self.slice_units as u64).div_ceil(SLICE_TILE as u64);
+        let long = self.slice_units > 1
+            && self.count as u64 >= RUNS_LATER * self.units as u64
+            && self.units as u64 * tiles <= RUNS_LATER_GROUPS;
+        if !long {
+            return self;
+        }
+        let (fold_capacity, fold_passes) =
+            slice_fold_passes(self.count, self.units, 1, self.spans.slice_span);
+        SortPlan {
+            first_steps: 1,
+            fold_capacity,
+            fold_passes,
             ..self
         }
     }
@@ -224,7 +245,9 @@ impl SortPlan {
             params.in_order.run_rows =
                 sorted_run_rows(self.count, run_tiles, device.workgroup_size);
         }
-        if self.first_steps < FOLD_STEPS {
+        if self.first_steps == 1 {
+            params.in_order.fold_flags |= FOLD_RUNS_LATER;
+        } else if self.first_steps < FOLD_STEPS {
             params.in_order.fold_flags |= FOLD_WIDE_FIRST;
         }
         let by_slices = self.slice_units > 1;
@@ -449,6 +472,23 @@ const FOLD_IN_ANY_ORDER: u32 = 2;
 /// `InOrderParams::fold_flags`: the sorted runs' first fold walks a part's share of
 /// `FOLD_STEPS` ([`first_fold_steps`]; `FOLD_WIDE_FIRST` in `shaders/scatter_slices.wgsl`).
 const FOLD_WIDE_FIRST: u32 = 4;
+/// `InOrderParams::fold_flags`: the sorted runs' first fold folds each run's first slice
+/// alone, the later passes (`fold_slice_runs`, four slices a batch) the rest
+/// (`FOLD_RUNS_LATER` in `shaders/scatter_slices.wgsl`; [`RUNS_LATER`]).
+const FOLD_RUNS_LATER: u32 = 32;
+/// Runs of slices this long on average and longer fold from the later passes
+/// (`FOLD_RUNS_LATER`), where those passes' workgroups are at most `RUNS_LATER_GROUPS`
+/// ([`SortPlan::long_runs_later`]): a first fold's thread walks its run a slice at a time,
+/// waiting on memory twice a slice, where `fold_slice_runs` waits about once a batch of
+/// four, but only one row of a workgroup's threads folds at a time. On an H200 (BENCHMARKS.md,
+/// issue 26's long sorted runs), Float16 Add in order of 4096 rows of 1024 into 1 and 4 rows
+/// 3.52 -> 1.54 and 0.94 -> 0.43 ms, 65,536 rows of 64 into 16 and 64 rows 3.60 -> 1.56 and
+/// 0.98 -> 0.44 (128 to 512 workgroups); but 262,144 rows of 256 into 64 and 256 rows (2048
+/// and 8192 workgroups, more than the GPU holds at once) 4.58 -> 7.53 and 1.27 -> 7.45, and
+/// runs of 256 (65,536 rows of 64 into 256, 4096 of 1024 into 16: 2048 workgroups) 0.29 ->
+/// 0.44 and 0.28 -> 0.43.
+const RUNS_LATER: u64 = 512;
+const RUNS_LATER_GROUPS: u64 = 512;
 /// `InOrderParams::fold_flags`: the pass's first thread describes the status
 /// (`DESCRIBES_STATUS` in `shaders/scatter_slices.wgsl`), so that the plan needs no
 /// `describe_status` dispatch after its last pass: set on a pass after every report (the
@@ -552,6 +592,16 @@ fn sorted_copy_pass(
     let lanes = column_lanes(slice_units, units_per_word(element_bytes), cells);
     let threads = u32::try_from(blocks as u64 * lanes).ok()?;
     Some((entry, threads))
+}
+
+/// The list capacity and the later passes of sorted runs of `count` slices onto `units`
+/// blocks whose first fold walks `first_steps` slices of each run (at most a run a block goes
+/// on).
+fn slice_fold_passes(count: u32, units: u32, first_steps: u32, span: u32) -> (u32, u32) {
+    (
+        (count / (first_steps + 1)).min(units),
+        count.saturating_sub(first_steps).div_ceil(span),
+    )
 }
 
 /// Slices of a run (or rows of a list) the first fold walks: `FOLD_STEPS`, or, on a device

@@ -2,7 +2,7 @@
 //! (`src/ops/scatter_plans.rs`, `scatter_lists.rs`): their passes and what each is told to do.
 
 use super::super::scatter_lists::{SPILLS_ROWS, list_bound};
-use super::{DESCRIBES_STATUS, SPILL_ROUNDS, describes_status};
+use super::{DESCRIBES_STATUS, FOLD_RUNS_LATER, SPILL_ROUNDS, describes_status};
 use crate::kernels::Entry;
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{LIST_BOUND, LIST_ROUNDS};
@@ -473,6 +473,81 @@ fn crowded_rows_in_any_order_are_sorted_then_combined_in_runs_sized_for_a_thousa
             "{label}"
         );
         assert!(lowered.links_bytes >= 16 * rows as u64, "{label}");
+    }
+}
+
+#[test]
+fn long_sorted_runs_of_add_and_mul_fold_from_the_later_passes_where_their_workgroups_are_few() {
+    // Float16 rows in order, sorted: runs of 512 rows a block and more on average, and at
+    // most 512 workgroups of the later pass (a tile of 8 columns of each block), fold from
+    // the later pass (the first folds each run's first row); shorter runs, more workgroups,
+    // and Max (whose first fold takes four rows at a time) fold from the first pass.
+    let cases = [
+        (65_536u32, 64u32, 16u32, Reduction::Add, true),
+        (65_536, 64, 64, Reduction::Mul, true),
+        (32_768, 64, 64, Reduction::Add, true),
+        (4096, 1024, 4, Reduction::Add, true),
+        (32_767, 64, 64, Reduction::Add, false),
+        (65_536, 64, 256, Reduction::Add, false),
+        (4096, 1024, 8, Reduction::Add, false),
+        (262_144, 256, 64, Reduction::Add, false),
+        (65_536, 64, 16, Reduction::Max, false),
+    ];
+    for (rows, width, blocks, reduction, later) in cases {
+        let label = format!("{reduction:?} of {rows} rows of {width} into {blocks}");
+        let desc = rows_of(
+            DataType::Float16,
+            width,
+            rows,
+            blocks,
+            reduction,
+            DuplicateMode::InOrder,
+        );
+        let lowered = desc.lower(&GPU).expect("lowered");
+        let first_folds: Vec<&Step> = lowered
+            .steps
+            .iter()
+            .filter(|step| {
+                matches!(
+                    step.entry,
+                    Entry::FoldSlices
+                        | Entry::FoldSliceColumns
+                        | Entry::FoldSliceColumnsCopy
+                        | Entry::FoldSliceColumnsCopyWide
+                )
+            })
+            .collect();
+        assert!(!first_folds.is_empty(), "{label}");
+        for step in &first_folds {
+            let flags = index_params(step).in_order.fold_flags;
+            assert_eq!(
+                flags & FOLD_RUNS_LATER != 0,
+                later,
+                "{label}: {:?}",
+                step.entry
+            );
+        }
+        let later_passes: Vec<&Step> = lowered
+            .steps
+            .iter()
+            .filter(|step| step.entry == Entry::FoldSliceRuns)
+            .collect();
+        if later {
+            // One later pass (32 rows of turns of 4096 rows each), a workgroup a tile of each
+            // block: at most a run a block goes on.
+            assert_eq!(later_passes.len(), 1, "{label}");
+            let tiles = (width as u64).div_ceil(8);
+            assert_eq!(
+                step_threads(later_passes[0]),
+                blocks as u64 * tiles * 256,
+                "{label}"
+            );
+            assert_ne!(
+                index_params(later_passes[0]).in_order.fold_flags & FOLD_RUNS_LATER,
+                0,
+                "{label}"
+            );
+        }
     }
 }
 
