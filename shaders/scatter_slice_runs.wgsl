@@ -2,8 +2,9 @@
 // The in-order folds by slices (ScatterND's rows), after the sort (shaders/sort.wgsl): each
 // block's run of sorted slices folded into it, in order, FOLD_STEPS slices in the first
 // pass (a thread a unit, or a column fold; a WIDE_PARTS-th of them where its copy walks the
-// run in several parts on a device that bounds loops: FOLD_WIDE_FIRST), the rest in the
-// passes after it, whose workgroups take turns along the run (lists of runs that go on:
+// run in several parts on a device that bounds loops: FOLD_WIDE_FIRST; only the run's first
+// slice where long runs fold later: FOLD_RUNS_LATER), the rest in the passes after it,
+// whose workgroups take turns along the run, four slices a batch (lists of runs that go on:
 // shaders/scatter_runs.wgsl).
 
 // `value` folded with the column `inner` of the slice at sorted position `b` (a
@@ -70,8 +71,8 @@ fn first_fold_span(start: RunStart, offset: u32) -> vec2<u32> {
 // By slices, pass 0, a thread a unit (units narrower than a word whose blocks are not whole
 // words): a thread per unit of a group (slices land on aligned blocks: unit = block *
 // slice_units + offset, the same offset in every slice; neighbouring threads read
-// neighbouring units of each slice) folds its column of the first FOLD_STEPS slices of
-// its block's run. params.count: the groups' units.
+// neighbouring units of each slice) folds its column of the first first_fold_steps() slices
+// of its block's run. params.count: the groups' units.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_slices(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -280,7 +281,7 @@ fn load_batch(positions: vec4<u32>, inner: u32) -> array<Unit, 4> {
 
 // `value` folded with a batch's units in order, but the skipped slices and places past the
 // run: the units go through one copy of the combine in turn (four inlined copies of Add's
-// or Mul's exact arithmetic made the first fold slower).
+// or Mul's exact arithmetic made the first fold's column fold slower, where it was tried).
 fn fold_batch(value: Unit, positions: vec4<u32>, units: array<Unit, 4>) -> Unit {
     var folded = value;
     var skipped = (positions & vec4<u32>(SKIPPED_SLICE)) != vec4<u32>(0u);

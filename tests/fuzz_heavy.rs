@@ -151,7 +151,7 @@ fn heavy_case(rng: &mut Rng) -> Case {
 
 /// A random reduction of rows: ScatterND of `rows` rows of `width` units (split over one or
 /// two dimensions) onto a table of up to 8192 rows (addressed by one or two index
-/// components), the targets spread evenly, crowded onto up to 16 rows, mostly (20 to 95 %) on
+/// components), the targets spread at random, crowded onto up to 16 rows, mostly (20 to 95 %) on
 /// one row, or ascending; reduction, mode and policy random.
 fn rows_case(rng: &mut Rng) -> Case {
     let data_type = rng.pick(&DataType::ALL);

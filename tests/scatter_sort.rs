@@ -113,6 +113,49 @@ fn in_order_rows_sort_by_block_with_rows_out_of_range() {
 }
 
 #[test]
+fn long_in_order_runs_of_rows_fold_from_the_later_passes_over_several_of_them() {
+    // Add and Mul of rows in order whose runs average 512 rows and more, onto few rows: the
+    // first pass folds each run's first row, the later passes (fold_slice_runs) the rest, four
+    // rows a batch. At 32 threads a later pass folds 16,384 rows of a run (4 rows of turns of
+    // 4096), so the first row's run of about 36,000 takes three of them; at the default size,
+    // one. Some rows are out of range (skipped, marked in the last row's run), and the runs
+    // end inside a batch. Out of place and in place.
+    let small = small_workgroups();
+    let mut rng = Rng::new(84);
+    for context in [&small, common::context()] {
+        for (data_type, reduction, width) in [
+            (DataType::Float16, Reduction::Add, 8),
+            (DataType::Float32, Reduction::Mul, 3),
+            (DataType::Float64, Reduction::Add, 5),
+        ] {
+            let (rows, table_rows) = (40_001u32, 3u32);
+            let desc = OperatorDesc::ScatterNd(
+                ScatterNdDesc::new(
+                    TensorDesc::new(data_type, &[table_rows, width]),
+                    TensorDesc::new(DataType::Int32, &[rows, 1]),
+                    TensorDesc::new(data_type, &[rows, width]),
+                    TensorDesc::new(data_type, &[table_rows, width]),
+                    2,
+                    2,
+                )
+                .with_reduction(reduction)
+                .with_duplicates(DuplicateMode::InOrder),
+            );
+            let mut inputs = common::random_inputs(&mut rng, &desc);
+            common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
+            let indices = desc.inputs()[1].1.clone();
+            write_indices(&indices, &mut inputs[1], |_| match rng.range(0, 99) {
+                0 => table_rows as i128,
+                1..=10 => rng.range(1, table_rows as u64 - 1) as i128,
+                _ => 0,
+            });
+            common::check_out_of_range_on(context, &desc, &inputs);
+            common::check_in_place_with(context, &desc, &inputs, Expect::Exact);
+        }
+    }
+}
+
+#[test]
 fn in_order_sorts_fold_in_place_and_over_column_blocks() {
     let mut rng = Rng::new(83);
     // In place the plain fold_runs runs (out of place, 4- and 8-byte units copy as they fold).

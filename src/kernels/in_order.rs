@@ -118,7 +118,8 @@ pub(crate) fn units_per_word(unit_bytes: u32) -> u32 {
 /// of 16 holds eight.
 const FOLDER_SPACING: u32 = 2;
 /// Columns of a `fold_slice_runs` workgroup; its rows of threads take turns along the run
-/// (a vector of 16 holds two rows: 2 * FOLD_STEPS iterations).
+/// (a vector of 16 holds two rows: 2 * FOLD_STEPS / 4 batches of four slices, each batch's
+/// fold a loop of 4).
 pub(crate) const SLICE_TILE: u32 = 8;
 
 /// What one pass of the in-order folds covers of a run, for a workgroup of `workgroup_size`

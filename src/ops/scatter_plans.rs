@@ -34,13 +34,15 @@ pub(super) struct SortPlan {
     /// Blocks of the histogram's scan.
     scan_blocks: u32,
     /// Entries of each list of runs that go on to a later fold pass: at most this many runs
-    /// are longer than LONG_RUN updates (or `FOLD_STEPS` slices).
+    /// are longer than LONG_RUN updates (or than the first fold's `first_steps` slices, and
+    /// no more than the blocks).
     fold_capacity: u32,
     /// Fold passes that take listed runs: `fold_long_runs` passes 0.., or `fold_slice_runs`
     /// passes 1.. (after `fold_slices`' pass 0).
     fold_passes: u32,
     spans: FoldSpans,
-    /// Slices of a run the first fold walks (by slices): [`first_fold_steps`].
+    /// Slices of a run the first fold walks (by slices): [`first_fold_steps`], or 1 where
+    /// long runs fold from the later passes ([`SortPlan::long_runs_later`]).
     first_steps: u32,
     /// Out of place, the first fold copies `output = input` as it folds: its entry
     /// (`fold_slice_columns_copy` or `_copy_wide`, a thread for `column_cells` or
@@ -174,9 +176,10 @@ impl SortPlan {
     /// The plan with runs of slices long on average folded from the later passes
     /// (`FOLD_RUNS_LATER`, Add and Mul of rows in order: a first fold's thread folds a slice's
     /// exact arithmetic one slice at a time, waiting on memory twice a slice; Min and Max's
-    /// first fold already takes four at a time) where the runs average `RUNS_LATER` slices
-    /// and more and the later passes' workgroups (a tile of `SLICE_TILE` columns of each
-    /// block) are at most `RUNS_LATER_GROUPS`.
+    /// column fold already takes four at a time) where the slices are at least `RUNS_LATER`
+    /// times the blocks (the table's rows, each with its run or none) and the later passes'
+    /// workgroups (a tile of `SLICE_TILE` columns of each block) are at most
+    /// `RUNS_LATER_GROUPS`.
     pub fn long_runs_later(self) -> SortPlan {
         let tiles = (self.slice_units as u64).div_ceil(SLICE_TILE as u64);
         let long = self.slice_units > 1
@@ -476,7 +479,8 @@ const FOLD_WIDE_FIRST: u32 = 4;
 /// alone, the later passes (`fold_slice_runs`, four slices a batch) the rest
 /// (`FOLD_RUNS_LATER` in `shaders/scatter_slices.wgsl`; [`RUNS_LATER`]).
 const FOLD_RUNS_LATER: u32 = 32;
-/// Runs of slices this long on average and longer fold from the later passes
+/// Slices this many times the blocks and more (runs this long on average over the table's
+/// rows) fold from the later passes
 /// (`FOLD_RUNS_LATER`), where those passes' workgroups are at most `RUNS_LATER_GROUPS`
 /// ([`SortPlan::long_runs_later`]): a first fold's thread walks its run a slice at a time,
 /// waiting on memory twice a slice, where `fold_slice_runs` waits about once a batch of

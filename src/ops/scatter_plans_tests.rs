@@ -478,12 +478,13 @@ fn crowded_rows_in_any_order_are_sorted_then_combined_in_runs_sized_for_a_thousa
 
 #[test]
 fn long_sorted_runs_of_add_and_mul_fold_from_the_later_passes_where_their_workgroups_are_few() {
-    // Float16 rows in order, sorted: runs of 512 rows a block and more on average, and at
-    // most 512 workgroups of the later pass (a tile of 8 columns of each block), fold from
-    // the later pass (the first folds each run's first row); shorter runs, more workgroups,
-    // and Max (whose first fold takes four rows at a time) fold from the first pass.
+    // Float16 rows in order, sorted: 512 rows a block and more on average, and at most 512
+    // workgroups of the later passes (a tile of 8 columns of each block), fold from the later
+    // passes (the first folds each run's first row); fewer rows a block, more workgroups, and
+    // Max (whose column fold takes four rows at a time in the first pass) from the first.
     let cases = [
         (65_536u32, 64u32, 16u32, Reduction::Add, true),
+        (300_000, 8, 1, Reduction::Add, true),
         (65_536, 64, 64, Reduction::Mul, true),
         (32_768, 64, 64, Reduction::Add, true),
         (4096, 1024, 4, Reduction::Add, true),
@@ -533,20 +534,19 @@ fn long_sorted_runs_of_add_and_mul_fold_from_the_later_passes_where_their_workgr
             .filter(|step| step.entry == Entry::FoldSliceRuns)
             .collect();
         if later {
-            // One later pass (32 rows of turns of 4096 rows each), a workgroup a tile of each
-            // block: at most a run a block goes on.
-            assert_eq!(later_passes.len(), 1, "{label}");
+            // Later passes of 131,072 rows a run each (32 rows of turns of 4096 rows), a
+            // workgroup a tile of each block in each: at most a run a block goes on.
+            let passes = (rows as u64 - 1).div_ceil(32 * 4096);
+            assert_eq!(later_passes.len() as u64, passes, "{label}");
             let tiles = (width as u64).div_ceil(8);
-            assert_eq!(
-                step_threads(later_passes[0]),
-                blocks as u64 * tiles * 256,
-                "{label}"
-            );
-            assert_ne!(
-                index_params(later_passes[0]).in_order.fold_flags & FOLD_RUNS_LATER,
-                0,
-                "{label}"
-            );
+            for pass in later_passes {
+                assert_eq!(step_threads(pass), blocks as u64 * tiles * 256, "{label}");
+                assert_ne!(
+                    index_params(pass).in_order.fold_flags & FOLD_RUNS_LATER,
+                    0,
+                    "{label}"
+                );
+            }
         }
     }
 }

@@ -3,8 +3,8 @@
 //! of what reaches wgpu's uncaptured-error handler.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 /// This test's part of `DML_WGSL_FUZZ_SECONDS` (the tests run side by side).
@@ -44,13 +44,19 @@ pub fn fuzz(name: &str, time: Duration, minimum: u64, mut case: impl FnMut(u64))
     count
 }
 
+/// What reached an uncaptured-error handler of ours, on every device of the process.
+static UNCAPTURED: LazyLock<Arc<AtomicUsize>> = LazyLock::new(|| Arc::new(AtomicUsize::new(0)));
+
 /// Counts what reaches the device's uncaptured-error handler (which would panic by default).
+/// The count is the process's, not the device's: a device keeps one handler, each call
+/// replacing the last, so tests running side by side on one device (the shared `context()`)
+/// would otherwise count only into the last caller's counter, and the others' checks would
+/// see nothing. An error anywhere fails every test that checks the count.
 pub fn count_uncaptured_errors(device: &wgpu::Device) -> Arc<AtomicUsize> {
-    let errors = Arc::new(AtomicUsize::new(0));
-    let counter = errors.clone();
+    let counter = UNCAPTURED.clone();
     device.on_uncaptured_error(Arc::new(move |e| {
         eprintln!("uncaptured wgpu error: {e}");
         counter.fetch_add(1, Ordering::SeqCst);
     }));
-    errors
+    UNCAPTURED.clone()
 }
