@@ -78,26 +78,8 @@ fn in_order_rows_sort_by_block_with_rows_out_of_range() {
                 (DataType::Float64, Reduction::Min),
                 (DataType::Float16, Reduction::Add),
             ] {
-                let desc = OperatorDesc::ScatterNd(
-                    ScatterNdDesc::new(
-                        TensorDesc::new(data_type, &[table_rows, width]),
-                        TensorDesc::new(DataType::Int32, &[rows, 1]),
-                        TensorDesc::new(data_type, &[rows, width]),
-                        TensorDesc::new(data_type, &[table_rows, width]),
-                        2,
-                        2,
-                    )
-                    .with_reduction(reduction)
-                    .with_duplicates(DuplicateMode::InOrder),
-                );
-                let mut inputs = common::random_inputs(&mut rng, &desc);
-                common::fill_scatter_floats(
-                    &mut rng,
-                    &desc,
-                    &mut inputs,
-                    Values::Numbers,
-                    reduction,
-                );
+                let (desc, mut inputs) =
+                    in_order_rows(&mut rng, data_type, reduction, rows, table_rows, width);
                 let indices = desc.inputs()[1].1.clone();
                 write_indices(&indices, &mut inputs[1], |_| {
                     if rng.chance(5) {
@@ -129,20 +111,8 @@ fn long_in_order_runs_of_rows_fold_from_the_later_passes_over_several_of_them() 
             (DataType::Float64, Reduction::Add, 5),
         ] {
             let (rows, table_rows) = (40_001u32, 3u32);
-            let desc = OperatorDesc::ScatterNd(
-                ScatterNdDesc::new(
-                    TensorDesc::new(data_type, &[table_rows, width]),
-                    TensorDesc::new(DataType::Int32, &[rows, 1]),
-                    TensorDesc::new(data_type, &[rows, width]),
-                    TensorDesc::new(data_type, &[table_rows, width]),
-                    2,
-                    2,
-                )
-                .with_reduction(reduction)
-                .with_duplicates(DuplicateMode::InOrder),
-            );
-            let mut inputs = common::random_inputs(&mut rng, &desc);
-            common::fill_scatter_floats(&mut rng, &desc, &mut inputs, Values::Numbers, reduction);
+            let (desc, mut inputs) =
+                in_order_rows(&mut rng, data_type, reduction, rows, table_rows, width);
             let indices = desc.inputs()[1].1.clone();
             write_indices(&indices, &mut inputs[1], |_| match rng.range(0, 99) {
                 0 => table_rows as i128,
@@ -226,6 +196,34 @@ fn in_order_sorts_scan_the_histogram_blocks_totals_in_the_scatter_or_in_a_pass_o
         let case = sort_heavy_reduction(&mut rng, data_type, reduction, 5_000, count, 0);
         check(&small_workgroups, &case);
     }
+}
+
+/// An in-order ScatterND `reduction` of `rows` rows of `width` units into a table of
+/// `table_rows` (Int32 indices, left for the caller to write), with random inputs: floats
+/// as numbers that round.
+fn in_order_rows(
+    rng: &mut Rng,
+    data_type: DataType,
+    reduction: Reduction,
+    rows: u32,
+    table_rows: u32,
+    width: u32,
+) -> (OperatorDesc, Vec<Vec<u8>>) {
+    let desc = OperatorDesc::ScatterNd(
+        ScatterNdDesc::new(
+            TensorDesc::new(data_type, &[table_rows, width]),
+            TensorDesc::new(DataType::Int32, &[rows, 1]),
+            TensorDesc::new(data_type, &[rows, width]),
+            TensorDesc::new(data_type, &[table_rows, width]),
+            2,
+            2,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder),
+    );
+    let mut inputs = common::random_inputs(rng, &desc);
+    common::fill_scatter_floats(rng, &desc, &mut inputs, Values::Numbers, reduction);
+    (desc, inputs)
 }
 
 /// An in-order ScatterElements of `count` random updates over `targets`, a tenth of them on
