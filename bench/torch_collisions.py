@@ -37,9 +37,9 @@ PyTorch has no deterministic implementation and raises, the row is left out and 
 sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 2049, 4096,
-8192, 16384, 16385, 65536, 131072, 1048576, 4194304, uniform),
+8192, 16384, 16385, 65536, 131072, 1048576, 4194304, uniform; Float64 also `_in_order`),
 sweep_many_{f16,f32,f64}_add_67108864_to_T (Float16, Float32 and Float64 Add, T in 256, 4096,
-16384, uniform: many more updates than a GPU's threads),
+16384, uniform: many more updates than a GPU's threads; Float64 also `_in_order`),
 sweep_index_add_{f16,f32,f64,i16}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into
 R = 32768 table rows, fewer where the table would pass 256 MiB; Int16 values uniform over the type),
 sweep_index_add_{f16,f32,f64,i16}_Kx1024_into_32768
@@ -154,9 +154,10 @@ class Collisions:
     def named(self, name):
         return f"{name}_inplace" if self.in_place else name
 
-    def elements(self, name, dtype, reduce, targets, count, pattern):
+    def elements(self, name, dtype, reduce, targets, count, pattern, in_order=False):
         """A 1-D scatter of `count` updates into `targets` elements (int32 Add, int64 Min,
-        float16, float32 or float64 Add)."""
+        float16, float32 or float64 Add); also under deterministic algorithms as
+        `<name>_in_order` when `in_order`."""
         if dtype.is_floating_point:
             values = lambda count: self.unit((count,), dtype)
         else:
@@ -178,7 +179,10 @@ class Collisions:
             else:
                 out.scatter_reduce_(0, idx, upd, reduce, include_self=True)
 
-        self.time(name, run, reduction_bytes(inp, upd, idx))
+        nbytes = reduction_bytes(inp, upd, idx)
+        self.time(name, run, nbytes)
+        if in_order:
+            self.time(f"{name}_in_order", run, nbytes, deterministic=True)
 
     def rows(self, name, dtype, reduce, table_rows, row_length, update_rows, in_order,
              hub=False):
@@ -229,13 +233,13 @@ class Collisions:
             for targets in [1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1 << 20,
                             1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
-                              targets, updates, "uniform")
+                              targets, updates, "uniform", in_order=element == "f64")
         many = 1 << 26
         for targets in MANY_UPDATE_TARGETS:
             for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"),
                                    (torch.float64, "f64")]:
                 self.elements(f"sweep_many_{element}_add_{many}_to_{targets}", dtype, "sum",
-                              targets, many, "uniform")
+                              targets, many, "uniform", in_order=element == "f64")
         for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"), (torch.float64, "f64"),
                                (torch.int16, "i16")]:
             width = torch.tensor([], dtype=dtype).element_size()

@@ -149,8 +149,7 @@ fn binary64_step(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
         } else {
             fast = as_f64(a) * as_f64(b);
         }
-        let wide = bitcast<u64>(fast);
-        let bits = vec2<u32>(u32(wide), u32(wide >> 32u));
+        let bits = f64_pair(fast);
         if binary64_normal_from(bits, 2u) {
             return bits;
         }
@@ -172,6 +171,11 @@ fn binary64_normal_from(bits: vec2<u32>, lowest: u32) -> bool {
 
 fn as_f64(bits: vec2<u32>) -> f64 {
     return bitcast<f64>((u64(bits.y) << 32u) | u64(bits.x));
+}
+
+fn f64_pair(x: f64) -> vec2<u32> {
+    let wide = bitcast<u64>(x);
+    return vec2<u32>(u32(wide), u32(wide >> 32u));
 }
 // @hardware-float64-end
 

@@ -147,7 +147,7 @@ fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
     for (var k = 0u; k < LONG_LOADS; k += 1u) {
         if first + k * loaders < run.z {
             chunk_values[buffer * LONG_CHUNK + k * loaders + loader] = values[k];
-            unusual = unusual || !binary32_normal_from(unit_word(values[k]), 1u);
+            unusual = unusual || !chain_operand_normal(values[k]);
         }
     }
     if FAST_CHAIN && unusual {
@@ -155,38 +155,20 @@ fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
     }
 }
 
-// `value` folded with the first n values of a buffer. Float32 Add and Mul first try the
-// hardware's chain of f32 operations, exact when the start, every update and every partial
-// result are normal numbers (binary32_step's condition), checked beside the chain rather
-// than in it: the loaders check the updates; with normal updates an infinity stays one
-// (inf + x, inf * x), so overflow shows at the end, and underflow in the smallest
-// magnitude met (one min a step; a flushed result is zero there too). If any check fails,
-// the chunk is folded again step by step.
+// `value` folded with the first n values of a buffer. Float32 Add and Mul, and Float64's
+// where the device has f64, first try the hardware's chain of operations (chain_folded),
+// exact when the start, every update and every partial result are normal numbers
+// (binary32_step's and binary64_step's condition), checked beside the chain rather than in
+// it: the loaders check the updates; with normal updates an infinity stays one (inf + x,
+// inf * x), so overflow shows at the end, and underflow in the smallest magnitude met (one
+// min a step; a flushed result is zero there too). If any check fails, the chunk is folded
+// again step by step.
 fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
     let at = buffer * LONG_CHUNK;
-    if FAST_CHAIN {
-        let start = unit_word(value);
-        if atomicLoad(&chunk_unusual[buffer]) == 0u && binary32_normal_from(start, 1u) {
-            // (x, smallest |x|). Sixteen loads go out before the sixteen dependent steps:
-            // one at a time, every step waited for its load.
-            var state = vec2<f32>(bitcast<f32>(start), abs(bitcast<f32>(start)));
-            var k = 0u;
-            for (; k + 16u <= n; k += 16u) {
-                let a = chunk_quad(at + k);
-                let b = chunk_quad(at + k + 4u);
-                let c = chunk_quad(at + k + 8u);
-                let d = chunk_quad(at + k + 12u);
-                state = chain4(chain4(chain4(chain4(state, a), b), c), d);
-            }
-            for (; k < n; k += 1u) {
-                let x = chain_step(state.x, bitcast<f32>(unit_word(chunk_values[at + k])));
-                state = vec2<f32>(x, min(state.y, abs(x)));
-            }
-            let bits = bitcast<u32>(state.x);
-            // At least 2^-125 throughout, and finite at the end.
-            if bitcast<u32>(state.y) >= 0x01000000u && (bits & 0x7fffffffu) < 0x7f800000u {
-                return word_unit(bits);
-            }
+    if FAST_CHAIN && atomicLoad(&chunk_unusual[buffer]) == 0u {
+        let chained = chain_folded(value, at, n);
+        if chained.exact {
+            return chained.value;
         }
     }
     var folded = value;
@@ -194,6 +176,43 @@ fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
         folded = combine_unit(folded, chunk_values[at + k]);
     }
     return folded;
+}
+
+// The hardware chain's result, and whether it is IEEE's (its condition held throughout).
+struct ChainFold {
+    exact: bool,
+    value: Unit,
+}
+
+// @narrow-begin
+fn chain_operand_normal(value: Unit) -> bool {
+    return binary32_normal_from(unit_word(value), 1u);
+}
+
+fn chain_folded(value: Unit, at: u32, n: u32) -> ChainFold {
+    let start = unit_word(value);
+    if !binary32_normal_from(start, 1u) {
+        return ChainFold(false, value);
+    }
+    // (x, smallest |x|). Sixteen loads go out before the sixteen dependent steps: one at a
+    // time, every step waited for its load.
+    var state = vec2<f32>(bitcast<f32>(start), abs(bitcast<f32>(start)));
+    var k = 0u;
+    for (; k + 16u <= n; k += 16u) {
+        let a = chunk_quad(at + k);
+        let b = chunk_quad(at + k + 4u);
+        let c = chunk_quad(at + k + 8u);
+        let d = chunk_quad(at + k + 12u);
+        state = chain4(chain4(chain4(chain4(state, a), b), c), d);
+    }
+    for (; k < n; k += 1u) {
+        let x = chain_step(state.x, bitcast<f32>(unit_word(chunk_values[at + k])));
+        state = vec2<f32>(x, min(state.y, abs(x)));
+    }
+    let bits = bitcast<u32>(state.x);
+    // At least 2^-125 throughout, and finite at the end.
+    let exact = bitcast<u32>(state.y) >= 0x01000000u && (bits & 0x7fffffffu) < 0x7f800000u;
+    return ChainFold(exact, word_unit(bits));
 }
 
 fn chain_step(x: f32, update: f32) -> f32 {
@@ -224,6 +243,80 @@ fn chunk_quad(at: u32) -> vec4<f32> {
         bitcast<f32>(unit_word(chunk_values[at + 3u])),
     );
 }
+// @narrow-end
+
+// @double-word-begin
+// Float64's chain needs the device's f64 (FAST_CHAIN only where the module has it).
+fn chain_operand_normal(value: Unit) -> bool {
+    var normal = false;
+// @hardware-float64-begin
+    normal = binary64_normal_from(value, 1u);
+// @hardware-float64-end
+    return normal;
+}
+
+fn chain_folded(value: Unit, at: u32, n: u32) -> ChainFold {
+    var chained = ChainFold(false, value);
+// @hardware-float64-begin
+    chained = chain_folded_binary64(value, at, n);
+// @hardware-float64-end
+    return chained;
+}
+// @double-word-end
+
+// @hardware-float64-begin
+// Float32's chain (above) in f64: at least 2^-1021 throughout, as binary64_step asks of its
+// results. Eight loads go out before the eight dependent steps (no inner loop: on Mesa's
+// drivers its iterations would count against the folders' budget).
+fn chain_folded_binary64(value: vec2<u32>, at: u32, n: u32) -> ChainFold {
+    if !binary64_normal_from(value, 1u) {
+        return ChainFold(false, value);
+    }
+    // (x, smallest |x|).
+    var state = vec2<f64>(as_f64(value), abs(as_f64(value)));
+    var k = 0u;
+    for (; k + 8u <= n; k += 8u) {
+        let a = chunk_quad_binary64(at + k);
+        let b = chunk_quad_binary64(at + k + 4u);
+        state = chain4_binary64(chain4_binary64(state, a), b);
+    }
+    for (; k < n; k += 1u) {
+        let x = chain_step_binary64(state.x, as_f64(chunk_values[at + k]));
+        state = vec2<f64>(x, min(state.y, abs(x)));
+    }
+    let bits = f64_pair(state.x);
+    let exact = binary64_normal_from(f64_pair(state.y), 2u) && binary64_normal_from(bits, 1u);
+    return ChainFold(exact, bits);
+}
+
+fn chain_step_binary64(x: f64, update: f64) -> f64 {
+    if REDUCTION == ADD {
+        return x + update;
+    }
+    return x * update;
+}
+
+fn chain4_binary64(state: vec2<f64>, updates: vec4<f64>) -> vec2<f64> {
+    var x = chain_step_binary64(state.x, updates.x);
+    var smallest = min(state.y, abs(x));
+    x = chain_step_binary64(x, updates.y);
+    smallest = min(smallest, abs(x));
+    x = chain_step_binary64(x, updates.z);
+    smallest = min(smallest, abs(x));
+    x = chain_step_binary64(x, updates.w);
+    smallest = min(smallest, abs(x));
+    return vec2<f64>(x, smallest);
+}
+
+fn chunk_quad_binary64(at: u32) -> vec4<f64> {
+    return vec4<f64>(
+        as_f64(chunk_values[at]),
+        as_f64(chunk_values[at + 1u]),
+        as_f64(chunk_values[at + 2u]),
+        as_f64(chunk_values[at + 3u]),
+    );
+}
+// @hardware-float64-end
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_long_runs(

@@ -583,8 +583,9 @@ fn float32_min_and_max_by_sign_atomics_keep_nans_and_zeros_as_the_loop_does() {
 #[test]
 fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {
     // Thousands of updates on a few targets (runs folded by a workgroup, in chunks): partial
-    // results that pass near 2^-126, into subnormals and zero, to infinity and to NaN, where
-    // the chain of hardware steps must give way to the exact one.
+    // results that pass near the least normal number (2^-126, 2^-1022), into subnormals and
+    // zero, to infinity and to NaN, where the chain of hardware steps must give way to the
+    // exact one.
     let tiny = [
         0x0080_0000u64,
         0x8080_0000,
@@ -618,6 +619,56 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
     let half = [
         0x0400u64, 0x8400, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x4000,
     ];
+    // Float64's chain is the device's f64, where the context has it.
+    let double_tiny = [
+        0x0010_0000_0000_0000u64,
+        0x8010_0000_0000_0000,
+        0x0020_0000_0000_0001,
+        0x8020_0000_0000_0001,
+        0x000f_ffff_ffff_ffff,
+        0x8000_0000_0000_0003,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x0030_0000_0000_0000,
+        0x8030_0000_0000_0000,
+    ];
+    let double_huge = [
+        0x7fe0_0000_0000_0000u64,
+        0x7fef_ffff_ffff_ffff,
+        0xffe0_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x4000_0000_0000_0000,
+        0x3fe0_0000_0000_0000,
+    ];
+    // Ordinary numbers, where the chain holds throughout (its result is the one kept).
+    let double_sums = [
+        0x3ff8_0000_0000_0000u64,
+        0xbfe8_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0xbf50_624d_d2f1_a9fc,
+        0x4093_4a45_6d5c_faad,
+        0xc093_4a00_0000_0000,
+        0x3d70_0000_0000_0000,
+    ];
+    let double_products = [
+        0x4000_0000_0000_0000u64,
+        0x3fe0_0000_0000_0000,
+        0x3ff4_0000_0000_0000,
+        0x3fe9_9999_9999_999a,
+        0x3ff0_0000_0000_0001,
+        0x3fef_ffff_ffff_ffff,
+        0xbff0_0000_0000_0000,
+    ];
+    let double_mul = [
+        0x3fe0_0000_0000_0000u64,
+        0x4000_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x3fef_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x7fe0_0000_0000_0000,
+        0x3ff8_0000_0000_0000,
+        0x3fe8_0000_0000_0000,
+    ];
     let brain = [
         0x0080u64, 0x8080, 0x0001, 0x3f80, 0xbf80, 0x7f7f, 0xff7f, 0x3f00, 0x4000, 0x3f81,
     ];
@@ -626,6 +677,11 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         (DataType::Float32, Reduction::Add, &tiny[..]),
         (DataType::Float32, Reduction::Add, &huge[..]),
         (DataType::Float32, Reduction::Mul, &mul[..]),
+        (DataType::Float64, Reduction::Add, &double_tiny[..]),
+        (DataType::Float64, Reduction::Add, &double_huge[..]),
+        (DataType::Float64, Reduction::Mul, &double_mul[..]),
+        (DataType::Float64, Reduction::Add, &double_sums[..]),
+        (DataType::Float64, Reduction::Mul, &double_products[..]),
         (DataType::Float16, Reduction::Add, &half[..]),
         (DataType::Float16, Reduction::Mul, &half[..]),
         (DataType::BFloat16, Reduction::Add, &brain[..]),

@@ -30,8 +30,8 @@
 //! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
-//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1048576, 4194304} targets |
-//! | sweep_many_{f16,f32,f64}_add_M_to_T | Float16, Float32 and Float64 Add, M = 67108864 updates uniform over T ∈ {256, 4096, 16384} targets |
+//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1048576, 4194304} targets; Float64 also `_in_order` |
+//! | sweep_many_{f16,f32,f64}_add_M_to_T | Float16, Float32 and Float64 Add, M = 67108864 updates uniform over T ∈ {256, 4096, 16384} targets; Float64 also `_in_order` |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
 //! | sweep_few_{f32,f16,f64}_add_RxL_into_T | Add of rows into few targets: R update rows of L elements, R x L = 65536 x 64, 4096 x 1024 and 262144 x 256 into T ∈ {1, 4, 16, 64, 256} table rows, Float32, Float16 and Float64; Float16 also `_in_order` |
@@ -238,7 +238,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
             updates,
             indices: Indices::Uniform,
         },
-        in_order: false,
+        in_order: data_type == DataType::Float64,
         buffers,
     };
     // Float32 and Float64: one target (every update collides), a few, many.

@@ -164,10 +164,12 @@ impl FoldSpans {
 /// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), as WGSL declarations.
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
 /// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
+/// `hardware_float64`: the module has the device's f64 (Float64's fast chain takes it).
 pub(super) fn sort_constants(
     workgroup_size: u32,
     data_type: DataType,
     reduction: Reduction,
+    hardware_float64: bool,
 ) -> String {
     let radix_bits = workgroup_size.max(1).ilog2();
     let mask_words = (workgroup_size * (workgroup_size / 32)).max(1);
@@ -177,8 +179,9 @@ pub(super) fn sort_constants(
     } else {
         LONG_LOADS
     };
-    let fast_chain =
-        data_type == DataType::Float32 && matches!(reduction, Reduction::Add | Reduction::Mul);
+    // Float64's chain is the device's f64 (the module's hardware-float64 section).
+    let fast_chain = matches!(reduction, Reduction::Add | Reduction::Mul)
+        && (data_type == DataType::Float32 || (data_type == DataType::Float64 && hardware_float64));
     // 8-byte units travel as (low, high) word pairs (shaders/units.wgsl).
     let unit_bytes = data_type.size_in_bytes();
     let unit_words = if unit_bytes == 8 { 2 } else { 1 };

@@ -130,7 +130,12 @@ impl Kernel {
                 };
                 header += &format!("alias WideWord = {wide};\n");
             }
-            header += &sort_constants(workgroup_size, data_type, reduction);
+            header += &sort_constants(
+                workgroup_size,
+                data_type,
+                reduction,
+                self.uses_hardware_float64(),
+            );
         }
         let (numbers, windows_binding) = self.binding_numbers(windowing);
         if windowing.partial {
