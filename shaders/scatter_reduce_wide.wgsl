@@ -6,16 +6,17 @@
 // @double-word-begin
 // 8-byte units where the device has 64-bit atomics: each update into its target by one
 // atomic (reduce_output: integer Add, Min and Max by WGSL's own; every other reduction, Float64
-// and integer Mul, by a compare-exchange loop on the 64-bit word), up to REDUCE_GROUP updates a
-// thread (as scatter_reduce), a grid-stride apart. The compare-exchange reductions first
-// combine a thread's consecutive updates aimed at one target (`WideUpdate`: one exchange for
-// the lot where every update collides), then a workgroup's in workgroup memory:
-// params.bins.units slots (at most WIDE_SLOTS), each taken by the first output unit that lands
-// on it (the unit modulo the slots); onto an output of at most 8 times WIDE_SLOTS units a slot
-// an output unit (a range of WIDE_SLOTS units a workgroup), so that no update misses, and
-// up to BIN_GROUP updates a thread: a crowded target takes one global loop a workgroup. The native ones need no slots (the hardware serialises
-// their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in workgroup
-// memory).
+// and integer Mul, by a compare-exchange loop on the 64-bit word), params.bins.per_thread
+// updates a thread (the host's choice, at most BIN_GROUP), a grid-stride apart. The
+// compare-exchange reductions first combine a thread's consecutive updates aimed at one
+// target (`WideUpdate`: one exchange for the lot where every update collides), then a
+// workgroup's in workgroup memory: params.bins.units slots (at most WIDE_SLOTS), each taken
+// by the first output unit that lands on it (the unit modulo the slots); onto an output of at
+// most 8 times WIDE_SLOTS units a slot an output unit (a range of WIDE_SLOTS units a
+// workgroup), so that no update misses, and up to BIN_GROUP updates a thread: a crowded
+// target takes one global loop a workgroup. The native ones need no slots (the hardware
+// serialises their atomics, and SHADER_INT64_ATOMIC_MIN_MAX alone has no 64-bit atomics in
+// workgroup memory).
 
 // @exchange-begin
 var<workgroup> wide_slot_targets: array<atomic<u32>, WIDE_SLOTS>;

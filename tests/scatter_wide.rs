@@ -111,6 +111,25 @@ fn eight_byte_reductions_in_any_order_take_one_atomic_pass_where_the_adapter_has
 }
 
 #[test]
+fn float64_exchanges_past_the_slots_ranges_take_a_few_updates_a_thread_a_grid_stride_apart() {
+    // Past 8192 units the compare-exchange pass takes up to 4 updates a thread, 2 where the
+    // updates crowd their targets (128 a target and more), a grid's threads apart
+    // (src/ops/scatter_bins.rs): 300,000 updates onto 9000 units (3 a thread, half of them on
+    // 40 targets) and 1.1 million spread over 8193 (2 a thread).
+    let mut rng = Rng::new(81);
+    for reduction in [Reduction::Add, Reduction::Max] {
+        let cases = [
+            common::reduction_onto(&mut rng, DataType::Float64, reduction, 9000, 300_000),
+            common::reduction_spread_onto(&mut rng, DataType::Float64, reduction, 8193, 1_100_000),
+        ];
+        for case in cases {
+            common::check_on(context(), &case.desc, &case.slices(), Expect::ByMode)
+                .unwrap_or_else(|e| panic!("{reduction:?} {:?}: {e}", case.desc));
+        }
+    }
+}
+
+#[test]
 fn a_float64_identity_update_still_quiets_a_signalling_nan_target_with_and_without_atomics() {
     // Element 0 takes the identity (-0.0 for Add, 1.0 for Mul), which leaves every number
     // alone but quiets a NaN; element 1 takes nothing and keeps its signalling NaN; element 2

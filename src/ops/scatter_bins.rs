@@ -6,19 +6,35 @@
 use super::index_map::IndexMap;
 use crate::kernels::params::Parameters;
 use crate::kernels::{
-    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, REDUCE_GROUP, ReduceOrder, WIDE_PARTIAL_GROUPS,
-    WIDE_SLOTS,
+    BIN_CAPACITY, BIN_GROUP, Entry, Kernel, ReduceOrder, WIDE_PARTIAL_GROUPS, WIDE_SLOTS,
 };
 use crate::lowering::{DeviceFacts, Grid, Placement, Step};
 use crate::options::Reduction;
 use crate::tensor::DataType;
+
+/// Updates a thread of the 64-bit compare-exchange pass takes at most onto more units than the
+/// slots' ranges cover (each update a compare-exchange loop on its target's word; fewer a
+/// thread measured faster, more threads keeping more loops in flight). 4 Mi Float64 Add updates on an H200 (BENCHMARKS.md, issue 26's
+/// fifth session, runs 4 to 6), 4 a thread against 16 (`REDUCE_GROUP`, the other passes'):
+/// onto 65,536 targets -12 %, 1 Mi and 4 Mi -4.5 %, 131,072 +3 to +5 % (the only loss); 2 and
+/// 1 a thread cost more where the updates a target are fewer than 128 (onto 131,072: +13 %
+/// and +30 %).
+const WIDE_GROUP: u32 = 4;
+
+/// Where the updates are at least this many times the output's units (crowded: each
+/// target's loop retries), the updates a thread at most: 2. On an H200, 4 Mi updates onto
+/// 16,384 targets took 0.45 ms at 16 a thread, 0.33 at 4, 0.28 at 2, 0.30 at 1; 64 Mi 7.7,
+/// 4.2, 4.0 and 4.5.
+const CROWDED_WIDE_UPDATES: u64 = 128;
+const CROWDED_WIDE_GROUP: u32 = 2;
 
 /// The workgroup slots of the 64-bit compare-exchange pass (`scatter_reduce_wide` of Float64
 /// and integer Mul): a slot an output unit where there are at most `BIN_RANGES` times
 /// `WIDE_SLOTS` (a range of `WIDE_SLOTS` a workgroup; then updates a thread as
 /// [`spread_bins`] gives them, and, where a range's workgroups are at most
 /// `WIDE_PARTIAL_GROUPS` and the partials at most `BIN_PARTIALS`, their slots stored as
-/// partials for `fold_partials`), else the workgroup's width.
+/// partials for `fold_partials`), else the workgroup's width (and up to `WIDE_GROUP` updates a
+/// thread, `CROWDED_WIDE_GROUP` where the updates crowd their targets).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct WideSlots {
     pub slots: u32,
@@ -39,8 +55,10 @@ impl WideSlots {
         let partials = few_units && !device.per_element;
         let (per_thread, threads) = if few_units {
             spread_bins(updates, output_units, partials, device.workgroup_size)
+        } else if updates >= CROWDED_WIDE_UPDATES.saturating_mul(output_units) {
+            spread(updates, CROWDED_WIDE_GROUP)
         } else {
-            spread(updates, REDUCE_GROUP)
+            spread(updates, WIDE_GROUP)
         };
         let groups = threads.div_ceil(device.workgroup_size as u64);
         let partials = partials && partials_fit(groups, output_units);
@@ -281,6 +299,37 @@ mod tests {
         // Workgroups not a power of two: the derived threads a unit at least those chosen.
         assert_eq!(PartialFold::new(4096, 100).slices(100), 16);
         assert_eq!(PartialFold::new(1000, 100).slices(100), 100);
+    }
+
+    #[test]
+    fn wide_exchanges_past_the_slots_ranges_take_a_few_updates_a_thread() {
+        use super::{BIN_RANGES, WIDE_SLOTS, WideSlots};
+        use crate::ops::index_map::tests::DEVICE;
+        let past_ranges = BIN_RANGES * WIDE_SLOTS as u64 + 1;
+        for (updates, units, per_thread) in [
+            // 128 updates a target and more (crowded): 2 a thread.
+            (1 << 22, 16_384, 2),
+            (128 * past_ranges, past_ranges, 2),
+            (1 << 26, 16_384, 2),
+            // Fewer: 4 a thread.
+            (128 * past_ranges - 1, past_ranges, 4),
+            (1 << 22, 65_536, 4),
+            (1 << 22, 1 << 22, 4),
+            // Few updates: one a thread, up to 2^17 threads.
+            (1000, 1 << 20, 1),
+            ((1 << 17) + 1, 1 << 20, 2),
+        ] {
+            let wide = WideSlots::new(updates, units, &DEVICE);
+            let label = format!("{updates} updates onto {units} units: {wide:?}");
+            assert_eq!(wide.per_thread, per_thread, "{label}");
+            assert_eq!(wide.threads, updates.div_ceil(per_thread as u64), "{label}");
+            assert_eq!(wide.slots, DEVICE.workgroup_size.min(WIDE_SLOTS), "{label}");
+            assert_eq!(wide.partial_groups, 0, "{label}");
+        }
+        // Onto the slots' ranges, the bins' spread (the test below).
+        let wide = WideSlots::new(1 << 22, 8192, &DEVICE);
+        assert_eq!(wide.slots, 8192);
+        assert!(wide.per_thread > 4, "{wide:?}");
     }
 
     #[test]
