@@ -122,8 +122,9 @@ fn fold_runs_copy(
 // threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory
 // while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
 // chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
-// workgroup memory (spaced, so that a SIMD vector of 16 invocations holds at most four
-// folders: 4 * FOLD_STEPS iterations, within Mesa's 65535). With FOLD_IN_ANY_ORDER, every
+// workgroup memory (spaced, so that a SIMD vector of 16 invocations holds at most eight
+// folders: 8 * FOLD_STEPS iterations of the step loop, and a chain's loops an eighth or a
+// sixteenth as many, within Mesa's 65535). With FOLD_IN_ANY_ORDER, every
 // thread folds a share of the span instead (fold_span_in_any_order).
 var<workgroup> long_run: vec3<u32>;
 var<workgroup> long_value: Unit;

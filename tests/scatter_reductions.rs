@@ -619,6 +619,18 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
     let half = [
         0x0400u64, 0x8400, 0x0001, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x3800, 0x4000,
     ];
+    // Normal numbers only (the loaders' check passes), whose sums cross 2^-125: the chain's
+    // own check of its smallest partial result gives way.
+    let small = [
+        0x0080_0000u64,
+        0x8080_0000,
+        0x00c0_0000,
+        0x80c0_0000,
+        0x0100_0001,
+        0x8100_0001,
+        0x0180_0000,
+        0x8180_0000,
+    ];
     // Float64's chain is the device's f64, where the context has it.
     let double_tiny = [
         0x0010_0000_0000_0000u64,
@@ -639,6 +651,16 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         0x3ff0_0000_0000_0000,
         0x4000_0000_0000_0000,
         0x3fe0_0000_0000_0000,
+    ];
+    let double_small = [
+        0x0010_0000_0000_0000u64,
+        0x8010_0000_0000_0000,
+        0x0018_0000_0000_0000,
+        0x8018_0000_0000_0000,
+        0x0020_0000_0000_0001,
+        0x8020_0000_0000_0001,
+        0x0030_0000_0000_0000,
+        0x8030_0000_0000_0000,
     ];
     // Ordinary numbers, where the chain holds throughout (its result is the one kept).
     let double_sums = [
@@ -676,8 +698,10 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
     for (data_type, reduction, pool) in [
         (DataType::Float32, Reduction::Add, &tiny[..]),
         (DataType::Float32, Reduction::Add, &huge[..]),
+        (DataType::Float32, Reduction::Add, &small[..]),
         (DataType::Float32, Reduction::Mul, &mul[..]),
         (DataType::Float64, Reduction::Add, &double_tiny[..]),
+        (DataType::Float64, Reduction::Add, &double_small[..]),
         (DataType::Float64, Reduction::Add, &double_huge[..]),
         (DataType::Float64, Reduction::Mul, &double_mul[..]),
         (DataType::Float64, Reduction::Add, &double_sums[..]),

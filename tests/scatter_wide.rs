@@ -118,6 +118,12 @@ fn float64_exchanges_past_the_slots_ranges_take_a_few_updates_a_thread_a_grid_st
     // 40 targets) and 1.1 million spread over 8193 (2 a thread).
     let mut rng = Rng::new(81);
     for reduction in [Reduction::Add, Reduction::Max] {
+        if !has_int64_atomics(context(), DataType::Float64, reduction) {
+            eprintln!(
+                "{:?} lacks 64-bit atomics: the in-order sort serves Float64 {reduction:?}",
+                context().adapter_info().name
+            );
+        }
         let cases = [
             common::reduction_onto(&mut rng, DataType::Float64, reduction, 9000, 300_000),
             common::reduction_spread_onto(&mut rng, DataType::Float64, reduction, 8193, 1_100_000),

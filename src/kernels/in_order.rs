@@ -27,8 +27,9 @@ const LONG_LOADS: u32 = 8;
 /// invocation's loops after 65535 iterations in all, counted per SIMD vector of up to 16
 /// invocations (`LP_MAX_TGSI_LOOP_ITERATIONS`), and a GPU's watchdog resets a device whose
 /// dispatch runs for seconds; a run longer than a pass folds goes on in the next pass, from
-/// the partial result the last one stored. A quarter of Mesa's limit leaves room for four
-/// folding invocations in a vector (`FOLDER_SPACING`) and for each kernel's other loops.
+/// the partial result the last one stored. A sixteenth of Mesa's limit leaves room for the
+/// eight folding invocations of `fold_long_runs` in a vector (`FOLDER_SPACING`: 32,768
+/// iterations of its step loops, and its chains' fewer) and for each kernel's other loops.
 ///
 /// The first fold pass of a reduction by slices (`fold_slices`, `fold_slice_columns`,
 /// `fold_slice_lists`, `fold_slice_list_columns`) walks as many slices an invocation, though a

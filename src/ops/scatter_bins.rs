@@ -14,17 +14,18 @@ use crate::tensor::DataType;
 
 /// Updates a thread of the 64-bit compare-exchange pass takes at most onto more units than the
 /// slots' ranges cover (each update a compare-exchange loop on its target's word; fewer a
-/// thread measured faster, more threads keeping more loops in flight). 4 Mi Float64 Add updates on an H200 (BENCHMARKS.md, issue 26's
-/// fifth session, runs 4 to 6), 4 a thread against 16 (`REDUCE_GROUP`, the other passes'):
-/// onto 65,536 targets -12 %, 1 Mi and 4 Mi -4.5 %, 131,072 +3 to +5 % (the only loss); 2 and
-/// 1 a thread cost more where the updates a target are fewer than 128 (onto 131,072: +13 %
-/// and +30 %).
+/// thread measured faster, more threads keeping more loops in flight). 4 Mi Float64 Add
+/// updates on an H200 (BENCHMARKS.md, issue 26's fifth session, runs 4 to 6), 4 a thread
+/// against 16 (`REDUCE_GROUP`, the other passes'): onto 65,536 targets -12 %, 1 Mi and 4 Mi
+/// -4.5 %, 131,072 +3 to +5 % (the one element shape that lost; 1 Mi row updates of an
+/// index_add, 8 a thread before, +1.8 % in one pass); 2 and 1 a thread cost more onto 131,072
+/// (+13 % and +30 %).
 const WIDE_GROUP: u32 = 4;
 
 /// Where the updates are at least this many times the output's units (crowded: each
 /// target's loop retries), the updates a thread at most: 2. On an H200, 4 Mi updates onto
 /// 16,384 targets took 0.45 ms at 16 a thread, 0.33 at 4, 0.28 at 2, 0.30 at 1; 64 Mi 7.7,
-/// 4.2, 4.0 and 4.5.
+/// 4.2, 4.0 and 4.5. Measured at 64 updates a target (4 won) and 256 (2 won), not between.
 const CROWDED_WIDE_UPDATES: u64 = 128;
 const CROWDED_WIDE_GROUP: u32 = 2;
 

@@ -594,7 +594,8 @@ fn any_order_reductions_take_one_update_a_thread_up_to_two_to_the_seventeenth_th
     use crate::kernels::params::Parameters;
     use crate::lowering::Grid;
     use crate::ops::Reduction;
-    // Then up to 16 a thread (scatter_reduce, and scatter_reduce_wide alike), the threads
+    // Then up to 16 a thread (scatter_reduce, and scatter_reduce_wide's native atomics; its
+    // compare-exchange past the slots' ranges takes fewer: scatter_bins.rs), the threads
     // enough to cover every update once.
     let wave = 1u32 << 17;
     for (count, per_thread) in [

@@ -153,7 +153,8 @@ pub(super) fn emit(scatter: &Scatter, chosen: Chosen) -> Result<Lowered> {
             } else {
                 // One 64-bit atomic an update, or a compare-exchange (4-byte units, and
                 // 8-byte ones after `wide`'s slots); up to REDUCE_GROUP updates a thread
-                // (`wide`'s onto a small output: BIN_GROUP).
+                // (`wide`'s as `WideSlots` chooses: up to BIN_GROUP onto a small output,
+                // WIDE_GROUP or fewer past it).
                 let entry = if map.element_bytes == 8 {
                     Entry::ScatterReduceWide
                 } else {
