@@ -37,7 +37,9 @@ PyTorch has no deterministic implementation and raises, the row is left out and 
 sweep_histogram_i32_add_4194304_to_B (B in 1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536 bins),
 sweep_segments_i64_min_4194304_to_T_{sorted,uniform} (T in 1000, 131072),
 sweep_elements_{f32,f64}_add_4194304_to_T (Float32 and Float64 Add, T in 1, 1000, 2049, 4096,
-8192, 16384, 16385, 65536, 131072, 1048576, 4194304, uniform; Float64 also `_in_order`),
+8192, 16384, 16385, 65536, 131072, 1048576, 4194304, uniform; also `_in_order`),
+sweep_zeros_{f32,f64}_add_4194304_to_T (the same from an input of zeros, T in 1000, 16384, 65536;
+also `_in_order`),
 sweep_many_{f16,f32,f64}_add_67108864_to_T (Float16, Float32 and Float64 Add, T in 256, 4096,
 16384, uniform: many more updates than a GPU's threads; Float64 also `_in_order`),
 sweep_index_add_{f16,f32,f64,i16}_4096xL_into_R (rows of L in 1, 16, 512, 2048, 4096 elements into
@@ -154,15 +156,18 @@ class Collisions:
     def named(self, name):
         return f"{name}_inplace" if self.in_place else name
 
-    def elements(self, name, dtype, reduce, targets, count, pattern, in_order=False):
+    def elements(self, name, dtype, reduce, targets, count, pattern, in_order=False,
+                 zeros=False):
         """A 1-D scatter of `count` updates into `targets` elements (int32 Add, int64 Min,
         float16, float32 or float64 Add); also under deterministic algorithms as
-        `<name>_in_order` when `in_order`."""
+        `<name>_in_order` when `in_order`; from an input of zeros with `zeros`."""
         if dtype.is_floating_point:
             values = lambda count: self.unit((count,), dtype)
         else:
             values = self.int32s if dtype == torch.int32 else self.int64s
         inp = values(targets)
+        if zeros:
+            inp = torch.zeros_like(inp)
         if pattern == "sorted":
             idx = self.sorted_segments(count, targets)
         else:
@@ -233,7 +238,11 @@ class Collisions:
             for targets in [1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1 << 20,
                             1 << 22]:
                 self.elements(f"sweep_elements_{element}_add_{updates}_to_{targets}", dtype, "sum",
-                              targets, updates, "uniform", in_order=element == "f64")
+                              targets, updates, "uniform", in_order=True)
+        for dtype, element in [(torch.float32, "f32"), (torch.float64, "f64")]:
+            for targets in [1000, 16384, 65536]:
+                self.elements(f"sweep_zeros_{element}_add_{updates}_to_{targets}", dtype, "sum",
+                              targets, updates, "uniform", in_order=True, zeros=True)
         many = 1 << 26
         for targets in MANY_UPDATE_TARGETS:
             for dtype, element in [(torch.float16, "f16"), (torch.float32, "f32"),

@@ -158,12 +158,12 @@ fn load_chunk(run: vec3<u32>, chunk: u32, local: u32) {
 
 // `value` folded with the first n values of a buffer. Float32 Add and Mul, and Float64's
 // where the device has f64, first try the hardware's chain of operations (chain_folded),
-// exact when the start, every update and every partial result are normal numbers
-// (binary32_step's and binary64_step's condition), checked beside the chain rather than in
-// it: the loaders check the updates; with normal updates an infinity stays one (inf + x,
-// inf * x), so overflow shows at the end, and underflow in the smallest magnitude met (one
-// min a step; a flushed result is zero there too). If any check fails, the chunk is folded
-// again step by step.
+// exact when the start (or, for Add, the first update after a zero start), every update and
+// every partial result are normal numbers (binary32_step's and binary64_step's condition),
+// checked beside the chain rather than in it: the loaders check the updates; with normal
+// updates an infinity stays one (inf + x, inf * x), so overflow shows at the end, and
+// underflow in the smallest magnitude met (one min a step; a flushed result is zero there
+// too). If any check fails, the chunk is folded again step by step.
 fn fold_chunk(value: Unit, buffer: u32, n: u32) -> Unit {
     let at = buffer * LONG_CHUNK;
     if FAST_CHAIN && atomicLoad(&chunk_unusual[buffer]) == 0u {
@@ -191,14 +191,21 @@ fn chain_operand_normal(value: Unit) -> bool {
 }
 
 fn chain_folded(value: Unit, at: u32, n: u32) -> ChainFold {
-    let start = unit_word(value);
+    var start = unit_word(value);
+    // A zero start (an output of zeros: most sums begin there) is not normal, but 0 + x is
+    // x exactly for every normal x (either zero's sign): the chain starts from the first
+    // update instead of the chunk falling to the exact steps.
+    var k = 0u;
+    if REDUCTION == ADD && (start & 0x7fffffffu) == 0u {
+        start = unit_word(chunk_values[at]);
+        k = 1u;
+    }
     if !binary32_normal_from(start, 1u) {
         return ChainFold(false, value);
     }
     // (x, smallest |x|). Sixteen loads go out before the sixteen dependent steps: one at a
     // time, every step waited for its load.
     var state = vec2<f32>(bitcast<f32>(start), abs(bitcast<f32>(start)));
-    var k = 0u;
     for (; k + 16u <= n; k += 16u) {
         let a = chunk_quad(at + k);
         let b = chunk_quad(at + k + 4u);
@@ -270,12 +277,17 @@ fn chain_folded(value: Unit, at: u32, n: u32) -> ChainFold {
 // results. Eight loads go out before the eight dependent steps (no inner loop: on Mesa's
 // drivers its iterations would count against the folders' budget).
 fn chain_folded_binary64(value: vec2<u32>, at: u32, n: u32) -> ChainFold {
-    if !binary64_normal_from(value, 1u) {
+    var start = value;
+    var k = 0u;
+    if REDUCTION == ADD && start.x == 0u && (start.y & 0x7fffffffu) == 0u {
+        start = chunk_values[at];
+        k = 1u;
+    }
+    if !binary64_normal_from(start, 1u) {
         return ChainFold(false, value);
     }
     // (x, smallest |x|).
-    var state = vec2<f64>(as_f64(value), abs(as_f64(value)));
-    var k = 0u;
+    var state = vec2<f64>(as_f64(start), abs(as_f64(start)));
     for (; k + 8u <= n; k += 8u) {
         let a = chunk_quad_binary64(at + k);
         let b = chunk_quad_binary64(at + k + 4u);

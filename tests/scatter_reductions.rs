@@ -718,3 +718,57 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         }
     }
 }
+
+#[test]
+fn long_in_order_float_sums_from_zeros_of_either_sign_chain_from_the_first_update() {
+    // An output of zeros (+0 and -0) under long runs of ordinary numbers: 0 + x is x, so the
+    // chain of hardware steps starts from each chunk's first update (Float32, and Float64
+    // where the context has f64); a sum that cancels to zero starts the next chunk from it.
+    let sums = [
+        0x3fc0_0000u64,
+        0xbf40_0000,
+        0x3f80_0001,
+        0xba83_126f,
+        0x449a_522b,
+        0xc49a_5000,
+        0x2b80_0000,
+    ];
+    let double_sums = [
+        0x3ff8_0000_0000_0000u64,
+        0xbfe8_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0xbf50_624d_d2f1_a9fc,
+        0x4093_4a45_6d5c_faad,
+        0x3d70_0000_0000_0000,
+    ];
+    // Each a value then its negation: every even partial sum is +0.
+    let cancelling = [0x3fc0_0000u64, 0xbfc0_0000];
+    let double_cancelling = [0x3ff8_0000_0000_0000u64, 0xbff8_0000_0000_0000];
+    let mut rng = Rng::new(78);
+    for (data_type, pool, zeros) in [
+        (DataType::Float32, &sums[..], &[0u64, 0x8000_0000][..]),
+        (DataType::Float64, &double_sums[..], &[0u64, 1 << 63][..]),
+    ] {
+        for (targets, count) in [(1, 5000), (3, 4000)] {
+            let (desc, mut inputs) =
+                pooled_reduction(&mut rng, data_type, Reduction::Add, (targets, count), pool);
+            inputs[0] = pooled_bytes(&mut rng, data_type, zeros, targets);
+            check_against_reference(&desc, &inputs);
+        }
+    }
+    for (data_type, pair) in [
+        (DataType::Float32, &cancelling[..]),
+        (DataType::Float64, &double_cancelling[..]),
+    ] {
+        // One target: the updates alternate, so every chunk (an even count) starts from +0.
+        let (desc, mut inputs) =
+            pooled_reduction(&mut rng, data_type, Reduction::Add, (1, 3001), pair);
+        let width = data_type.size_in_bytes() as usize;
+        inputs[0] = vec![0; width.next_multiple_of(4)];
+        let alternating: Vec<u8> = (0..3001)
+            .flat_map(|k| pair[k % 2].to_le_bytes()[..width].to_vec())
+            .collect();
+        inputs[2] = alternating;
+        check_against_reference(&desc, &inputs);
+    }
+}

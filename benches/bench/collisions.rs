@@ -30,7 +30,8 @@
 //! | sweep_histogram_i32_add_U_to_B | Int32 Add, U = 4194304 updates uniform over B ∈ {1, 16, 256, 1000, 2049, 4096, 8192, 16384, 65536} bins |
 //! | sweep_segments_i64_min_U_to_T_sorted | Int64 Min, U = 4194304 updates into T ∈ {1000, 131072} targets, sorted segment ids |
 //! | sweep_segments_i64_min_U_to_T_uniform | the same with indices uniform over the T targets |
-//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1048576, 4194304} targets; Float64 also `_in_order` |
+//! | sweep_elements_{f32,f64}_add_U_to_T | Float32 and Float64 Add, U = 4194304 updates uniform over T ∈ {1, 1000, 2049, 4096, 8192, 16384, 16385, 65536, 131072, 1048576, 4194304} targets; also `_in_order` |
+//! | sweep_zeros_{f32,f64}_add_U_to_T | the same from an input of zeros (+0), T ∈ {1000, 16384, 65536}; also `_in_order` |
 //! | sweep_many_{f16,f32,f64}_add_M_to_T | Float16, Float32 and Float64 Add, M = 67108864 updates uniform over T ∈ {256, 4096, 16384} targets; Float64 also `_in_order` |
 //! | sweep_index_add_f16_KxL_into_R | Float16 Add of K = 4096 rows of L ∈ {1, 16, 512, 2048, 4096} elements into R table rows, R = 32768 or fewer so that the table is at most 256 MiB, then K = 16, 1024 and 2048 rows of L = 1024 (a few rows into a large table, a 32nd and a 16th of it); also `_in_order` |
 //! | sweep_index_add_{f32,f64,i16}_KxL_into_R | the same in Float32 (R: 32768 to 16384), Float64 (R: 32768, 32768, 32768, 16384, 8192) and Int16 (random bits; R as Float16's); default mode only |
@@ -67,6 +68,8 @@ enum Shape {
         targets: u32,
         updates: u32,
         indices: Indices,
+        /// The input (each sum's start) all +0 instead of random values.
+        zeros: bool,
     },
     /// ScatterND of whole rows: `update_rows` rows of `row_length` elements into a table of
     /// `table_rows` rows, indices [update_rows, 1] uniform over the table (with `hub`, a
@@ -110,6 +113,7 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
                 targets: 1000,
                 updates: size(10_485_760),
                 indices: Indices::Uniform,
+                zeros: false,
             },
             in_order: false,
             buffers: ["histogram_bins", "histogram_ids", "histogram_updates"],
@@ -122,6 +126,7 @@ pub fn workloads(quick: bool) -> Vec<Workload> {
                 targets: size(131_072),
                 updates: size(4_194_304),
                 indices: Indices::Sorted,
+                zeros: false,
             },
             in_order: false,
             buffers: ["segments_input", "segments_ids", "segments_updates"],
@@ -188,6 +193,10 @@ const ELEMENT_TARGETS: [u32; 11] = [
     1 << 22,
 ];
 
+/// The zero-started sums' targets (`sweep_zeros_*`): runs of about 4096 updates (8 chunks of
+/// Float64's, 4 of Float32's), of 256 (one chunk) and of 64 (either side of the long runs).
+const ZERO_START_TARGETS: [u32; 3] = [1000, 16_384, 65_536];
+
 /// The many-updates sweep's updates and targets (`sweep_many_*`).
 const MANY_UPDATES: u32 = 1 << 26;
 const MANY_UPDATE_TARGETS: [u32; 3] = [256, 4096, 16_384];
@@ -207,6 +216,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
                 targets: bins,
                 updates,
                 indices: Indices::Uniform,
+                zeros: false,
             },
             in_order: false,
             buffers,
@@ -222,6 +232,7 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
                     targets,
                     updates,
                     indices,
+                    zeros: false,
                 },
                 in_order: false,
                 buffers,
@@ -237,14 +248,26 @@ pub fn sweep(quick: bool) -> Vec<Workload> {
             targets,
             updates,
             indices: Indices::Uniform,
+            zeros: class == "zeros",
         },
-        in_order: data_type == DataType::Float64,
-        buffers,
+        in_order: data_type == DataType::Float64 || class != "many",
+        // Bench::input knows a buffer by its name and size: the zeros need their own.
+        buffers: if class == "zeros" {
+            ["collision_zeros", buffers[1], buffers[2]]
+        } else {
+            buffers
+        },
     };
     // Float32 and Float64: one target (every update collides), a few, many.
     for (data_type, element) in [(DataType::Float32, "f32"), (DataType::Float64, "f64")] {
         for targets in ELEMENT_TARGETS {
             shapes.push(float_add("elements", element, data_type, updates, targets));
+        }
+    }
+    // Sums from an output of zeros (most sums start there): the in-order chains' start.
+    for (data_type, element) in [(DataType::Float32, "f32"), (DataType::Float64, "f64")] {
+        for targets in ZERO_START_TARGETS {
+            shapes.push(float_add("zeros", element, data_type, updates, targets));
         }
     }
     // Many more updates than a GPU has threads (a thread takes dozens) onto a few
@@ -425,6 +448,7 @@ impl Workload {
                 targets,
                 updates,
                 indices,
+                zeros,
             } => {
                 let tensor = |sizes: &[u32]| TensorDesc::new(data_type, sizes);
                 let desc = ScatterElementsDesc::new(
@@ -435,7 +459,11 @@ impl Workload {
                     0,
                 )
                 .with_reduction(reduction);
-                let input = values(rng, data_type, targets as usize);
+                let input = if zeros {
+                    vec![0; targets as usize * data_type.size_in_bytes() as usize]
+                } else {
+                    values(rng, data_type, targets as usize)
+                };
                 let index = match indices {
                     Indices::Uniform => uniform_indices(rng, updates as usize, targets),
                     Indices::Sorted => sorted_segments(rng, updates as usize, targets),
