@@ -113,7 +113,10 @@ pub(crate) const REDUCE_GROUP: u32 = 16;
 /// Output units of at most this many are reduced into workgroup bins (`scatter_reduce_bins`;
 /// by compare-exchange, up to `BIN_RANGES` times this many, a range a workgroup): 8 KiB of
 /// workgroup memory, and 256 bytes of flags for floats, within WebGPU's least
-/// `max_compute_workgroup_storage_size` (16 KiB).
+/// `max_compute_workgroup_storage_size` (16 KiB). More where the device allows is no gain: an
+/// H200's bins of 8192 units (32 KiB) ran every shape that takes bins 1.1 to 5.9 times slower,
+/// 64 Mi Float16 updates onto 16,384 units in two ranges rather than eight included
+/// (BENCHMARKS.md, issue 26's sixth session); 64-bit slots of 2048, -6 % to +83 %.
 pub(crate) const BIN_CAPACITY: u32 = 2048;
 
 /// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`), and of

@@ -28,11 +28,12 @@ const SLICES_IN_ANY_ORDER: u64 = 64;
 /// 1024 units into 32768, Float16 0.0601 -> 0.0483 ms, Float32 0.0851 -> 0.0767, Float64
 /// 0.1530 -> 0.1402; 1024 rows (a 32nd), Float32 0.0892 -> 0.0871, Float64 0.1572 -> 0.1531,
 /// but Float16 (two units a word: neighbours' exchanges collide) 0.0661 -> 0.0666; 2048 rows (a
-/// 16th), Float32 0.0956 -> 0.0978. Denser rows measured both ways: 64 Ki edge messages of 64
-/// Float32 into 262,144 nodes (a quarter) 14 % faster by the loop, 4096 rows of 512 Float32
-/// Add into 32768 (an eighth) 8 % slower by it (9 % faster by the f32 atomics, whose screen
-/// in place would read the whole table); in place, where the lists fold only the listed rows,
-/// not measured: left to the lists.
+/// 16th), Float32 0.0956 -> 0.0978. Denser shares probed since (BENCHMARKS.md, issue 26's
+/// sixth session: 16, 4 and 1 for every width) made no shape faster by more than 1 %: 64 Ki
+/// edge messages of 64 Float32 Max into 262,144 nodes (a quarter) 0.084 -> 0.108 ms unit by
+/// unit (the lists have sped up since an earlier 14 % the other way), the index_add rows at a
+/// 16th to a half of the table 3 to 79 % slower; in place, where the lists fold only the
+/// listed rows, not measured: left to the lists.
 fn sparse_rows_share(unit_bytes: u32) -> u64 {
     if unit_bytes < 4 { 64 } else { 32 }
 }
