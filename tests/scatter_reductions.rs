@@ -580,6 +580,27 @@ fn float32_min_and_max_by_sign_atomics_keep_nans_and_zeros_as_the_loop_does() {
     }
 }
 
+/// Ordinary Float32 and Float64 numbers (bit patterns), whose long in-order sums keep the
+/// hardware's chain throughout (its result is the one kept).
+const SUMS: [u64; 7] = [
+    0x3fc0_0000,
+    0xbf40_0000,
+    0x3f80_0001,
+    0xba83_126f,
+    0x449a_522b,
+    0xc49a_5000,
+    0x2b80_0000,
+];
+const DOUBLE_SUMS: [u64; 7] = [
+    0x3ff8_0000_0000_0000,
+    0xbfe8_0000_0000_0000,
+    0x3ff0_0000_0000_0001,
+    0xbf50_624d_d2f1_a9fc,
+    0x4093_4a45_6d5c_faad,
+    0xc093_4a00_0000_0000,
+    0x3d70_0000_0000_0000,
+];
+
 #[test]
 fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {
     // Thousands of updates on a few targets (runs folded by a workgroup, in chunks): partial
@@ -662,16 +683,6 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         0x0030_0000_0000_0000,
         0x8030_0000_0000_0000,
     ];
-    // Ordinary numbers, where the chain holds throughout (its result is the one kept).
-    let double_sums = [
-        0x3ff8_0000_0000_0000u64,
-        0xbfe8_0000_0000_0000,
-        0x3ff0_0000_0000_0001,
-        0xbf50_624d_d2f1_a9fc,
-        0x4093_4a45_6d5c_faad,
-        0xc093_4a00_0000_0000,
-        0x3d70_0000_0000_0000,
-    ];
     let double_products = [
         0x4000_0000_0000_0000u64,
         0x3fe0_0000_0000_0000,
@@ -704,7 +715,7 @@ fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() 
         (DataType::Float64, Reduction::Add, &double_small[..]),
         (DataType::Float64, Reduction::Add, &double_huge[..]),
         (DataType::Float64, Reduction::Mul, &double_mul[..]),
-        (DataType::Float64, Reduction::Add, &double_sums[..]),
+        (DataType::Float64, Reduction::Add, &DOUBLE_SUMS[..]),
         (DataType::Float64, Reduction::Mul, &double_products[..]),
         (DataType::Float16, Reduction::Add, &half[..]),
         (DataType::Float16, Reduction::Mul, &half[..]),
@@ -724,30 +735,13 @@ fn long_in_order_float_sums_from_zeros_of_either_sign_chain_from_the_first_updat
     // An output of zeros (+0 and -0) under long runs of ordinary numbers: 0 + x is x, so the
     // chain of hardware steps starts from each chunk's first update (Float32, and Float64
     // where the context has f64); a sum that cancels to zero starts the next chunk from it.
-    let sums = [
-        0x3fc0_0000u64,
-        0xbf40_0000,
-        0x3f80_0001,
-        0xba83_126f,
-        0x449a_522b,
-        0xc49a_5000,
-        0x2b80_0000,
-    ];
-    let double_sums = [
-        0x3ff8_0000_0000_0000u64,
-        0xbfe8_0000_0000_0000,
-        0x3ff0_0000_0000_0001,
-        0xbf50_624d_d2f1_a9fc,
-        0x4093_4a45_6d5c_faad,
-        0x3d70_0000_0000_0000,
-    ];
     // Each a value then its negation: every even partial sum is +0.
     let cancelling = [0x3fc0_0000u64, 0xbfc0_0000];
     let double_cancelling = [0x3ff8_0000_0000_0000u64, 0xbff8_0000_0000_0000];
     let mut rng = Rng::new(78);
     for (data_type, pool, zeros) in [
-        (DataType::Float32, &sums[..], &[0u64, 0x8000_0000][..]),
-        (DataType::Float64, &double_sums[..], &[0u64, 1 << 63][..]),
+        (DataType::Float32, &SUMS[..], &[0u64, 0x8000_0000][..]),
+        (DataType::Float64, &DOUBLE_SUMS[..], &[0u64, 1 << 63][..]),
     ] {
         for (targets, count) in [(1, 5000), (3, 4000)] {
             let (desc, mut inputs) =
