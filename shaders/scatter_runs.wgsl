@@ -118,7 +118,8 @@ fn fold_runs_copy(
 }
 // @copy-input-end
 
-// A workgroup per listed run folds the next LONG_SPAN of its updates (pass params.pass):
+// A workgroup per listed run folds the next long_rounds() spans of LONG_SPAN of its updates
+// (pass params.pass), one span after another, each as follows:
 // threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory
 // while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
 // chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
@@ -331,6 +332,12 @@ fn chunk_quad_binary64(at: u32) -> vec4<f64> {
 }
 // @hardware-float64-end
 
+// Spans of LONG_SPAN a fold_long_runs workgroup takes a pass (params.in_order.fold_rounds:
+// 1 where the device bounds loops; at most LONG_ROUNDS).
+fn long_rounds() -> u32 {
+    return clamp(params.in_order.fold_rounds, 1u, LONG_ROUNDS);
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn fold_long_runs(
     @builtin(workgroup_id) workgroup: vec3<u32>,
@@ -344,12 +351,13 @@ fn fold_long_runs(
         var run = vec3<u32>(0u, 0u, 0u);
         if w < atomic_load_heads(fold_count_at(fold_pass)) {
             let u = atomic_load_links(fold_list_at(fold_pass) + w);
-            let first = atomic_load_heads(u) - 1u + fold_pass * LONG_SPAN;
+            let reach = long_rounds() * LONG_SPAN;
+            let first = atomic_load_heads(u) - 1u + fold_pass * reach;
             let end = atomic_load_heads(params.in_order.sort_units + u);
-            if end - first > LONG_SPAN {
+            if end - first > reach {
                 list_for_pass(fold_pass + 1u, u);
             }
-            run = vec3<u32>(u, first, min(end, first + LONG_SPAN));
+            run = vec3<u32>(u, first, min(end, first + reach));
             long_value = load_output(u);
         }
         long_run = run;
@@ -366,23 +374,31 @@ fn fold_long_runs(
         return;
     }
 // @double-word-end
-    // At most LONG_SPAN / LONG_CHUNK chunks.
-    let chunks = (run.z - run.y + LONG_CHUNK - 1u) / LONG_CHUNK;
     let loading = local >= WORKGROUP_SIZE / 2u;
-    if loading {
-        load_chunk(run, 0u, local);
-    }
-    workgroupBarrier();
-    for (var c = 0u; c < chunks; c += 1u) {
-        if loading && c + 1u < chunks {
-            load_chunk(run, c + 1u, local);
-        }
-        if local == (c / FOLDER_CHUNKS) * FOLDER_SPACING {
-            let n = min(LONG_CHUNK, run.z - run.y - c * LONG_CHUNK);
-            long_value = fold_chunk(long_value, c % 2u, n);
-            atomicStore(&chunk_unusual[c % 2u], 0u);
+    // At most long_rounds() spans (the run's share is at most that many), each entering its
+    // loops afresh as a pass of one span would.
+    let spans = (run.z - run.y + LONG_SPAN - 1u) / LONG_SPAN;
+    for (var s = 0u; s < min(spans, LONG_ROUNDS); s += 1u) {
+        let first = run.y + s * LONG_SPAN;
+        let span = vec3<u32>(run.x, first, min(run.z, first + LONG_SPAN));
+        // At most LONG_SPAN / LONG_CHUNK chunks. Both buffers' flags are clear here: each
+        // chunk's folder clears its buffer's.
+        let chunks = (span.z - span.y + LONG_CHUNK - 1u) / LONG_CHUNK;
+        if loading {
+            load_chunk(span, 0u, local);
         }
         workgroupBarrier();
+        for (var c = 0u; c < chunks; c += 1u) {
+            if loading && c + 1u < chunks {
+                load_chunk(span, c + 1u, local);
+            }
+            if local == (c / FOLDER_CHUNKS) * FOLDER_SPACING {
+                let n = min(LONG_CHUNK, span.z - span.y - c * LONG_CHUNK);
+                long_value = fold_chunk(long_value, c % 2u, n);
+                atomicStore(&chunk_unusual[c % 2u], 0u);
+            }
+            workgroupBarrier();
+        }
     }
     if local == 0u {
         store_output(run.x, long_value);
@@ -392,8 +408,9 @@ fn fold_long_runs(
 // @double-word-begin
 // In any order (FOLD_IN_ANY_ORDER: the default duplicate mode, where the sort serves 8-byte
 // elements without 64-bit atomics, and order-free integers): every thread folds every
-// WORKGROUP_SIZE-th update of the span (about FOLD_STEPS / 4 of them: LONG_SPAN is that many
-// a thread), then the threads' results fold in a tree, and the tree's into the unit. The
+// WORKGROUP_SIZE-th update of the pass's share (about FOLD_STEPS / 4 of them a span: LONG_SPAN
+// is that many a thread), then the threads' results fold in a tree, and the tree's into the
+// unit. The
 // span's updates grouped in WORKGROUP_SIZE lanes, as that mode allows, instead of one
 // thread's sequential fold (4 Mi Float64 updates of one target: seconds). Only 8-byte units
 // reach the sort in any order (narrower ones take atomics or lists), so only their modules

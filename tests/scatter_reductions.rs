@@ -8,9 +8,10 @@
 mod common;
 
 use common::{
-    Case, Expect, REDUCTIONS, Rng, Values, check_against_reference, check_in_place,
-    check_out_of_range, context, corrupt_one_index, pooled_bytes, random_reduction_case,
-    reduction_one_update_each, reduction_onto, run_f32_reduction, tie_pools, write_indices,
+    Case, DOUBLE_SUMS, Expect, REDUCTIONS, Rng, SUMS, Values, check_against_reference,
+    check_in_place, check_out_of_range, context, corrupt_one_index, pooled_bytes,
+    random_reduction_case, reduction_one_update_each, reduction_onto, run_f32_reduction, tie_pools,
+    write_indices,
 };
 use dml_wgsl::{
     DataType, DuplicateMode, INDEX_TYPES, OperatorDesc, Reduction, ScatterElementsDesc, TensorDesc,
@@ -579,27 +580,6 @@ fn float32_min_and_max_by_sign_atomics_keep_nans_and_zeros_as_the_loop_does() {
         }
     }
 }
-
-/// Ordinary Float32 and Float64 numbers (bit patterns), whose long in-order sums keep the
-/// hardware's chain throughout (its result is the one kept).
-const SUMS: [u64; 7] = [
-    0x3fc0_0000,
-    0xbf40_0000,
-    0x3f80_0001,
-    0xba83_126f,
-    0x449a_522b,
-    0xc49a_5000,
-    0x2b80_0000,
-];
-const DOUBLE_SUMS: [u64; 7] = [
-    0x3ff8_0000_0000_0000,
-    0xbfe8_0000_0000_0000,
-    0x3ff0_0000_0000_0001,
-    0xbf50_624d_d2f1_a9fc,
-    0x4093_4a45_6d5c_faad,
-    0xc093_4a00_0000_0000,
-    0x3d70_0000_0000_0000,
-];
 
 #[test]
 fn long_in_order_float_runs_fold_exactly_across_the_edges_of_the_normal_range() {

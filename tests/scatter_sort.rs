@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{Expect, Rng, Values, check_against_reference, write_indices};
+use common::{DOUBLE_SUMS, Expect, Rng, SUMS, Values, check_against_reference, write_indices};
 use dml_wgsl::{
     Context, DataType, DuplicateMode, OperatorDesc, Reduction, ScatterElementsDesc, ScatterNdDesc,
     TensorDesc,
@@ -18,6 +18,18 @@ fn small_workgroups() -> Context {
         l.max_compute_invocations_per_workgroup = 32;
         l.max_compute_workgroup_size_x = 32;
     })
+}
+
+/// `small_workgroups`, planned as for a GPU whatever the adapter (loops unbounded).
+fn small_workgroups_planned_as_on_a_gpu() -> Context {
+    let options = dml_wgsl::ContextOptions::default().with_bounded_loops(false);
+    let context = common::limited_contexts_with(1, options, |l| {
+        l.max_compute_invocations_per_workgroup = 32;
+        l.max_compute_workgroup_size_x = 32;
+    })
+    .remove(0);
+    assert!(!context.bounds_loops());
+    context
 }
 
 fn check(context: &Context, (desc, inputs): &(OperatorDesc, Vec<Vec<u8>>)) {
@@ -122,6 +134,65 @@ fn long_in_order_runs_of_rows_fold_from_the_later_passes_over_several_of_them() 
             common::check_out_of_range_on(context, &desc, &inputs);
             common::check_in_place_with(context, &desc, &inputs, Expect::Exact);
         }
+    }
+}
+
+#[test]
+fn long_in_order_runs_fold_several_spans_a_pass_planned_as_on_a_gpu() {
+    // At 32 threads a span of fold_long_runs is 32,768 updates (Float32 and Float64 alike),
+    // and planned as on a GPU a pass folds up to LONG_ROUNDS (16) of them, one after another:
+    // 17 spans and a few onto one target take two passes (16 spans, then the rest), a span
+    // and a few onto each of two targets one pass. Mesa's CPU drivers count a loop's
+    // iterations per vector across a dispatch (65,535 at most; a vector of 16 holds 8 of a
+    // span's folders), so only Float32 Add of ordinary numbers folds 17 spans here, by the
+    // hardware's chain (16 steps an iteration); the exact step (Max; Float64 without f64, on
+    // GL) folds a span and a few.
+    let context = small_workgroups_planned_as_on_a_gpu();
+    let mut rng = Rng::new(97);
+    let span = 32_768;
+    for (data_type, reduction, pool, targets, count) in [
+        (
+            DataType::Float32,
+            Reduction::Add,
+            &SUMS[..],
+            1,
+            17 * span + 1000,
+        ),
+        (
+            DataType::Float32,
+            Reduction::Max,
+            &SUMS[..],
+            2,
+            2 * span + 700,
+        ),
+        (
+            DataType::Float64,
+            Reduction::Add,
+            &DOUBLE_SUMS[..],
+            2,
+            2 * span + 700,
+        ),
+    ] {
+        let desc: OperatorDesc = ScatterElementsDesc::new(
+            TensorDesc::new(data_type, &[targets]),
+            TensorDesc::new(DataType::Int32, &[count]),
+            TensorDesc::new(data_type, &[count]),
+            TensorDesc::new(data_type, &[targets]),
+            0,
+        )
+        .with_reduction(reduction)
+        .with_duplicates(DuplicateMode::InOrder)
+        .into();
+        // Two targets take alternate updates: a span and a few each.
+        let indices = (0..count)
+            .flat_map(|k| (k % targets).to_le_bytes())
+            .collect();
+        let inputs = vec![
+            common::pooled_bytes(&mut rng, data_type, pool, targets),
+            indices,
+            common::pooled_bytes(&mut rng, data_type, pool, count),
+        ];
+        check(&context, &(desc, inputs));
     }
 }
 

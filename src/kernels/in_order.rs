@@ -61,6 +61,13 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// lists `LIST_BOUND` does not bound go on past the first pass: 8-byte units' without every
 /// 64-bit atomic, and those whose mean is past a quarter of the first pass's walk.
 pub(crate) const LIST_ROUNDS: u32 = 8;
+/// Spans of `FoldSpans::long_span` updates a `fold_long_runs` workgroup folds in a pass on a
+/// device that does not bound loops (`DeviceFacts::bounded_loops`; one elsewhere), one after
+/// another, each as a pass of one span folds it (its loops entered afresh): 4 Mi updates in
+/// order need one pass, not sixteen, where each pass beyond the first cost its dispatch
+/// however little was left to fold (a pass's fold of 16 spans: 4 Mi Float64 updates, about 70
+/// ms on an H200 at worst, one workgroup's).
+pub(crate) const LONG_ROUNDS: u32 = 16;
 /// The least bound on the rows of a block the lists of a reduction in any order hold (and of
 /// float Min and Max in order, `ListTies`), units of at most 4 bytes, and 8-byte ones where
 /// the device has every 64-bit atomic (`link_slices`; `InOrderParams::spill_bound`, four times the rows a block on average
@@ -213,6 +220,7 @@ pub(super) fn sort_constants(
         ("SLICE_TURNS", spans.slice_turns),
         ("SLICE_SPAN", spans.slice_span),
         ("LIST_ROUNDS", LIST_ROUNDS),
+        ("LONG_ROUNDS", LONG_ROUNDS),
         ("SPILL_ROUNDS", SPILL_ROUNDS),
     ];
     let mut text: String = constants

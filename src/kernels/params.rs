@@ -140,7 +140,9 @@ parameters! {
         /// units' tie words start in the heads.
         tie_words: u32,
         /// The lists' later passes: rounds of `SLICE_TURNS` turns a workgroup takes (1, or
-        /// `LIST_ROUNDS` on a device that does not bound loops).
+        /// `LIST_ROUNDS` on a device that does not bound loops); the sorted runs'
+        /// `fold_long_runs`: spans of `LONG_SPAN` a workgroup folds a pass (1, or
+        /// `LONG_ROUNDS`).
         fold_rounds: u32,
         /// The rows a block's list holds at most where `link_slices` sets the rest aside
         /// (`SPILLS_ROWS`).

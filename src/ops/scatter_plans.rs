@@ -8,8 +8,8 @@ use super::index_map::IndexMap;
 use crate::error::{Error, Result};
 use crate::kernels::params::{IndexParams, Parameters};
 use crate::kernels::{
-    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_RUN, RADIX_ROUNDS, RADIX_TILES,
-    SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells, units_per_word,
+    Entry, FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, Kernel, LONG_ROUNDS, LONG_RUN, RADIX_ROUNDS,
+    RADIX_TILES, SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells, units_per_word,
 };
 use crate::lowering::{DeviceFacts, Grid, Int64Atomics, Placement, Step};
 
@@ -41,6 +41,9 @@ pub(super) struct SortPlan {
     /// passes 1.. (after `fold_slices`' pass 0).
     fold_passes: u32,
     spans: FoldSpans,
+    /// Spans of `spans.long_span` updates a `fold_long_runs` workgroup folds a pass:
+    /// `LONG_ROUNDS` where the device does not bound loops, else 1.
+    long_rounds: u32,
     /// Slices of a run the first fold walks (by slices): [`first_fold_steps`], or 1 where
     /// long runs fold from the later passes ([`SortPlan::long_runs_later`]).
     first_steps: u32,
@@ -131,12 +134,13 @@ impl SortPlan {
             sorted_copy_pass(count, units, slice_units as u32, element_bytes)
         };
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
+        let long_rounds = if device.bounded_loops { 1 } else { LONG_ROUNDS };
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             slice_fold_passes(count, units, first_steps, spans.slice_span)
         } else {
             let capacity = count / (LONG_RUN + 1);
             let passes = if capacity > 0 {
-                count.div_ceil(spans.long_span)
+                count.div_ceil(spans.long_span.saturating_mul(long_rounds))
             } else {
                 0
             };
@@ -154,6 +158,7 @@ impl SortPlan {
             fold_capacity,
             fold_passes,
             spans,
+            long_rounds,
             first_steps,
             copy_pass,
             any_order: false,
@@ -240,6 +245,7 @@ impl SortPlan {
         params.in_order.radix_tiles = self.tiles;
         params.in_order.radix_rounds = self.rounds;
         params.in_order.fold_capacity = self.fold_capacity;
+        params.in_order.fold_rounds = self.long_rounds;
         if self.any_order {
             params.in_order.fold_flags |= FOLD_IN_ANY_ORDER;
         }
@@ -393,10 +399,11 @@ impl SortPlan {
                 None => step(first_fold, sorted, 0, fold_threads, Placement::Always),
             }
             for pass in 0..self.fold_passes {
+                // Runs longer than the passes before reach: pass * long_span * long_rounds.
+                let reach = self.spans.long_span as u64 * self.long_rounds as u64;
                 let runs = match pass {
                     0 => self.fold_capacity as u64,
-                    _ => (count / (pass as u64 * self.spans.long_span as u64 + 1))
-                        .min(self.fold_capacity as u64),
+                    _ => (count / (pass as u64 * reach + 1)).min(self.fold_capacity as u64),
                 };
                 step(
                     Entry::FoldLongRuns,

@@ -5,8 +5,8 @@ use super::super::scatter_lists::{SPILLS_ROWS, list_bound};
 use super::{DESCRIBES_STATUS, FOLD_RUNS_LATER, SPILL_ROUNDS, describes_status};
 use crate::kernels::Entry;
 use crate::kernels::params::{IndexParams, Parameters};
-use crate::kernels::{LIST_BOUND, LIST_ROUNDS};
-use crate::lowering::{Placement, Step};
+use crate::kernels::{LIST_BOUND, LIST_ROUNDS, LONG_ROUNDS};
+use crate::lowering::{Grid, Placement, Step};
 use crate::ops::index_map::tests::{DEVICE, GPU};
 use crate::ops::{DuplicateMode, Operator, Reduction, ScatterElementsDesc, ScatterNdDesc};
 use crate::tensor::{DataType, TensorDesc};
@@ -89,6 +89,41 @@ fn later_list_passes_walk_several_rounds_of_turns_where_loops_are_unbounded() {
                     .all(|step| index_params(step).in_order.fold_rounds == rounds),
                 "{label}"
             );
+        }
+    }
+}
+
+#[test]
+fn long_run_passes_fold_several_spans_where_loops_are_unbounded() {
+    // 4 Mi + 1 Float32 Add updates in order onto 1000 targets: at 256 threads a span of
+    // fold_long_runs is 262,144 updates, so a run could take 17 passes of one span where the
+    // device bounds loops, and 2 of up to LONG_ROUNDS (16) spans on a GPU; each later pass
+    // is given a workgroup for every run longer than the passes before it reach.
+    let count = (1 << 22) + 1;
+    let desc = ScatterElementsDesc::new(
+        TensorDesc::new(DataType::Float32, &[1000]),
+        TensorDesc::new(DataType::Int32, &[count]),
+        TensorDesc::new(DataType::Float32, &[count]),
+        TensorDesc::new(DataType::Float32, &[1000]),
+        0,
+    )
+    .with_reduction(Reduction::Add)
+    .with_duplicates(DuplicateMode::InOrder);
+    let span = 262_144u64;
+    for (device, passes, rounds) in [(&DEVICE, 17, 1), (&GPU, 2, LONG_ROUNDS)] {
+        let lowered = desc.lower(device).expect("lowered");
+        let folds: Vec<&Step> = lowered
+            .steps
+            .iter()
+            .filter(|step| step.entry == Entry::FoldLongRuns)
+            .collect();
+        let label = format!("bounded loops {}", device.bounded_loops);
+        assert_eq!(folds.len(), passes, "{label}");
+        for (pass, step) in folds.iter().enumerate().skip(1) {
+            let params = index_params(step);
+            assert_eq!(params.in_order.fold_rounds, rounds, "{label}");
+            let runs = count as u64 / (pass as u64 * span * rounds as u64 + 1);
+            assert_eq!(step.grid, Grid::Flat(runs * 256), "{label}, pass {pass}");
         }
     }
 }

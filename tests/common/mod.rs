@@ -15,7 +15,7 @@ pub mod reductions;
 pub use cases::*;
 pub use check::{Expect, SENTINEL, covered_bytes, guard_size_on, scatter_options};
 use dml_wgsl::{Context, OperatorDesc, reference};
-pub use pools::{pooled_bytes, tie_pool, tie_pools};
+pub use pools::{DOUBLE_SUMS, SUMS, pooled_bytes, tie_pool, tie_pools};
 pub use reductions::{reduction_one_update_each, run_f32_reduction};
 
 /// Held while a test opens a wgpu instance, adapter and device: on the NVIDIA H100 (driver
@@ -78,6 +78,15 @@ pub fn limited_context(change: impl Fn(&mut wgpu::Limits)) -> Context {
 /// `count` contexts on devices of one adapter (one wgpu instance), limits changed as in
 /// [`limited_context`].
 pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec<Context> {
+    limited_contexts_with(count, dml_wgsl::ContextOptions::default(), change)
+}
+
+/// [`limited_contexts`] with `options`.
+pub fn limited_contexts_with(
+    count: usize,
+    options: dml_wgsl::ContextOptions,
+    change: impl Fn(&mut wgpu::Limits),
+) -> Vec<Context> {
     let _opening = OPENING_DEVICES.lock().unwrap_or_else(|p| p.into_inner());
     pollster::block_on(async {
         let instance =
@@ -97,7 +106,7 @@ pub fn limited_contexts(count: usize, change: impl Fn(&mut wgpu::Limits)) -> Vec
                 })
                 .await
                 .expect("a device");
-            contexts.push(Context::from_device(device, queue));
+            contexts.push(Context::from_device_with(device, queue, options.clone()));
         }
         contexts
     })

@@ -1,8 +1,29 @@
 //! Elements drawn from pools of bit patterns: the zeros and NaNs whose bits only the order
-//! of updates decides.
+//! of updates decides, and ordinary numbers for long in-order sums.
 
 use super::Rng;
 use dml_wgsl::DataType;
+
+/// Ordinary Float32 and Float64 numbers (bit patterns), whose long in-order sums keep the
+/// hardware's chain throughout (its result is the one kept).
+pub const SUMS: [u64; 7] = [
+    0x3fc0_0000,
+    0xbf40_0000,
+    0x3f80_0001,
+    0xba83_126f,
+    0x449a_522b,
+    0xc49a_5000,
+    0x2b80_0000,
+];
+pub const DOUBLE_SUMS: [u64; 7] = [
+    0x3ff8_0000_0000_0000,
+    0xbfe8_0000_0000_0000,
+    0x3ff0_0000_0000_0001,
+    0xbf50_624d_d2f1_a9fc,
+    0x4093_4a45_6d5c_faad,
+    0xc093_4a00_0000_0000,
+    0x3d70_0000_0000_0000,
+];
 
 /// `count` elements of `data_type` drawn from `pool` (bit patterns), padded to whole words.
 pub fn pooled_bytes(rng: &mut Rng, data_type: DataType, pool: &[u64], count: u32) -> Vec<u8> {
