@@ -119,7 +119,7 @@ fn fold_runs_copy(
 // @copy-input-end
 
 // A workgroup per listed run folds the next long_rounds() spans of LONG_SPAN of its updates
-// (pass params.pass), one span after another, each as follows:
+// (pass params.in_order.fold_pass), one span after another, each as follows:
 // threads from WORKGROUP_SIZE / 2 on load the next LONG_CHUNK updates into workgroup memory
 // while one thread folds the current chunk. The folding thread changes every FOLDER_CHUNKS
 // chunks (FOLD_STEPS updates), FOLDER_SPACING threads on, the partial result handed over in
@@ -410,9 +410,8 @@ fn fold_long_runs(
 // elements without 64-bit atomics, and order-free integers): every thread folds every
 // WORKGROUP_SIZE-th update of the pass's share (about FOLD_STEPS / 4 of them a span: LONG_SPAN
 // is that many a thread), then the threads' results fold in a tree, and the tree's into the
-// unit. The
-// span's updates grouped in WORKGROUP_SIZE lanes, as that mode allows, instead of one
-// thread's sequential fold (4 Mi Float64 updates of one target: seconds). Only 8-byte units
+// unit. The share's updates grouped in WORKGROUP_SIZE lanes, as that mode allows, instead of
+// one thread's sequential fold (4 Mi Float64 updates of one target: seconds). Only 8-byte units
 // reach the sort in any order (narrower ones take atomics or lists), so only their modules
 // keep it: three more copies of the arithmetic cost a driver's compile (lavapipe's build of
 // Float32 Add's fold_long_runs: 34 ms with them, 20 without).

@@ -734,7 +734,8 @@ fn long_in_order_float_sums_from_zeros_of_either_sign_chain_from_the_first_updat
         (DataType::Float32, &cancelling[..]),
         (DataType::Float64, &double_cancelling[..]),
     ] {
-        // One target: the updates alternate, so every chunk (an even count) starts from +0.
+        // One target: the updates alternate, so every chunk (an even count) starts from +0;
+        // each chain then meets a zero partial sum and gives way to the exact steps.
         let (desc, mut inputs) =
             pooled_reduction(&mut rng, data_type, Reduction::Add, (1, 3001), pair);
         let width = data_type.size_in_bytes() as usize;

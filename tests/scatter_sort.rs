@@ -139,17 +139,21 @@ fn long_in_order_runs_of_rows_fold_from_the_later_passes_over_several_of_them() 
 
 #[test]
 fn long_in_order_runs_fold_several_spans_a_pass_planned_as_on_a_gpu() {
-    // At 32 threads a span of fold_long_runs is 32,768 updates (Float32 and Float64 alike),
-    // and planned as on a GPU a pass folds up to LONG_ROUNDS (16) of them, one after another:
-    // 17 spans and a few onto one target take two passes (16 spans, then the rest), a span
-    // and a few onto each of two targets one pass. Mesa's CPU drivers count a loop's
-    // iterations per vector across a dispatch (65,535 at most; a vector of 16 holds 8 of a
-    // span's folders), so only Float32 Add of ordinary numbers folds 17 spans here, by the
-    // hardware's chain (16 steps an iteration); the exact step (Max; Float64 without f64, on
-    // GL) folds a span and a few.
+    // At 32 threads a span of fold_long_runs is 32,768 updates (2-, 4- and 8-byte units
+    // alike), and planned as on a GPU a pass of a kernel that folds by the hardware's chain
+    // folds up to LONG_ROUNDS (16) spans, one after another: Float32 Add of 17 spans and a few
+    // onto one target takes two passes (16 spans, then the rest); Float32 Mul (products near
+    // 1) and Float64 Add (the chain where the context has f64; else, on GL, the exact steps
+    // and one span a pass) two spans and a few onto each of two targets, one pass. Float16
+    // Add (no chain) keeps one span a pass. Mesa's CPU drivers count a loop's iterations per
+    // vector across a dispatch, every loop of it (65,535 at most; a vector of 16 holds 8 of a
+    // span's folders): the 17 spans' pass, by the chain's 16 steps an iteration, takes about
+    // 50,000 of them, so only the chain folds more than a span a pass here.
     let context = small_workgroups_planned_as_on_a_gpu();
     let mut rng = Rng::new(97);
     let span = 32_768;
+    let near_one = [0x3f80_0001u64, 0x3f7f_ffff, 0x3f80_0002, 0x3f7f_fffe];
+    let halves = [0x3c00u64, 0xbc00, 0x3800, 0x3e00, 0xb800];
     for (data_type, reduction, pool, targets, count) in [
         (
             DataType::Float32,
@@ -160,15 +164,22 @@ fn long_in_order_runs_fold_several_spans_a_pass_planned_as_on_a_gpu() {
         ),
         (
             DataType::Float32,
-            Reduction::Max,
-            &SUMS[..],
+            Reduction::Mul,
+            &near_one[..],
             2,
-            2 * span + 700,
+            4 * span + 700,
         ),
         (
             DataType::Float64,
             Reduction::Add,
             &DOUBLE_SUMS[..],
+            2,
+            4 * span + 700,
+        ),
+        (
+            DataType::Float16,
+            Reduction::Add,
+            &halves[..],
             2,
             2 * span + 700,
         ),

@@ -61,12 +61,16 @@ pub(crate) const FOLD_STEPS: u32 = 4096;
 /// lists `LIST_BOUND` does not bound go on past the first pass: 8-byte units' without every
 /// 64-bit atomic, and those whose mean is past a quarter of the first pass's walk.
 pub(crate) const LIST_ROUNDS: u32 = 8;
-/// Spans of `FoldSpans::long_span` updates a `fold_long_runs` workgroup folds in a pass on a
-/// device that does not bound loops (`DeviceFacts::bounded_loops`; one elsewhere), one after
-/// another, each as a pass of one span folds it (its loops entered afresh): 4 Mi updates in
-/// order need one pass, not sixteen, where each pass beyond the first cost its dispatch
-/// however little was left to fold (a pass's fold of 16 spans: 4 Mi Float64 updates, about 70
-/// ms on an H200 at worst, one workgroup's).
+/// Spans of `FoldSpans::long_span` updates a `fold_long_runs` workgroup folds in a pass where
+/// the device does not bound loops (`DeviceFacts::bounded_loops`) and the kernel folds by the
+/// hardware's chain ([`folds_by_chain`]); one elsewhere. One after another, each as a pass of
+/// one span folds it (its loops entered afresh): 4 Mi updates in order need one pass, not
+/// sixteen, each pass beyond the first costing its dispatch however little was left to fold
+/// (H200: 3 to 6 % of the in-order single-element shapes; BENCHMARKS.md, issue 26's sixth
+/// session). A pass is one workgroup's sequential fold: by the chain 4 Mi updates took 21
+/// (Float32) and 71 ms (Float64) on an H200; by the exact step, where a chunk's checks fail
+/// (subnormals), up to 112 ns an update, 0.47 s a pass of 16 spans, as long as the lists'
+/// longest walk (`LIST_ROUNDS`); the kernels without the chain keep one span a pass (29 ms).
 pub(crate) const LONG_ROUNDS: u32 = 16;
 /// The least bound on the rows of a block the lists of a reduction in any order hold (and of
 /// float Min and Max in order, `ListTies`), units of at most 4 bytes, and 8-byte ones where
@@ -173,6 +177,18 @@ impl FoldSpans {
 /// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
 /// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
 /// `hardware_float64`: the module has the device's f64 (Float64's fast chain takes it).
+/// Whether `fold_long_runs` folds a chunk by the hardware's chain of operations, checked
+/// beside it (`FAST_CHAIN`): Float32 Add and Mul, and Float64's where the module has the
+/// device's f64 (its hardware-float64 section).
+pub(crate) fn folds_by_chain(
+    data_type: DataType,
+    reduction: Reduction,
+    hardware_float64: bool,
+) -> bool {
+    matches!(reduction, Reduction::Add | Reduction::Mul)
+        && (data_type == DataType::Float32 || (data_type == DataType::Float64 && hardware_float64))
+}
+
 pub(super) fn sort_constants(
     workgroup_size: u32,
     data_type: DataType,
@@ -187,9 +203,7 @@ pub(super) fn sort_constants(
     } else {
         LONG_LOADS
     };
-    // Float64's chain is the device's f64 (the module's hardware-float64 section).
-    let fast_chain = matches!(reduction, Reduction::Add | Reduction::Mul)
-        && (data_type == DataType::Float32 || (data_type == DataType::Float64 && hardware_float64));
+    let fast_chain = folds_by_chain(data_type, reduction, hardware_float64);
     // 8-byte units travel as (low, high) word pairs (shaders/units.wgsl).
     let unit_bytes = data_type.size_in_bytes();
     let unit_words = if unit_bytes == 8 { 2 } else { 1 };

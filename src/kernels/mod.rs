@@ -36,7 +36,7 @@ pub(crate) use entries::Entry;
 pub(crate) use in_order::{
     FOLD_STEPS, FoldSpans, HISTOGRAM_ITEMS, LIST_BOUND, LIST_ROUNDS, LONG_ROUNDS, LONG_RUN,
     RADIX_ROUNDS, RADIX_TILES, SCAN_ITEMS, SLICE_TILE, SPILL_ROUNDS, column_cells, copy_cells,
-    units_per_word,
+    folds_by_chain, units_per_word,
 };
 pub(crate) use registry::{
     BIN_CAPACITY, BIN_GROUP, CLEAR_WORDS, Kernel, REDUCE_GROUP, ReduceOrder, RowKernel,

@@ -114,9 +114,9 @@ pub(crate) const REDUCE_GROUP: u32 = 16;
 /// by compare-exchange, up to `BIN_RANGES` times this many, a range a workgroup): 8 KiB of
 /// workgroup memory, and 256 bytes of flags for floats, within WebGPU's least
 /// `max_compute_workgroup_storage_size` (16 KiB). More where the device allows is no gain: an
-/// H200's bins of 8192 units (32 KiB) ran every shape that takes bins 1.1 to 5.9 times slower,
-/// 64 Mi Float16 updates onto 16,384 units in two ranges rather than eight included
-/// (BENCHMARKS.md, issue 26's sixth session); 64-bit slots of 2048, -6 % to +83 %.
+/// H200's bins of 8192 units (32 KiB) ran every shape that takes bins 1.06 to 5.9 times
+/// slower, 64 Mi Float16 updates onto 16,384 units in two ranges rather than eight included
+/// (BENCHMARKS.md, issue 26's sixth session).
 pub(crate) const BIN_CAPACITY: u32 = 2048;
 
 /// The most updates a thread of `scatter_reduce_bins` takes (`BinParams::per_thread`), and of
@@ -129,6 +129,9 @@ pub(crate) const BIN_GROUP: u32 = 1024;
 /// onto up to `BIN_RANGES` times this many units (a range of them a workgroup; no update
 /// misses its slot), else the workgroup's width of slots shared by units: 12 KiB of
 /// workgroup memory, within WebGPU's least `max_compute_workgroup_storage_size` (16 KiB).
+/// More where the device allows is no gain: an H200's 2048 slots (24 KiB) ran the Float64
+/// shapes -6 % to +83 % (onto 8192 units, in four ranges rather than eight, the same;
+/// BENCHMARKS.md, issue 26's sixth session).
 pub(crate) const WIDE_SLOTS: u32 = 1024;
 
 /// The most workgroups (of a range) of `scatter_reduce_wide` or `scatter_reduce_bins` whose

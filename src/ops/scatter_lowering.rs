@@ -10,7 +10,7 @@ use super::scatter_lists::ListPlan;
 use super::scatter_plans::{SORT_MOST_UPDATES, SortPlan, combines_rows};
 use super::scatter_steps::emit;
 use crate::error::Result;
-use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel};
+use crate::kernels::{BIN_CAPACITY, Entry, Kernel, ReduceOrder, RowKernel, folds_by_chain};
 use crate::lowering::{DeviceFacts, Int64Atomics, Lowered, Placement};
 use crate::options::{DuplicateMode, Reduction};
 use crate::status::IndexReport;
@@ -354,6 +354,10 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
     let order_free = reducing && !data_type.is_float();
     // In the updates' order (else any order).
     let ordered = scatter.duplicates == DuplicateMode::InOrder && !order_free;
+    // The kernel's f64 section: only Float64 Add and Mul have f64 arithmetic to do.
+    let hardware_float64 = device.hardware_float64
+        && data_type == DataType::Float64
+        && matches!(scatter.reduction, Reduction::Add | Reduction::Mul);
     // 8-byte reductions whose order may change (any order, or integers) take one 64-bit
     // atomic an update where the device has them: integer Min and Max with the least of
     // them, every other one (integer Add; Float64 and integer Mul, by compare-exchange) with
@@ -531,6 +535,9 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
         if matches!(scatter.reduction, Reduction::Add | Reduction::Mul) {
             plan = plan.long_runs_later();
         }
+        if folds_by_chain(data_type, scatter.reduction, hardware_float64) {
+            plan = plan.chained_long_runs(device);
+        }
         (Strategy::SortedRuns(plan), ReduceOrder::InOrder)
     } else {
         // Units of at most 4 bytes by compare-exchange (floats, integer Mul): their bins'
@@ -655,10 +662,7 @@ fn choose(scatter: &Scatter, device: &DeviceFacts, copy_as_it_folds: bool) -> Re
             reduction: scatter.reduction,
             order,
             copies: false,
-            // Only Float64 Add and Mul have f64 arithmetic to do.
-            hardware_float64: device.hardware_float64
-                && data_type == DataType::Float64
-                && matches!(scatter.reduction, Reduction::Add | Reduction::Mul),
+            hardware_float64,
         }
     } else {
         Kernel::Scatter {

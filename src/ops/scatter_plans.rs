@@ -41,8 +41,8 @@ pub(super) struct SortPlan {
     /// passes 1.. (after `fold_slices`' pass 0).
     fold_passes: u32,
     spans: FoldSpans,
-    /// Spans of `spans.long_span` updates a `fold_long_runs` workgroup folds a pass:
-    /// `LONG_ROUNDS` where the device does not bound loops, else 1.
+    /// Spans of `spans.long_span` updates a `fold_long_runs` workgroup folds a pass: 1, or
+    /// `LONG_ROUNDS` ([`SortPlan::chained_long_runs`]).
     long_rounds: u32,
     /// Slices of a run the first fold walks (by slices): [`first_fold_steps`], or 1 where
     /// long runs fold from the later passes ([`SortPlan::long_runs_later`]).
@@ -134,17 +134,11 @@ impl SortPlan {
             sorted_copy_pass(count, units, slice_units as u32, element_bytes)
         };
         let first_steps = first_fold_steps(copy_pass, element_bytes, device);
-        let long_rounds = if device.bounded_loops { 1 } else { LONG_ROUNDS };
+        let long_rounds = 1;
         let (fold_capacity, fold_passes) = if slice_units > 1 {
             slice_fold_passes(count, units, first_steps, spans.slice_span)
         } else {
-            let capacity = count / (LONG_RUN + 1);
-            let passes = if capacity > 0 {
-                count.div_ceil(spans.long_span.saturating_mul(long_rounds))
-            } else {
-                0
-            };
-            (capacity, passes)
+            long_fold_passes(count, spans.long_span, long_rounds)
         };
         let plan = SortPlan {
             count,
@@ -174,6 +168,23 @@ impl SortPlan {
         SortPlan {
             any_order: true,
             combines_rows: true,
+            ..self
+        }
+    }
+
+    /// The plan whose `fold_long_runs` passes fold up to `LONG_ROUNDS` spans each where the
+    /// device does not bound loops: for kernels that fold by the hardware's chain
+    /// (`kernels::folds_by_chain`; see `LONG_ROUNDS`). Element by element only.
+    pub fn chained_long_runs(self, device: &DeviceFacts) -> SortPlan {
+        if self.slice_units > 1 || device.bounded_loops {
+            return self;
+        }
+        let (fold_capacity, fold_passes) =
+            long_fold_passes(self.count, self.spans.long_span, LONG_ROUNDS);
+        SortPlan {
+            long_rounds: LONG_ROUNDS,
+            fold_capacity,
+            fold_passes,
             ..self
         }
     }
@@ -608,6 +619,18 @@ fn sorted_copy_pass(
 /// The list capacity and the later passes of sorted runs of `count` slices onto `units`
 /// blocks whose first fold walks `first_steps` slices of each run (at most a run a block goes
 /// on).
+/// Element by element: the runs that go on past `fold_runs` (longer than LONG_RUN: at most
+/// this many), and the `fold_long_runs` passes, each `rounds` spans of `span` updates.
+fn long_fold_passes(count: u32, span: u32, rounds: u32) -> (u32, u32) {
+    let capacity = count / (LONG_RUN + 1);
+    let passes = if capacity > 0 {
+        count.div_ceil(span.saturating_mul(rounds))
+    } else {
+        0
+    };
+    (capacity, passes)
+}
+
 fn slice_fold_passes(count: u32, units: u32, first_steps: u32, span: u32) -> (u32, u32) {
     (
         (count / (first_steps + 1)).min(units),
