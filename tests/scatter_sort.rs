@@ -12,22 +12,21 @@ use dml_wgsl::{
     TensorDesc,
 };
 
-/// A context whose workgroups have 32 threads: a radix digit has 5 bits, a tile few pairs.
+/// Workgroups of 32 threads: a radix digit has 5 bits, a tile few pairs.
+fn thirty_two_threads(limits: &mut wgpu::Limits) {
+    limits.max_compute_invocations_per_workgroup = 32;
+    limits.max_compute_workgroup_size_x = 32;
+}
+
+/// A context whose workgroups have 32 threads.
 fn small_workgroups() -> Context {
-    common::limited_context(|l| {
-        l.max_compute_invocations_per_workgroup = 32;
-        l.max_compute_workgroup_size_x = 32;
-    })
+    common::limited_context(thirty_two_threads)
 }
 
 /// `small_workgroups`, planned as for a GPU whatever the adapter (loops unbounded).
 fn small_workgroups_planned_as_on_a_gpu() -> Context {
     let options = dml_wgsl::ContextOptions::default().with_bounded_loops(false);
-    let context = common::limited_contexts_with(1, options, |l| {
-        l.max_compute_invocations_per_workgroup = 32;
-        l.max_compute_workgroup_size_x = 32;
-    })
-    .remove(0);
+    let context = common::limited_contexts_with(1, options, thirty_two_threads).remove(0);
     assert!(!context.bounds_loops());
     context
 }

@@ -172,11 +172,6 @@ impl FoldSpans {
     }
 }
 
-/// The sorted in-order path's constants (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
-/// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), as WGSL declarations.
-/// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
-/// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
-/// `hardware_float64`: the module has the device's f64 (Float64's fast chain takes it).
 /// Whether `fold_long_runs` folds a chunk by the hardware's chain of operations, checked
 /// beside it (`FAST_CHAIN`): Float32 Add and Mul, and Float64's where the module has the
 /// device's f64 (its hardware-float64 section).
@@ -189,6 +184,11 @@ pub(crate) fn folds_by_chain(
         && (data_type == DataType::Float32 || (data_type == DataType::Float64 && hardware_float64))
 }
 
+/// The sorted in-order path's constants (`shaders/sort.wgsl`, `scatter_runs.wgsl`,
+/// `scatter_slice_runs.wgsl`, `scatter_lists.wgsl`), as WGSL declarations.
+/// The radix digit has log2 `workgroup_size` bits, a digit a thread; the host takes that path
+/// only for workgroups of a power of two of at least 32 threads (`RADIX_BITS` is then exact).
+/// `hardware_float64`: the module has the device's f64 (Float64's fast chain takes it).
 pub(super) fn sort_constants(
     workgroup_size: u32,
     data_type: DataType,
